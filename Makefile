@@ -1,0 +1,30 @@
+# The two README commands (`make demo`, `make test`) bootstrap .venv themselves:
+# a fresh machine needs only Python 3.11+, make and git.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test test-slow bench clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "sapsam needs Python 3.11 or newer")'
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	@touch $@
+
+demo: $(STAMP)
+	$(VENV)/bin/sapsam settings "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
+
+test: $(STAMP)
+	$(PY) -m pytest -m "not slow"
+
+test-slow: $(STAMP)
+	$(PY) -m pytest -m slow
+
+bench: $(STAMP)
+	$(PY) -m analysis.bench --out results/benchmarks.md
+
+clean:
+	rm -rf $(VENV) .pytest_cache

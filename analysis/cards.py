@@ -1,0 +1,120 @@
+"""Cards and settings as text.
+
+A card is a ``uint8`` code ``rank * 4 + suit`` (rank 0 = deuce .. 12 = ace; suits c, d, h, s).
+Text forms (DESIGN.md): ``As Kd Th`` with ``T`` or ``10`` and either case, the suit symbols
+``♠♥♦♣`` (and their hollow forms) accepted; cards may be separated by spaces or commas.
+A setting is ``front | middle | back``.
+
+>>> format_cards(parse_cards("as 10h 2♦"))
+'As Th 2d'
+"""
+
+import re
+
+import numpy as np
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+CARD_DTYPE = np.uint8
+_SUIT_ALIASES = {"♣": "c", "♧": "c", "♦": "d", "♢": "d", "♥": "h", "♡": "h", "♠": "s", "♤": "s"}
+_TOKEN = re.compile(r"^(10|[2-9tjqka])([cdhs])$")
+
+
+def parse_card(token):
+    """Code of one card such as ``'As'``, ``'10h'``, ``'td'``, ``'Q♠'``."""
+    text = token.strip()
+    normal = "".join(_SUIT_ALIASES.get(ch, ch) for ch in text).lower()
+    match = _TOKEN.match(normal)
+    if not match:
+        raise ValueError(f"unknown card {text!r}: write rank then suit, e.g. 'As', 'Td', '10h', 'Q♠'")
+    rank = "t" if match[1] == "10" else match[1]
+    return RANKS.lower().index(rank) * 4 + SUITS.index(match[2])
+
+
+def parse_cards(text, count=None, what="cards"):
+    """Distinct card codes from text.
+
+    Parameters
+    ----------
+    text : str or iterable of str
+    count : int, optional
+        Required number of cards.
+    what : str
+        What the cards are, for error messages ("hand", "front", ...).
+
+    Returns
+    -------
+    ndarray(uint8), shape (k,)
+        In the order given.
+    """
+    tokens = text.replace(",", " ").split() if isinstance(text, str) else [str(t) for t in text]
+    codes = [parse_card(tok) for tok in tokens]
+    seen = {}
+    for tok, code in zip(tokens, codes):
+        if code in seen:
+            raise ValueError(f"duplicate card {tok!r} in {what} (also given as {seen[code]!r})")
+        seen[code] = tok
+    if count is not None and len(codes) != count:
+        raise ValueError(f"{what} needs {count} cards, got {len(codes)}: {' '.join(tokens) or '(none)'}")
+    return np.array(codes, dtype=CARD_DTYPE)
+
+
+def parse_hand(text):
+    """A 13-card hand: ndarray(uint8), shape (13,), in the order given."""
+    return parse_cards(text, 13, "hand")
+
+
+def parse_setting(text):
+    """``front | middle | back`` -> three uint8 arrays of 3, 5 and 5 distinct cards."""
+    parts = text.split("|")
+    if len(parts) != 3:
+        raise ValueError(f"a setting is 'front | middle | back' (3 | 5 | 5 cards), got {text!r}")
+    rows = [parse_cards(p, n, name) for p, n, name in zip(parts, (3, 5, 5), ("front", "middle", "back"))]
+    parse_cards(" ".join(format_cards(r) for r in rows), 13, "setting")  # no card in two rows
+    return tuple(rows)
+
+
+def format_card(code):
+    """``'As'`` for code 51."""
+    code = int(code)
+    if not 0 <= code < 52:
+        raise ValueError(f"card code {code} is outside 0..51")
+    return RANKS[code >> 2] + SUITS[code & 3]
+
+
+def format_cards(codes, descending=False):
+    """Cards as text, in the given order or from the highest down."""
+    codes = [int(c) for c in codes]
+    if descending:
+        codes = sorted(codes, reverse=True)
+    return " ".join(format_card(c) for c in codes)
+
+
+def format_setting(front, middle, back):
+    """``front | middle | back`` with each row from its highest card down."""
+    return " | ".join(format_cards(row, descending=True) for row in (front, middle, back))
+
+
+def as_hands(hands, size):
+    """Validate card rows at the kernel boundary.
+
+    Accepts text (one hand), a sequence of card codes, or an integer array of shape
+    (size,) or (n, size); returns ndarray(uint8), shape (n, size), C-contiguous.
+    Raises ``ValueError`` for codes outside 0..51, a wrong row length or a repeated card.
+    """
+    if isinstance(hands, str):
+        return parse_cards(hands, size)[None, :]
+    arr = np.asarray(hands)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"card codes must be integers, got dtype {arr.dtype}")
+    if arr.ndim == 1:
+        arr = arr[None, :]
+    if arr.ndim != 2 or arr.shape[1] != size:
+        raise ValueError(f"expected rows of {size} cards, got shape {arr.shape}")
+    if arr.size and (arr.min() < 0 or arr.max() > 51):
+        raise ValueError("card codes must lie in 0..51")
+    ordered = np.sort(arr, axis=1)
+    if size > 1 and np.any(ordered[:, 1:] == ordered[:, :-1]):
+        row = int(np.flatnonzero(np.any(ordered[:, 1:] == ordered[:, :-1], axis=1))[0])
+        raise ValueError(f"row {row} repeats a card: {format_cards(arr[row])}")
+    return np.ascontiguousarray(arr, dtype=CARD_DTYPE)

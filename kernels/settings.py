@@ -1,0 +1,298 @@
+"""Settings of a 13-card hand: all 72,072 splits, legality and the Pareto frontier.
+
+A *split* of a sorted 13-card hand is ``front_index * 252 + middle_index``: ``front_index``
+numbers the 286 three-card position sets of 0..12 in lexicographic order, ``middle_index`` the
+252 five-card position sets of the ten remaining positions (in their own 0..9 order), and the
+back is what is left.  A setting's value is its strength triple (front, middle, back); it is
+*legal* when back >= middle >= front (RULES.md A1, ties allowed).
+
+The *Pareto frontier* holds the legal settings that no other legal setting matches or beats in
+every row, one representative (the smallest split index) per distinct strength triple.  For a
+ruleset whose row payments never fall as a row gets stronger, only frontier settings can be
+best (DESIGN.md).
+
+Algorithm (per deal): evaluate the 1,287 five-card and 286 three-card position subsets once.
+For each front, walk the 126 unordered (middle, back) pairs of the other ten cards; the
+stronger half goes to the back, and the pair is legal when the weaker half is at least the
+front.  Keep the 2-D maxima of (middle, back) for that front: a frontier setting must be one of
+them.  Sort the survivors by (front, middle, back) descending with the split index as the last
+key, and sweep: a point is dominated iff an earlier one has middle and back at least as good,
+which a Fenwick tree of "best back for middle >= m" answers in log time.
+"""
+
+from itertools import combinations
+
+import numpy as np
+from numba import njit, prange
+
+from kernels.evaluate import WHEEL_SECOND, eval3, eval5
+
+N_SPLITS = 72072
+N_FRONTS = 286
+N_FIVES = 1287
+N_PAIRS = 126  # unordered (middle, back) partitions of the ten cards left by a front
+_STRENGTH_BITS = 13  # strength ordinals < 8192
+
+
+def _build_tables():
+    five = list(combinations(range(13), 5))
+    three = list(combinations(range(13), 3))
+    index5 = {c: i for i, c in enumerate(five)}
+    combos5 = np.array(five, dtype=np.uint8)
+    combos3 = np.array(three, dtype=np.uint8)
+    split_rows = np.empty((N_SPLITS, 3), dtype=np.int16)
+    pair_a = np.empty((N_FRONTS, N_PAIRS), dtype=np.int16)
+    pair_b = np.empty((N_FRONTS, N_PAIRS), dtype=np.int16)
+    split_a_middle = np.empty((N_FRONTS, N_PAIRS), dtype=np.int32)
+    split_b_middle = np.empty((N_FRONTS, N_PAIRS), dtype=np.int32)
+    for f, front in enumerate(three):
+        rest = [p for p in range(13) if p not in front]
+        middle_number = {}
+        for m, chosen in enumerate(combinations(range(10), 5)):
+            middle = tuple(rest[j] for j in chosen)
+            back = tuple(p for p in rest if p not in middle)
+            split_rows[f * 252 + m] = (f, index5[middle], index5[back])
+            middle_number[middle] = f * 252 + m
+        k = 0
+        for middle, split in middle_number.items():
+            if rest[0] in middle:  # each unordered pair once: the half holding rest[0] is "a"
+                back = tuple(p for p in rest if p not in middle)
+                pair_a[f, k], pair_b[f, k] = index5[middle], index5[back]
+                split_a_middle[f, k], split_b_middle[f, k] = split, middle_number[back]
+                k += 1
+    return combos3, combos5, split_rows, pair_a, pair_b, split_a_middle, split_b_middle
+
+
+(FRONT_POSITIONS, FIVE_POSITIONS, SPLIT_ROWS,
+ PAIR_A, PAIR_B, SPLIT_A_MIDDLE, SPLIT_B_MIDDLE) = _build_tables()
+
+
+@njit(cache=True)
+def subset_strengths(hand, wheel_second, s3, s5):
+    """Fill ``s3`` (286,) and ``s5`` (1287,) with the strengths of every position subset.
+
+    ``hand`` is ndarray(uint8), shape (13,), sorted; ``wheel_second`` applies the
+    ``wheel_rank = "second"`` order.
+    """
+    for i in range(N_FRONTS):
+        s3[i] = eval3(hand[FRONT_POSITIONS[i, 0]], hand[FRONT_POSITIONS[i, 1]], hand[FRONT_POSITIONS[i, 2]])
+    for i in range(N_FIVES):
+        p = FIVE_POSITIONS[i]
+        s5[i] = eval5(hand[p[0]], hand[p[1]], hand[p[2]], hand[p[3]], hand[p[4]])
+    if wheel_second:
+        for i in range(N_FIVES):
+            s5[i] = WHEEL_SECOND[s5[i]]
+
+
+@njit(cache=True)
+def split_strengths(hand, wheel_second):
+    """Strength triples of all 72,072 splits: ndarray(int16), shape (72072, 3)."""
+    s3 = np.empty(N_FRONTS, np.int16)
+    s5 = np.empty(N_FIVES, np.int16)
+    subset_strengths(hand, wheel_second, s3, s5)
+    out = np.empty((N_SPLITS, 3), np.int16)
+    for s in range(N_SPLITS):
+        out[s, 0] = s3[SPLIT_ROWS[s, 0]]
+        out[s, 1] = s5[SPLIT_ROWS[s, 1]]
+        out[s, 2] = s5[SPLIT_ROWS[s, 2]]
+    return out
+
+
+@njit(cache=True)
+def count_legal(hand, wheel_second):
+    """Number of legal splits of one sorted hand."""
+    s3 = np.empty(N_FRONTS, np.int16)
+    s5 = np.empty(N_FIVES, np.int16)
+    subset_strengths(hand, wheel_second, s3, s5)
+    legal = 0
+    for f in range(N_FRONTS):
+        sf = s3[f]
+        for k in range(N_PAIRS):
+            sa = s5[PAIR_A[f, k]]
+            sb = s5[PAIR_B[f, k]]
+            legal += (sa >= sf and sb >= sa) + (sb >= sf and sa >= sb)
+    return legal
+
+
+@njit(cache=True)
+def _frontier(hand, wheel_second, s3, s5, r5, seen, best, cand, out_split, out_rows):
+    """Core of :func:`pareto_frontier` with caller-owned scratch; returns (legal, size).
+
+    Scratch (see :func:`_scratch`): ``r5`` local ranks of the five-card subsets, ``seen``
+    and ``best`` over strength ordinals, ``cand`` the current front group's 2-D maxima.
+    Output: ``out_split`` int32 (k,) and ``out_rows`` int16 (k, 3), filled up to their
+    length; a returned size beyond it means the caller must retry with more room.
+    """
+    subset_strengths(hand, wheel_second, s3, s5)
+    # local rank of each five-card subset among this deal's distinct five-card strengths
+    seen[:] = 0
+    for i in range(N_FIVES):
+        seen[s5[i]] = 1
+    u = 0
+    for v in range(seen.shape[0]):
+        if seen[v]:
+            seen[v] = u
+            u += 1
+    for i in range(N_FIVES):
+        r5[i] = seen[s5[i]]
+    # best[r]: strongest back of an accepted member whose middle has local rank >= r
+    best[:u] = -1
+    fronts = np.argsort(-s3)
+    legal = 0
+    size = 0
+    g = 0
+    while g < N_FRONTS:
+        sf = s3[fronts[g]]
+        n_cand = 0
+        while g < N_FRONTS and s3[fronts[g]] == sf:  # one group of equally strong fronts
+            f = fronts[g]
+            g += 1
+            for k in range(N_PAIRS):
+                a = PAIR_A[f, k]
+                b = PAIR_B[f, k]
+                sa = s5[a]
+                sb = s5[b]
+                if sa <= sb:
+                    m, bk, mid, split = sa, sb, a, SPLIT_A_MIDDLE[f, k]
+                    if sa == sb and SPLIT_B_MIDDLE[f, k] < split:
+                        split = SPLIT_B_MIDDLE[f, k]
+                else:
+                    m, bk, mid, split = sb, sa, b, SPLIT_B_MIDDLE[f, k]
+                if m < sf:
+                    continue
+                legal += 2 if sa == sb else 1
+                if best[r5[mid]] >= bk:  # a stronger front already matches middle and back
+                    continue
+                # 2-D maxima of (middle, back) within the group, smallest split per pair
+                dominated = False
+                j = 0
+                while j < n_cand:
+                    if cand[j, 0] >= m and cand[j, 1] >= bk:
+                        if cand[j, 0] == m and cand[j, 1] == bk and split < cand[j, 3]:
+                            cand[j, 3] = split
+                        dominated = True
+                        break
+                    if m >= cand[j, 0] and bk >= cand[j, 1]:
+                        n_cand -= 1
+                        cand[j] = cand[n_cand]
+                    else:
+                        j += 1
+                if not dominated:
+                    cand[n_cand, 0] = m
+                    cand[n_cand, 1] = bk
+                    cand[n_cand, 2] = r5[mid]
+                    cand[n_cand, 3] = split
+                    n_cand += 1
+        for j in range(1, n_cand):  # present each group by middle descending
+            row = cand[j].copy()
+            i = j
+            while i > 0 and cand[i - 1, 0] < row[0]:
+                cand[i] = cand[i - 1]
+                i -= 1
+            cand[i] = row
+        for j in range(n_cand):
+            if size < out_split.shape[0]:
+                out_split[size] = cand[j, 3]
+                out_rows[size, 0] = sf
+                out_rows[size, 1] = cand[j, 0]
+                out_rows[size, 2] = cand[j, 1]
+            size += 1
+            r = cand[j, 2]
+            while r >= 0 and best[r] < cand[j, 1]:
+                best[r] = cand[j, 1]
+                r -= 1
+    return legal, size
+
+
+@njit(cache=True)
+def _scratch():
+    return (np.empty(N_FRONTS, np.int16), np.empty(N_FIVES, np.int16), np.empty(N_FIVES, np.int16),
+            np.empty(1 << _STRENGTH_BITS, np.int16), np.empty(N_FIVES, np.int16),
+            np.empty((N_FRONTS * N_PAIRS, 4), np.int32))
+
+
+@njit(cache=True)
+def pareto_frontier(hand, wheel_second):
+    """Pareto frontier of one sorted 13-card hand.
+
+    Parameters
+    ----------
+    hand : ndarray(uint8), shape (13,)
+        Distinct card codes in ascending order.
+    wheel_second : bool
+        Rank A-2-3-4-5 just below 10-J-Q-K-A.
+
+    Returns
+    -------
+    legal : int
+        Number of legal splits.
+    splits : ndarray(int32), shape (k,)
+        Split index of each frontier member (the smallest one with its strength triple).
+    rows : ndarray(int16), shape (k, 3)
+        Strength triple (front, middle, back) of each member, ordered by front descending,
+        then middle descending.
+    """
+    s3, s5, r5, seen, best, cand = _scratch()
+    out_split = np.empty(N_FRONTS * N_PAIRS, np.int32)
+    out_rows = np.empty((N_FRONTS * N_PAIRS, 3), np.int16)
+    legal, size = _frontier(hand, wheel_second, s3, s5, r5, seen, best, cand, out_split, out_rows)
+    return legal, out_split[:size].copy(), out_rows[:size].copy()
+
+
+def _frontier_batch_body(hands, wheel_second, n_chunks, legal, sizes, splits, rows):
+    n = hands.shape[0]
+    for c in prange(n_chunks):
+        s3, s5, r5, seen, best, cand = _scratch()
+        for i in range(c * n // n_chunks, (c + 1) * n // n_chunks):
+            legal[i], sizes[i] = _frontier(hands[i], wheel_second, s3, s5, r5, seen, best, cand,
+                                           splits[i], rows[i])
+
+
+_frontier_batch_serial = njit(cache=True)(_frontier_batch_body)
+_frontier_batch_parallel = njit(cache=True, parallel=True)(_frontier_batch_body)
+
+
+def pareto_frontier_batch(hands, wheel_second=False, capacity=512, parallel=True):
+    """Pareto frontiers of many sorted hands, in parallel.
+
+    Parameters
+    ----------
+    hands : ndarray(uint8), shape (n, 13)
+        Each row sorted ascending.
+    capacity : int
+        Frontier members stored per hand in the padded output; a hand with more is
+        recomputed on its own, so the result is always complete.
+
+    Returns
+    -------
+    legal : ndarray(int64), shape (n,)
+    offsets : ndarray(int64), shape (n + 1,)
+        Hand ``i``'s members are ``splits[offsets[i]:offsets[i + 1]]``.
+    splits : ndarray(int32), shape (total,)
+    rows : ndarray(int16), shape (total, 3)
+    """
+    n = hands.shape[0]
+    legal = np.empty(n, np.int64)
+    sizes = np.empty(n, np.int64)
+    pad_splits = np.empty((n, capacity), np.int32)
+    pad_rows = np.empty((n, capacity, 3), np.int16)
+    n_chunks = max(1, min(n, 64))
+    (_frontier_batch_parallel if parallel else _frontier_batch_serial)(
+        hands, wheel_second, n_chunks, legal, sizes, pad_splits, pad_rows)
+    offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(sizes, out=offsets[1:])
+    splits = np.empty(offsets[-1], np.int32)
+    rows = np.empty((offsets[-1], 3), np.int16)
+    _compact(sizes, offsets, pad_splits, pad_rows, splits, rows)
+    for i in np.flatnonzero(sizes > capacity):  # rare: more members than the padded room
+        _, splits[offsets[i]:offsets[i + 1]], rows[offsets[i]:offsets[i + 1]] = (
+            pareto_frontier(hands[i], wheel_second))
+    return legal, offsets, splits, rows
+
+
+@njit(cache=True)
+def _compact(sizes, offsets, pad_splits, pad_rows, splits, rows):
+    for i in range(sizes.shape[0]):
+        k = min(sizes[i], pad_splits.shape[1])
+        splits[offsets[i]:offsets[i] + k] = pad_splits[i, :k]
+        rows[offsets[i]:offsets[i] + k] = pad_rows[i, :k]
