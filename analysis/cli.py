@@ -12,6 +12,8 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from analysis import rules as _rules
+from analysis import score as _score
 from analysis import settings as _settings
 from analysis.cards import format_cards
 
@@ -79,6 +81,87 @@ def settings_command(hand, as_json, wheel_rank):
     for i, m in enumerate(frontier.members, 1):
         table.add_row(str(i), *m.text.split(" | "), *m.describe(), str(m.equivalent))
     console.print(table)
+
+
+@main.command("rules")
+@click.argument("ruleset", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@reports_bad_input
+def rules_command(ruleset, as_json):
+    """List the named rulesets, or show RULESET (an id or a TOML file) in full."""
+    if ruleset is None:
+        listing = {rid: _rules.load_ruleset(rid) for rid in _rules.ruleset_ids()}
+        if as_json:
+            click.echo(json.dumps({rid: r.describe() for rid, r in listing.items()}, indent=2))
+            return
+        table = Table(header_style="bold", box=None)
+        table.add_column("id")
+        table.add_column("name")
+        table.add_column("scoring")
+        for rid, r in listing.items():
+            table.add_row(rid, r.name, r.describe())
+        _console().print(table)
+        return
+    rules = _rules.load_ruleset(ruleset)
+    if as_json:
+        click.echo(json.dumps(_rules.as_dict(rules), indent=2))
+        return
+    click.echo(_rules.as_toml(rules))
+
+
+@main.command("score")
+@click.argument("declarations", nargs=-1, required=True)
+@click.option("--rules", "ruleset", default="standard", show_default=True,
+              help="Ruleset id or TOML file.")
+@click.option("--bank", type=int, default=None, help="The bank's seat (1-based) in a bank game.")
+@click.option("--chips", default=None, help="Chip stacks A,B,C,D: chip-limited settlement.")
+@click.option("--names", default=None, help="Seat names, e.g. North,East,South,West.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@reports_bad_input
+def score_command(declarations, ruleset, bank, chips, names, as_json):
+    """Settle a showdown of 2-4 players.
+
+    Each DECLARATION is 'front | middle | back', 'natural:<13 cards>' or
+    'surrender:<13 cards>'. A foul setting is scored as a foul and flagged.
+    """
+    chip_stacks = _int_list(chips, "--chips") if chips else None
+    seat_names = [x.strip() for x in names.split(",")] if names else None
+    if bank is not None and bank < 1:
+        raise ValueError(f"--bank is a seat number from 1, got {bank}")
+    result = _score.score_showdown(ruleset, declarations, bank=None if bank is None else bank - 1,
+                                   chips=chip_stacks, names=seat_names)
+    if as_json:
+        payload = {"rules": result.rules.id, "names": list(result.names), "status": list(result.status),
+                   "totals": result.totals, "pairs": result.pairs()}
+        click.echo(json.dumps(payload, indent=2))
+        return
+    console = _console()
+    console.print(f"Ruleset: [bold]{result.rules.id}[/bold] ({result.rules.describe()})")
+    for name, decl, status in zip(result.names, result.declarations, result.status):
+        flag = "  [red]FOUL[/red]" if status == "foul" else ""
+        console.print(f"  {name}: {decl.text}  [dim]({status})[/dim]{flag}")
+    pairs = result.pairs()
+    if pairs:
+        table = Table(header_style="bold")
+        for col in ("pair", "front", "middle", "back", "units", "rows", "royalties", "bonus",
+                    "naturals", "surrender", "aces"):
+            table.add_column(col, justify="left" if col in ("pair", "front", "middle", "back") else "right")
+        for p in pairs:
+            rows = p["rows"] or {"front": "-", "middle": "-", "back": "-"}
+            b = p["breakdown"]
+            table.add_row(" v ".join(p["names"]), rows["front"], rows["middle"], rows["back"],
+                          f"{p['units']:+g}", *(f"{b[k]:+g}" for k in ("rows", "royalties", "bonus",
+                                                                        "naturals", "surrender", "aces")))
+        console.print(table)
+        console.print("[dim]units: paid to the first seat of the pair by the second[/dim]")
+    console.print("Totals: " + ", ".join(f"{n} {t:+g}" for n, t in zip(result.names, result.totals)))
+
+
+def _int_list(text, option):
+    try:
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise ValueError(f"{option} takes whole numbers separated by commas, got {text!r}") from None
 
 
 def _console():

@@ -1,0 +1,382 @@
+"""Benchmarks of the hot kernels.
+
+Usage: ``python -m analysis.bench [--out FILE] [--quick] [--only NAME ...]``.
+
+Benchmarks are scripts, not timed tests (STYLE.md item 12): every figure is the best and the
+median of several timed repeats after one untimed warm-up call that compiles (or loads from
+the cache) the JIT code and starts the thread pool.  Inputs come from a seeded numpy
+``Generator``, thread counts from ``numba.set_num_threads``.  The report is a Markdown table
+with the CPU, the package versions and the git revision; a missed target prints a warning but
+does not fail the run, since the figures are reported, not asserted.  DESIGN.md ("The hot
+paths") gives the probe figures the targets come from.
+
+To add a benchmark, register a function that takes a :class:`Context` and returns rows::
+
+    @benchmark("settle")
+    def settle(context):
+        from kernels.settle import settle_table  # kernels are imported lazily
+        tables = ...  # built from context.rng, sized by context.size(full, quick)
+        seconds = context.time(lambda: settle_table(tables), threads=2)
+        return [rate_row("settle_table", 2, seconds, len(tables), "tables/s")]
+"""
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+import llvmlite
+import numba
+import numpy as np
+
+SEED = 20240613
+REPEATS = 7
+QUICK_REPEATS = 3
+REPOSITORY = Path(__file__).resolve().parents[1]
+
+BENCHMARKS = {}
+
+
+def benchmark(name):
+    """Register the decorated function as benchmark ``name`` (run in registration order).
+
+    Parameters
+    ----------
+    name : str
+        The name ``--only`` selects it by.
+
+    Returns
+    -------
+    callable
+        A decorator returning the function unchanged.
+    """
+
+    def register(function):
+        BENCHMARKS[name] = function
+        return function
+
+    return register
+
+
+@dataclass(frozen=True)
+class Row:
+    """One reported figure.
+
+    Attributes
+    ----------
+    benchmark : str
+        What was measured, with the input size.
+    threads : int
+        Numba threads it ran on.
+    best : float
+        Figure of the fastest repeat (lowest time, or highest rate).
+    median : float
+        Median figure over the repeats; targets are judged on it.
+    unit : str
+        Unit of ``best`` and ``median``.
+    target : float or None
+        Figure to reach, or None when the row is information only.
+    higher_is_better : bool
+        True for rates (target is a minimum), False for times (target is a maximum).
+    """
+
+    benchmark: str
+    threads: int
+    best: float
+    median: float
+    unit: str
+    target: float | None = None
+    higher_is_better: bool = True
+
+    @property
+    def met(self):
+        """Whether the median reaches the target; None without a target."""
+        if self.target is None:
+            return None
+        return self.median >= self.target if self.higher_is_better else self.median <= self.target
+
+    @property
+    def target_text(self):
+        """The target as ``>= 300`` or ``<= 250``; empty without a target."""
+        if self.target is None:
+            return ""
+        return f"{'>=' if self.higher_is_better else '<='} {format_number(self.target)}"
+
+
+def rate_row(name, threads, seconds, items, unit, scale=1.0, target=None):
+    """Row of a throughput: ``items`` processed per timed call.
+
+    Parameters
+    ----------
+    name : str
+        Benchmark label.
+    threads : int
+        Numba threads used.
+    seconds : ndarray(float64), shape (repeats,)
+        Time of each repeat, from :meth:`Context.time`.
+    items : int
+        Items processed by one call.
+    unit : str
+        Unit label, e.g. ``"M hands/s"``.
+    scale : float
+        Items per unit, e.g. ``1e6`` for millions per second.
+    target : float, optional
+        Minimum rate wanted, in ``unit``.
+
+    Returns
+    -------
+    Row
+    """
+    rates = items / seconds / scale
+    return Row(name, threads, float(rates.max()), float(np.median(rates)), unit, target)
+
+
+def time_row(name, threads, seconds, items, unit, scale=1.0, target=None):
+    """Row of a time per item: ``items`` processed per timed call.
+
+    Parameters are those of :func:`rate_row`; ``scale`` is seconds per unit (``1e-6`` for
+    microseconds) and ``target`` the maximum time wanted, in ``unit``.
+
+    Returns
+    -------
+    Row
+    """
+    per_item = seconds / items / scale
+    return Row(name, threads, float(per_item.min()), float(np.median(per_item)), unit, target,
+               higher_is_better=False)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a benchmark needs besides its kernels.
+
+    Attributes
+    ----------
+    quick : bool
+        Smaller inputs for a smoke test.
+    repeats : int
+        Timed repeats per measurement.
+    rng : numpy.random.Generator
+        Seeded afresh for each benchmark, so ``--only`` does not change its inputs.
+    """
+
+    quick: bool
+    repeats: int
+    rng: np.random.Generator
+
+    def size(self, full, quick):
+        """Input size: ``quick`` under ``--quick``, else ``full``."""
+        return quick if self.quick else full
+
+    def time(self, run, threads=1):
+        """Seconds taken by each of ``repeats`` calls of ``run()``, after one warm-up call.
+
+        Parameters
+        ----------
+        run : callable
+            Does the measured work; takes no arguments.
+        threads : int
+            Numba threads to run on.
+
+        Returns
+        -------
+        ndarray(float64), shape (repeats,)
+        """
+        numba.set_num_threads(threads)
+        run()
+        seconds = np.empty(self.repeats)
+        for i in range(self.repeats):
+            start = time.perf_counter()
+            run()
+            seconds[i] = time.perf_counter() - start
+        return seconds
+
+
+def thread_counts(*wanted):
+    """The thread counts among ``wanted`` that Numba can run (``NUMBA_NUM_THREADS``)."""
+    return [threads for threads in wanted if threads <= numba.config.NUMBA_NUM_THREADS]
+
+
+def random_hands(rng, n, size):
+    """Random hands: ``size`` distinct card codes per row, in random order.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    n, size : int
+        Number of hands and cards per hand.
+
+    Returns
+    -------
+    ndarray(uint8), shape (n, size)
+    """
+    decks = np.broadcast_to(np.arange(52, dtype=np.uint8), (n, 52))
+    return np.ascontiguousarray(rng.permuted(decks, axis=1)[:, :size])
+
+
+def random_deals(rng, n):
+    """Random 13-card deals, each sorted ascending: ndarray(uint8), shape (n, 13)."""
+    return np.sort(random_hands(rng, n, 13), axis=1)
+
+
+@benchmark("evaluate5")
+def evaluate5(context):
+    """Bulk 5-card evaluation: ``rank5`` on random hands, serial and parallel."""
+    from kernels.evaluate import rank5
+
+    n = context.size(10**6, 10**5)
+    cards = random_hands(context.rng, n, 5)
+    seconds = context.time(lambda: rank5(cards, parallel=False))
+    rows = [rate_row(f"rank5 serial, {n:,} hands", 1, seconds, n, "M hands/s", 1e6, 300)]
+    for threads in thread_counts(1, 2):
+        seconds = context.time(lambda: rank5(cards, parallel=True), threads)
+        rows.append(rate_row(f"rank5 parallel, {n:,} hands", threads, seconds, n, "M hands/s", 1e6,
+                             300 if threads == 1 else None))
+    return rows
+
+
+@benchmark("evaluate3")
+def evaluate3(context):
+    """Bulk 3-card evaluation: ``rank3`` on random fronts, serial."""
+    from kernels.evaluate import rank3
+
+    n = context.size(10**6, 10**5)
+    cards = random_hands(context.rng, n, 3)
+    seconds = context.time(lambda: rank3(cards, parallel=False))
+    return [rate_row(f"rank3 serial, {n:,} hands", 1, seconds, n, "M hands/s", 1e6)]
+
+
+@benchmark("frontier")
+def frontier(context):
+    """One deal's enumeration, legality and Pareto frontier; the count alone; batches."""
+    from kernels.settings import count_legal, pareto_frontier, pareto_frontier_batch
+
+    def each_deal(kernel, deals):
+        def run():
+            for hand in deals:
+                kernel(hand, False)
+
+        return run
+
+    n = context.size(500, 50)
+    deals = random_deals(context.rng, n)
+    rows = [
+        time_row(f"pareto_frontier, per deal, {n:,} deals", 1,
+                 context.time(each_deal(pareto_frontier, deals)), n, "µs/deal", 1e-6, 250),
+        time_row(f"count_legal, per deal, {n:,} deals", 1,
+                 context.time(each_deal(count_legal, deals)), n, "µs/deal", 1e-6),
+    ]
+    n = context.size(4000, 400)
+    deals = random_deals(context.rng, n)
+    for threads in thread_counts(1, 2):
+        seconds = context.time(lambda: pareto_frontier_batch(deals, False, parallel=True), threads)
+        rows.append(rate_row(f"pareto_frontier_batch, {n:,} deals", threads, seconds, n, "deals/s",
+                             target=8000 if threads == 2 else None))
+    return rows
+
+
+def format_number(value):
+    """A figure with about three significant digits and thousands separators."""
+    if value >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.1f}" if value >= 10 else f"{value:.2f}"
+
+
+def markdown_table(rows):
+    """The rows as a Markdown table (benchmark, threads, best, median, unit, target, met)."""
+    lines = ["| benchmark | threads | best | median | unit | target | met |",
+             "|---|--:|--:|--:|---|---|---|"]
+    for row in rows:
+        met = {True: "yes", False: "no", None: ""}[row.met]
+        lines.append(f"| {row.benchmark} | {row.threads} | {format_number(row.best)} "
+                     f"| {format_number(row.median)} | {row.unit} | {row.target_text} | {met} |")
+    return "\n".join(lines)
+
+
+def cpu_model():
+    """The CPU's model name from ``/proc/cpuinfo``, else what :mod:`platform` knows."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def git_revision():
+    """Short hash of the checked-out commit, or ``"unknown"`` outside a git checkout."""
+    try:
+        result = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPOSITORY,
+                                capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return result.stdout.strip()
+
+
+def report(rows, command, repeats):
+    """The Markdown document: provenance header, then the table of ``rows``."""
+    when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    header = [
+        "# sapsam benchmarks",
+        "",
+        f"- Date: {when}",
+        f"- CPU: {cpu_model()}, {os.cpu_count()} logical cores "
+        f"(Numba threads available: {numba.config.NUMBA_NUM_THREADS})",
+        f"- Python {platform.python_version()}, numpy {np.__version__}, numba {numba.__version__}, "
+        f"llvmlite {llvmlite.__version__}",
+        f"- Git revision: {git_revision()}",
+        f"- Command: `{command}`",
+        f"- Method: best and median of {repeats} timed repeats after one untimed warm-up call "
+        "(JIT compile or cache load, thread pool start); best is the fastest repeat (lowest "
+        "time, highest rate); targets are judged on the median. Inputs from "
+        f"`numpy.random.default_rng({SEED})`, re-seeded per benchmark; threads set with "
+        "`numba.set_num_threads`. Per-deal times include the call from Python.",
+    ]
+    return "\n".join(header) + "\n\n" + markdown_table(rows) + "\n"
+
+
+def parse_arguments(argv):
+    """Command-line options (see the module docstring)."""
+    parser = argparse.ArgumentParser(prog="python -m analysis.bench",
+                                     description="Benchmark sapsam's hot kernels.")
+    parser.add_argument("--out", type=Path, help="also write the Markdown report to this file")
+    parser.add_argument("--quick", action="store_true",
+                        help="smaller inputs and fewer repeats (a smoke test)")
+    parser.add_argument("--only", nargs="+", choices=list(BENCHMARKS), metavar="NAME",
+                        help=f"run only these benchmarks ({', '.join(BENCHMARKS)})")
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    """Run the selected benchmarks, print the report, write ``--out``; returns exit status 0."""
+    argv = sys.argv[1:] if argv is None else argv
+    arguments = parse_arguments(argv)
+    repeats = QUICK_REPEATS if arguments.quick else REPEATS
+    rows = []
+    selected = [name for name in BENCHMARKS if not arguments.only or name in arguments.only]
+    for name in selected:
+        print(f"running {name} ...", file=sys.stderr, flush=True)
+        context = Context(arguments.quick, repeats, np.random.default_rng(SEED))
+        rows += BENCHMARKS[name](context)
+    text = report(rows, " ".join(["python -m analysis.bench", *argv]), repeats)
+    print(text, end="")
+    if arguments.out:
+        arguments.out.parent.mkdir(parents=True, exist_ok=True)
+        arguments.out.write_text(text, encoding="utf-8")
+    for row in rows:
+        if row.met is False:
+            print(f"warning: target missed: {row.benchmark} on {row.threads} thread(s): median "
+                  f"{format_number(row.median)} {row.unit}, target {row.target_text}",
+                  file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
