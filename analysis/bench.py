@@ -280,6 +280,37 @@ def frontier(context):
     return rows
 
 
+def frontier_tables(rng, n_tables, players):
+    """Realistic tables: each seat holds a random Pareto-frontier setting of a random deal.
+
+    Returns ndarray(int16), shape (n_tables, players, 3): strength triples, seats of one table
+    dealt from one deck.
+    """
+    from kernels.settings import pareto_frontier_batch
+
+    hands = random_hands(rng, n_tables, 13 * players).reshape(n_tables * players, 13)
+    _, offsets, _, rows = pareto_frontier_batch(np.sort(hands, axis=1), False)
+    sizes = np.diff(offsets)
+    pick = offsets[:-1] + (rng.random(len(sizes)) * sizes).astype(np.int64)
+    return np.ascontiguousarray(rows[pick].reshape(n_tables, players, 3))
+
+
+@benchmark("settle")
+def settle(context):
+    """Settlement of 4-player tables under ``standard`` (frontier settings, no naturals)."""
+    from analysis.score import settle_tables
+
+    n = context.size(10**6, 10**5)
+    tables = frontier_tables(context.rng, context.size(20000, 5000), 4)
+    tables = tables[np.arange(n) % len(tables)]
+    rows = []
+    for threads in thread_counts(1, 2):
+        seconds = context.time(lambda: settle_tables("standard", tables, parallel=True), threads)
+        rows.append(rate_row(f"settle_tables standard, 4 players, {n:,} tables", threads, seconds, n,
+                             "M tables/s", 1e6, 5 if threads == 1 else None))
+    return rows
+
+
 def format_number(value):
     """A figure with about three significant digits and thousands separators."""
     if value >= 100:

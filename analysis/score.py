@@ -176,11 +176,13 @@ def score_showdown(rules, declarations, bank=None, chips=None, names=None):
         stacks = np.array(chips, np.int64)
     else:
         stacks = np.full(n, -1, np.int64)
-    points = np.empty(n, np.int64)
+    points = np.empty((1, n), np.int64)
     detail = np.empty((n, n, _k.N_DETAIL), np.int64)
     results = np.empty((n, n, 3), np.int8)
-    _k.settle_into(params, compiled.royalty, compiled.naturals, rows, natural, key, surrender,
-                   aces, seat, stacks, points, detail, results, True)
+    _k.settle_into(params, compiled.royalty, compiled.naturals, rows[None], natural[None], key[None],
+                   surrender[None], aces[None], np.array([seat], np.int64), stacks[None], points, 0,
+                   _k.new_work(), detail, results, True)
+    points = points[0]
     return Showdown(rules, names, decl, tuple(status), points, int(params[_k.P_SCALE]), detail,
                     results, seat)
 

@@ -56,14 +56,20 @@ NOT_COMPARED = 2  # row result code for pairs settled before the showdown
 
 ACES_VALUE = np.array([0, 1, 2, 6, 8], np.int64)
 
+# scratch ``work`` int64 (7, 4, 4): per-pair tables, per-seat vectors, royalties per seat
+# and row, and the current pair's row results and parts
+W_FIRST, W_REST, W_SWEPT, W_COMPARED, W_SEAT, W_ROYALTY, W_ROW = range(7)
+_SEAT_STATUS, _SEAT_HOME_RUN, _SEAT_FREE = range(3)  # rows of work[W_SEAT]
+_ROW_RES, _ROW_PARTS = range(2)  # rows of work[W_ROW]
+
 
 @njit(cache=True)
-def _row_royalties(royalty, rows, fouled, out):
-    for k in range(3):
-        out[k] = 0 if fouled else royalty[k, CATEGORY_OF[rows[k]]]
+def new_work():
+    """Scratch for :func:`settle_into`: ndarray(int64), shape (7, 4, 4)."""
+    return np.zeros((7, 4, 4), np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _natural_amount(params, naturals, ni, ki, nj, kj):
     """Units to the holder of natural ``ni`` (key ``ki``) from that of ``nj`` (-1 = none)."""
     if nj < 0:
@@ -98,21 +104,18 @@ def two_rows_lost(params):
     return amount
 
 
-@njit(cache=True)
-def _showdown(params, royalty, ri, rj, status_i, status_j, bank_side, roy_i, roy_j, res, parts):
-    """Compare two seats' rows; fill ``res`` (3,) from i's side and ``parts`` (rows, royalties,
-    bonus) before multipliers. ``bank_side`` = +1 if i is the bank, -1 if j is, else 0.
-    Returns (wins, losses) of i."""
-    foul_i = status_i == FOUL
-    foul_j = status_j == FOUL
-    _row_royalties(royalty, ri, foul_i, roy_i)
-    _row_royalties(royalty, rj, foul_j, roy_j)
-    parts[0] = 0
-    parts[1] = 0
-    parts[2] = 0
+@njit(cache=True, inline="always")
+def _showdown(params, royalty, rows, t, i, j, foul_i, foul_j, bank_side, work):
+    """Compare seats i and j (royalties per seat and row already in ``work[W_ROYALTY]``);
+    leave in ``work[W_ROW]`` the row results from i's side and the parts (rows, royalties,
+    bonus) before multipliers.  ``bank_side`` = +1 if i is the bank,
+    -1 if j is, else 0.  Returns (wins, losses) of i."""
+    work[W_ROW, _ROW_PARTS, 0] = 0
+    work[W_ROW, _ROW_PARTS, 1] = 0
+    work[W_ROW, _ROW_PARTS, 2] = 0
     if foul_i and foul_j:
         for k in range(3):
-            res[k] = 0
+            work[W_ROW, _ROW_RES, k] = 0
         return 0, 0
     wins = 0
     losses = 0
@@ -121,114 +124,114 @@ def _showdown(params, royalty, ri, rj, status_i, status_j, bank_side, roy_i, roy
             r = -1
         elif foul_j:
             r = 1
-        elif ri[k] > rj[k]:
+        elif rows[t, i, k] > rows[t, j, k]:
             r = 1
-        elif ri[k] < rj[k]:
+        elif rows[t, i, k] < rows[t, j, k]:
             r = -1
         else:
             r = bank_side
-        res[k] = r
+        work[W_ROW, _ROW_RES, k] = r
         wins += r == 1
         losses += r == -1
     extra = params[P_ROYALTY_EXTRA]
     always = params[P_ROYALTY_ALWAYS]
     two_of_three = params[P_BASE] == BASE_TWO_OF_THREE
+    row_points = 0
+    royalties = 0
     for k in range(3):
-        r = res[k]
+        r = work[W_ROW, _ROW_RES, k]
+        roy_i = work[W_ROYALTY, i, k]
+        roy_j = work[W_ROYALTY, j, k]
+        row_points += r
         if always:
-            parts[1] += roy_i[k] - roy_j[k]
-            if not two_of_three:
-                parts[0] += r
-        elif r == 1:
-            if not two_of_three:
-                parts[0] += 1
-            if roy_i[k] > 0:
-                parts[1] += roy_i[k] if extra else roy_i[k] - 1
-        elif r == -1:
-            if not two_of_three:
-                parts[0] -= 1
-            if roy_j[k] > 0:
-                parts[1] -= roy_j[k] if extra else roy_j[k] - 1
+            royalties += roy_i - roy_j
+        elif r == 1 and roy_i > 0:
+            royalties += roy_i if extra else roy_i - 1
+        elif r == -1 and roy_j > 0:
+            royalties -= roy_j if extra else roy_j - 1
+    bonus = 0
     base = params[P_BASE]
     if two_of_three:
+        row_points = 0
         if wins == 3:
-            parts[0] = params[P_SWEEP_UNITS]
+            row_points = params[P_SWEEP_UNITS]
         elif losses == 3:
-            parts[0] = -params[P_SWEEP_UNITS]
+            row_points = -params[P_SWEEP_UNITS]
         elif wins > losses:
-            parts[0] = params[P_MAJORITY_UNITS]
+            row_points = params[P_MAJORITY_UNITS]
         elif losses > wins:
-            parts[0] = -params[P_MAJORITY_UNITS]
+            row_points = -params[P_MAJORITY_UNITS]
     elif base == BASE_TWO_FOUR:
-        parts[2] += 1 if wins > losses else (-1 if losses > wins else 0)
+        bonus += 1 if wins > losses else (-1 if losses > wins else 0)
     elif base == BASE_ONE_SIX:
-        parts[2] += 3 if wins == 3 else (-3 if losses == 3 else 0)
+        bonus += 3 if wins == 3 else (-3 if losses == 3 else 0)
     if wins == 3:
-        parts[2] += params[P_SWEEP_BONUS]
+        bonus += params[P_SWEEP_BONUS]
     elif losses == 3:
-        parts[2] -= params[P_SWEEP_BONUS]
+        bonus -= params[P_SWEEP_BONUS]
     if params[P_OVERALL_POINT]:
-        total = parts[0] + parts[1] + parts[2]
-        parts[2] += 1 if total > 0 else (-1 if total < 0 else 0)
+        total = row_points + royalties + bonus
+        bonus += 1 if total > 0 else (-1 if total < 0 else 0)
+    work[W_ROW, _ROW_PARTS, 0] = row_points
+    work[W_ROW, _ROW_PARTS, 1] = royalties
+    work[W_ROW, _ROW_PARTS, 2] = bonus
     return wins, losses
 
 
-@njit(cache=True)
-def _status(rows, natural, surrender, params):
-    n = rows.shape[0]
-    status = np.empty(n, np.int64)
+@njit(cache=True, inline="always")
+def _status(rows, t, natural, surrender, params, work):
+    n = rows.shape[1]
     for i in range(n):
-        if natural[i] >= 0:
-            status[i] = NATURAL
-        elif surrender[i] and params[P_SURRENDER_ALLOWED]:
-            status[i] = SURRENDER
-        elif rows[i, 2] >= rows[i, 1] and rows[i, 1] >= rows[i, 0]:
-            status[i] = SET
+        if natural[t, i] >= 0:
+            work[W_SEAT, _SEAT_STATUS, i] = NATURAL
+        elif surrender[t, i] and params[P_SURRENDER_ALLOWED]:
+            work[W_SEAT, _SEAT_STATUS, i] = SURRENDER
+        elif rows[t, i, 2] >= rows[t, i, 1] and rows[t, i, 1] >= rows[t, i, 0]:
+            work[W_SEAT, _SEAT_STATUS, i] = SET
         else:
-            status[i] = FOUL
-    return status
+            work[W_SEAT, _SEAT_STATUS, i] = FOUL
 
 
 @njit(cache=True)
-def _settle_pool(params, rows, status, net):
-    n = rows.shape[0]
+def _settle_pool(params, rows, t, work, net):
+    n = rows.shape[1]
     scale = params[P_SCALE]
     stake = params[P_POOL_STAKE] * scale
     pot = stake * n
     for i in range(n):
-        net[i] = -stake
-    sole = np.full(3, -1, np.int64)
+        net[t, i] = -stake
+    sole = (-1, -1, -1)
     for k in range(3):
         best = -1
         winners = 0
         for i in range(n):
-            v = -1 if status[i] == FOUL else rows[i, k]
+            v = -1 if work[W_SEAT, _SEAT_STATUS, i] == FOUL else rows[t, i, k]
             if v > best:
                 best = v
                 winners = 1
             elif v == best:
                 winners += 1
         for i in range(n):
-            v = -1 if status[i] == FOUL else rows[i, k]
+            v = -1 if work[W_SEAT, _SEAT_STATUS, i] == FOUL else rows[t, i, k]
             if v == best:
-                net[i] += pot // (3 * winners)
+                net[t, i] += pot // (3 * winners)
                 if winners == 1:
-                    sole[k] = i
+                    sole = (i if k == 0 else sole[0], i if k == 1 else sole[1], i if k == 2 else sole[2])
     if params[P_POOL_SWEEP_ALL] and sole[0] >= 0 and sole[0] == sole[1] and sole[1] == sole[2]:
         w = sole[0]
         extra = params[P_POOL_SWEEP_EXTRA] * scale
         for i in range(n):
-            net[i] = -stake - extra
-        net[w] = pot - stake + extra * (n - 1)
+            net[t, i] = -stake - extra
+        net[t, w] = pot - stake + extra * (n - 1)
 
 
 @njit(cache=True)
-def _settle_single_winner(params, rows, status, net):
-    n = rows.shape[0]
+def _settle_single_winner(params, rows, t, work, net):
+    n = rows.shape[1]
     for i in range(n):
-        net[i] = 0
+        net[t, i] = 0
     for i in range(n):
-        if status[i] == FOUL:
+        if work[W_SEAT, _SEAT_STATUS, i] == FOUL:
             continue
         beats_all = True
         for j in range(n):
@@ -236,188 +239,200 @@ def _settle_single_winner(params, rows, status, net):
                 continue
             won = 0
             for k in range(3):
-                won += status[j] == FOUL or rows[i, k] > rows[j, k]
+                won += work[W_SEAT, _SEAT_STATUS, j] == FOUL or rows[t, i, k] > rows[t, j, k]
             if won < 2:
                 beats_all = False
                 break
         if beats_all:
             for j in range(n):
-                net[j] = -params[P_SINGLE_UNITS]
-            net[i] = params[P_SINGLE_UNITS] * (n - 1)
+                net[t, j] = -params[P_SINGLE_UNITS]
+            net[t, i] = params[P_SINGLE_UNITS] * (n - 1)
             return
 
 
 @njit(cache=True)
 def settle_into(params, royalty, naturals, rows, natural, natural_key, surrender, aces, bank,
-                chips, net, detail, results, detailed):
-    """Settle one table.
+                chips, net, t, work, detail, results, detailed):
+    """Settle table ``t`` of a batch.
 
     Parameters
     ----------
     params, royalty, naturals : ndarray(int64)
         A compiled ruleset (``analysis.rules.CompiledRules``).
-    rows : ndarray(int16), shape (P, 3)
+    rows : ndarray(int16), shape (T, P, 3)
         Strength triple of each seat's setting.
-    natural : ndarray(int64), shape (P,)
+    natural : ndarray(int64), shape (T, P)
         Declared natural (row of ``naturals``) or -1.
-    natural_key : ndarray(int64), shape (P,)
+    natural_key : ndarray(int64), shape (T, P)
         Tie-break key of the declared natural (``kernels.naturals.natural_key``).
-    surrender : ndarray(bool), shape (P,)
-    aces : ndarray(int64), shape (P,)
+    surrender : ndarray(bool), shape (T, P)
+    aces : ndarray(int64), shape (T, P)
         Aces held, for the side bet.
-    bank : int
+    bank : ndarray(int64), shape (T,)
         The bank's seat in a bank game, else ignored.
-    chips : ndarray(int64), shape (P,)
+    chips : ndarray(int64), shape (T, P)
         Chip stacks for chip-limited settlement (negative: unlimited).
-    net : ndarray(int64), shape (P,)
+    net : ndarray(int64), shape (T, P)
         Output: each seat's points, in units of ``1 / params[P_SCALE]``.
+    t : int
+        The table to settle.
+    work : ndarray(int64), shape (7, 4, 4)
+        Scratch (:func:`new_work`), reused across calls.
     detail : ndarray(int64), shape (P, P, N_DETAIL)
         Output when ``detailed``: the breakdown ``D_*`` of units to seat i from seat j.
     results : ndarray(int8), shape (P, P, 3)
         Output when ``detailed``: row results from i's side (+1, -1, 0; 2 not compared).
+
+    Everything is indexed in place (no views, no allocation): this is the simulator's inner
+    loop.
     """
-    n = rows.shape[0]
-    status = _status(rows, natural, surrender, params)
+    n = rows.shape[1]
+    _status(rows, t, natural, surrender, params, work)
+    for i in range(n):  # royalties a seat's rows would earn (a foul earns none)
+        fouled = work[W_SEAT, _SEAT_STATUS, i] == FOUL
+        for k in range(3):
+            work[W_ROYALTY, i, k] = 0 if fouled else royalty[k, CATEGORY_OF[rows[t, i, k]]]
     game = params[P_GAME]
     if detailed:
         detail[:] = 0
         results[:] = NOT_COMPARED
     if game == GAME_POOL:
-        _settle_pool(params, rows, status, net)
+        _settle_pool(params, rows, t, work, net)
         return
     if game == GAME_SINGLE_WINNER:
-        _settle_single_winner(params, rows, status, net)
+        _settle_single_winner(params, rows, t, work, net)
         return
     is_bank = game == GAME_BANK
-    first = np.zeros((n, n), np.int64)  # naturals: settled first under chip limits
-    rest = np.zeros((n, n), np.int64)
-    swept = np.zeros((n, n), np.bool_)
-    compared = np.zeros((n, n), np.bool_)
-    roy_i = np.empty(3, np.int64)
-    roy_j = np.empty(3, np.int64)
-    res = np.empty(3, np.int64)
-    parts = np.empty(3, np.int64)
-    # showdown amounts before multipliers, then the multiplier from who swept whom
+    for i in range(n):
+        for j in range(n):
+            work[W_FIRST, i, j] = 0
+            work[W_REST, i, j] = 0
+            work[W_SWEPT, i, j] = 0
+            work[W_COMPARED, i, j] = 0
     for i in range(n):
         for j in range(i + 1, n):
-            if is_bank and i != bank and j != bank:
+            if is_bank and i != bank[t] and j != bank[t]:
                 continue
-            compared[i, j] = True
-            si, sj = status[i], status[j]
+            work[W_COMPARED, i, j] = 1
+            si, sj = work[W_SEAT, _SEAT_STATUS, i], work[W_SEAT, _SEAT_STATUS, j]
             if si == NATURAL or sj == NATURAL:
-                amount = _natural_amount(params, naturals, natural[i], natural_key[i],
-                                         natural[j], natural_key[j])
-                first[i, j] = amount
+                amount = _natural_amount(params, naturals, natural[t, i], natural_key[t, i],
+                                         natural[t, j], natural_key[t, j])
+                work[W_FIRST, i, j] = amount
                 if detailed:
                     detail[i, j, D_NATURALS] = amount
             elif si == SURRENDER or sj == SURRENDER:
                 amount = 0
                 if si != sj:
                     amount = -params[P_SURRENDER_COST] if si == SURRENDER else params[P_SURRENDER_COST]
-                rest[i, j] = amount
+                work[W_REST, i, j] = amount
                 if detailed:
                     detail[i, j, D_SURRENDER] = amount
             else:
                 bank_side = 0
                 if is_bank:
-                    bank_side = 1 if i == bank else -1
-                wins, losses = _showdown(params, royalty, rows[i], rows[j], si, sj, bank_side,
-                                         roy_i, roy_j, res, parts)
-                swept[i, j] = wins == 3
-                swept[j, i] = losses == 3
-                rest[i, j] = parts[0] + parts[1] + parts[2]
+                    bank_side = 1 if i == bank[t] else -1
+                wins, losses = _showdown(params, royalty, rows, t, i, j, si == FOUL, sj == FOUL,
+                                         bank_side, work)
+                work[W_SWEPT, i, j] = wins == 3
+                work[W_SWEPT, j, i] = losses == 3
+                row_points = work[W_ROW, _ROW_PARTS, 0]
+                royalties = work[W_ROW, _ROW_PARTS, 1]
+                bonus = work[W_ROW, _ROW_PARTS, 2]
+                work[W_REST, i, j] = row_points + royalties + bonus
                 if detailed:
-                    detail[i, j, D_ROWS] = parts[0]
-                    detail[i, j, D_ROYALTIES] = parts[1]
-                    detail[i, j, D_BONUS] = parts[2]
+                    detail[i, j, D_ROWS] = row_points
+                    detail[i, j, D_ROYALTIES] = royalties
+                    detail[i, j, D_BONUS] = bonus
                     detail[i, j, D_WON] = wins
                     detail[i, j, D_LOST] = losses
                     for k in range(3):
-                        results[i, j, k] = res[k]
-                        results[j, i, k] = -res[k]
-    home_run = np.zeros(n, np.bool_)
-    if n >= 3:
-        for i in range(n):
-            all_swept = True
-            for j in range(n):
-                if j != i and not swept[i, j]:
-                    all_swept = False
-            home_run[i] = all_swept
+                        results[i, j, k] = work[W_ROW, _ROW_RES, k]
+                        results[j, i, k] = -work[W_ROW, _ROW_RES, k]
+    # multipliers: a sweep scoops; sweeping every opponent (two or more) is a home run
+    for i in range(n):
+        all_swept = n >= 3
+        for j in range(n):
+            if j != i and not work[W_SWEPT, i, j]:
+                all_swept = False
+        work[W_SEAT, _SEAT_HOME_RUN, i] = all_swept
     for i in range(n):
         for j in range(i + 1, n):
-            if not compared[i, j]:
+            if not work[W_COMPARED, i, j]:
                 continue
-            for winner in (i, j):
-                loser = j if winner == i else i
-                if not swept[winner, loser]:
+            for side in range(2):
+                winner = i if side == 0 else j
+                loser = j if side == 0 else i
+                if not work[W_SWEPT, winner, loser]:
                     continue
-                if params[P_BASE] == BASE_TWO_OF_THREE and home_run[winner]:
-                    step = params[P_HOME_RUN_UNITS] - params[P_SWEEP_UNITS]
-                    bump = step if winner == i else -step
-                    rest[i, j] += bump
+                sign = 1 if side == 0 else -1
+                if params[P_BASE] == BASE_TWO_OF_THREE and work[W_SEAT, _SEAT_HOME_RUN, winner]:
+                    step = sign * (params[P_HOME_RUN_UNITS] - params[P_SWEEP_UNITS])
+                    work[W_REST, i, j] += step
                     if detailed:
-                        detail[i, j, D_BONUS] += bump
-                mult = params[P_HOME_RUN_MULT] if home_run[winner] else params[P_SCOOP_MULT]
+                        detail[i, j, D_ROWS] += step
+                mult = params[P_HOME_RUN_MULT] if work[W_SEAT, _SEAT_HOME_RUN, winner] else params[P_SCOOP_MULT]
                 if mult != 1:
                     if detailed:  # the multiplier's increment is booked as a bonus
-                        detail[i, j, D_BONUS] += rest[i, j] * (mult - 1)
-                    rest[i, j] *= mult
+                        detail[i, j, D_BONUS] += work[W_REST, i, j] * (mult - 1)
+                    work[W_REST, i, j] *= mult
             if params[P_ACES_BET]:
-                amount = ACES_VALUE[aces[i]] - ACES_VALUE[aces[j]]
-                rest[i, j] += amount
+                amount = ACES_VALUE[aces[t, i]] - ACES_VALUE[aces[t, j]]
+                work[W_REST, i, j] += amount
                 if detailed:
                     detail[i, j, D_ACES] = amount
-    # payments, optionally limited by chips (naturals first, then the rest, pair order)
+    # payments, optionally limited by chips (naturals first, then the rest, in pair order)
     for i in range(n):
-        net[i] = 0
-    limited = params[P_CHIP_LIMITED] and chips.shape[0] == n
-    free = chips.copy() if limited else chips
+        net[t, i] = 0
+    limited = params[P_CHIP_LIMITED] != 0
+    for i in range(n):
+        work[W_SEAT, _SEAT_FREE, i] = chips[t, i] if limited else -1
     for stage in range(2):
-        amounts = first if stage == 0 else rest
         for i in range(n):
             for j in range(i + 1, n):
-                amount = amounts[i, j]
+                amount = work[W_FIRST + stage, i, j]  # naturals first, then the rest
                 if amount == 0:
                     continue
                 paid = amount
                 if limited:
                     cap = amount if amount > 0 else -amount
-                    if free[i] >= 0 and free[i] < cap:
-                        cap = free[i]
-                    if free[j] >= 0 and free[j] < cap:
-                        cap = free[j]
+                    if work[W_SEAT, _SEAT_FREE, i] >= 0 and work[W_SEAT, _SEAT_FREE, i] < cap:
+                        cap = work[W_SEAT, _SEAT_FREE, i]
+                    if work[W_SEAT, _SEAT_FREE, j] >= 0 and work[W_SEAT, _SEAT_FREE, j] < cap:
+                        cap = work[W_SEAT, _SEAT_FREE, j]
                     paid = cap if amount > 0 else -cap
-                    if free[i] >= 0:
-                        free[i] -= cap
-                    if free[j] >= 0:
-                        free[j] -= cap
-                net[i] += paid
-                net[j] -= paid
+                    if work[W_SEAT, _SEAT_FREE, i] >= 0:
+                        work[W_SEAT, _SEAT_FREE, i] -= cap
+                    if work[W_SEAT, _SEAT_FREE, j] >= 0:
+                        work[W_SEAT, _SEAT_FREE, j] -= cap
+                net[t, i] += paid
+                net[t, j] -= paid
                 if detailed:
                     detail[i, j, D_PAID] += paid
     if detailed:
         for i in range(n):
             for j in range(i + 1, n):
-                detail[i, j, D_TOTAL] = first[i, j] + rest[i, j]
-                for d in range(N_DETAIL):
-                    sign = 1 if d < D_WON else 0
-                    if sign:
-                        detail[j, i, d] = -detail[i, j, d]
+                detail[i, j, D_TOTAL] = work[W_FIRST, i, j] + work[W_REST, i, j]
+                for d in range(D_WON):
+                    detail[j, i, d] = -detail[i, j, d]
                 detail[j, i, D_WON] = detail[i, j, D_LOST]
                 detail[j, i, D_LOST] = detail[i, j, D_WON]
     rake = params[P_RAKE] * params[P_SCALE]
     if rake:
         for i in range(n):
-            net[i] -= rake
+            net[t, i] -= rake
 
 
 def _settle_tables_body(params, royalty, naturals, rows, natural, natural_key, surrender, aces,
-                        bank, chips, net):
-    detail = np.zeros((1, 1, N_DETAIL), np.int64)
-    results = np.zeros((1, 1, 3), np.int8)
-    for t in prange(rows.shape[0]):
-        settle_into(params, royalty, naturals, rows[t], natural[t], natural_key[t], surrender[t],
-                    aces[t], bank[t], chips[t], net[t], detail, results, False)
+                        bank, chips, net, n_chunks):
+    t_all = rows.shape[0]
+    for c in prange(n_chunks):
+        work = new_work()
+        detail = np.zeros((1, 1, N_DETAIL), np.int64)
+        results = np.zeros((1, 1, 3), np.int8)
+        for t in range(c * t_all // n_chunks, (c + 1) * t_all // n_chunks):
+            settle_into(params, royalty, naturals, rows, natural, natural_key, surrender, aces,
+                        bank, chips, net, t, work, detail, results, False)
 
 
 _settle_tables_serial = njit(cache=True)(_settle_tables_body)
@@ -432,6 +447,8 @@ def settle_tables(params, royalty, naturals, rows, natural, natural_key, surrend
     Returns ndarray(int64), shape (T, P): each seat's points.
     """
     net = np.empty(natural.shape, np.int64)
+    n_chunks = max(1, min(rows.shape[0], 64))
     (_settle_tables_parallel if parallel else _settle_tables_serial)(
-        params, royalty, naturals, rows, natural, natural_key, surrender, aces, bank, chips, net)
+        params, royalty, naturals, rows, natural, natural_key, surrender, aces, bank, chips, net,
+        n_chunks)
     return net
