@@ -23,7 +23,8 @@ _TOKEN = re.compile(r"^(10|[2-9tjqka])([cdhs])$")
 def parse_card(token):
     """Code of one card such as ``'As'``, ``'10h'``, ``'td'``, ``'Q♠'``."""
     text = token.strip()
-    normal = "".join(_SUIT_ALIASES.get(ch, ch) for ch in text).lower()
+    # U+FE0F asks for emoji presentation ("A♠️" as phones type it): not part of the card
+    normal = "".join(_SUIT_ALIASES.get(ch, ch) for ch in text if ch != "\ufe0f").lower()
     match = _TOKEN.match(normal)
     if not match:
         raise ValueError(f"unknown card {text!r}: write rank then suit, e.g. 'As', 'Td', '10h', 'Q♠'")

@@ -80,7 +80,7 @@ def describe(value):
     nibbles = [(packed >> (16 - 4 * i)) & 15 for i in range(5)]
     ranks = [n - 1 for n in nibbles if n]
     if cat in (_ev.STRAIGHT, _ev.STRAIGHT_FLUSH):
-        top = 3 if nibbles[0] == 4 and nibbles[4] == 0 else ranks[0]
+        top = ranks[0]  # the wheel's ace is nibble 0, so its top is the five
         if cat == _ev.STRAIGHT_FLUSH and top == 12:
             return "Royal flush"
         return f"{CATEGORY_NAMES[cat]}, {_RANK_WORDS[top]} high"

@@ -20,8 +20,12 @@ N_SPLITS = _st.N_SPLITS
 
 def sorted_hand(hand):
     """A 13-card hand (text or codes) as sorted ndarray(uint8), shape (13,)."""
-    cards = parse_hand(hand) if isinstance(hand, str) else as_hands(hand, 13)[0]
-    return np.sort(cards)
+    if isinstance(hand, str):
+        return np.sort(parse_hand(hand))
+    if np.ndim(hand) != 1:
+        raise ValueError(f"expected one hand of 13 cards, got an array of shape {np.shape(hand)}; "
+                         "use pareto_frontier_batch for many hands")
+    return np.sort(as_hands(hand, 13)[0])
 
 
 def split_cards(hand, split):

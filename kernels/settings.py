@@ -15,9 +15,10 @@ Algorithm (per deal): evaluate the 1,287 five-card and 286 three-card position s
 For each front, walk the 126 unordered (middle, back) pairs of the other ten cards; the
 stronger half goes to the back, and the pair is legal when the weaker half is at least the
 front.  Keep the 2-D maxima of (middle, back) for that front: a frontier setting must be one of
-them.  Sort the survivors by (front, middle, back) descending with the split index as the last
-key, and sweep: a point is dominated iff an earlier one has middle and back at least as good,
-which a Fenwick tree of "best back for middle >= m" answers in log time.
+them.  Fronts are taken in descending strength, equally strong fronts as one group: a point is
+dominated by a stronger front iff some accepted member has middle and back at least as good,
+which an array "best back for a middle of local rank >= r" answers in O(1) (it is updated
+only when a member is accepted, walking down until it meets a better back).
 """
 
 from itertools import combinations
@@ -152,10 +153,8 @@ def _frontier(hand, wheel_second, s3, s5, r5, seen, best, cand, out_split, out_r
                 b = PAIR_B[f, k]
                 sa = s5[a]
                 sb = s5[b]
-                if sa <= sb:
-                    m, bk, mid, split = sa, sb, a, SPLIT_A_MIDDLE[f, k]
-                    if sa == sb and SPLIT_B_MIDDLE[f, k] < split:
-                        split = SPLIT_B_MIDDLE[f, k]
+                if sa <= sb:  # on a tie, "a" (holding the first free position) as middle
+                    m, bk, mid, split = sa, sb, a, SPLIT_A_MIDDLE[f, k]  # has the smaller split
                 else:
                     m, bk, mid, split = sb, sa, b, SPLIT_B_MIDDLE[f, k]
                 if m < sf:

@@ -192,7 +192,7 @@ def _status(rows, t, natural, surrender, params, work):
             work[W_SEAT, _SEAT_STATUS, i] = FOUL
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _settle_pool(params, rows, t, work, net):
     n = rows.shape[1]
     scale = params[P_SCALE]
@@ -225,7 +225,7 @@ def _settle_pool(params, rows, t, work, net):
         net[t, w] = pot - stake + extra * (n - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _settle_single_winner(params, rows, t, work, net):
     n = rows.shape[1]
     for i in range(n):
@@ -250,7 +250,7 @@ def _settle_single_winner(params, rows, t, work, net):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def settle_into(params, royalty, naturals, rows, natural, natural_key, surrender, aces, bank,
                 chips, net, t, work, detail, results, detailed):
     """Settle table ``t`` of a batch.

@@ -1,0 +1,51 @@
+"""Shared fixtures: JIT warm-up (paid once per session), seeded randomness, dealing."""
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))  # `import naive` from every test module
+
+SEED = 20240613
+
+
+def deal_hands(rng, n, size=13, sort=True):
+    """``n`` hands of ``size`` distinct cards each: ndarray(uint8), shape (n, size).
+
+    Each hand is an independent uniform deal from a full pack; rows are sorted ascending
+    unless ``sort=False``.
+    """
+    packs = rng.permuted(np.tile(np.arange(52, dtype=np.uint8), (n, 1)), axis=1)
+    hands = packs[:, :size]
+    return np.ascontiguousarray(np.sort(hands, axis=1) if sort else hands)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def warm_jit():
+    """Compile (or load from cache) every kernel once, on tiny inputs, before any test."""
+    from kernels import evaluate, settings
+
+    hand = np.arange(0, 52, 4, dtype=np.uint8)  # 2c 3c ... Ac
+    hands = np.stack([hand, np.arange(13, dtype=np.uint8)])
+    for parallel in (False, True):
+        evaluate.rank5(hands[:, :5], parallel=parallel)
+        evaluate.rank3(hands[:, :3], parallel=parallel)
+        settings.pareto_frontier_batch(hands, False, capacity=4, parallel=parallel)
+    for wheel_second in (False, True):
+        settings.split_strengths(hand, wheel_second)
+        settings.count_legal(hand, wheel_second)
+        settings.pareto_frontier(hand, wheel_second)
+
+
+@pytest.fixture
+def rng():
+    """A fresh seeded numpy Generator per test (same numbers every run)."""
+    return np.random.default_rng(SEED)
+
+
+@pytest.fixture
+def deal():
+    """The dealing helper: ``deal(rng, n, size=13, sort=True) -> ndarray(uint8), (n, size)``."""
+    return deal_hands
