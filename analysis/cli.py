@@ -157,6 +157,210 @@ def score_command(declarations, ruleset, bank, chips, names, as_json):
     console.print("Totals: " + ", ".join(f"{n} {t:+g}" for n, t in zip(result.names, result.totals)))
 
 
+_POLICY = click.Choice(["random", "greedy", "balanced", "table", "fitted"])
+
+
+def _progress_bar(label, quiet):
+    """A rich progress callback ``(done, total)`` for long runs; None when quiet or piped."""
+    import sys
+
+    if quiet or not sys.stderr.isatty():
+        return None, None
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(TextColumn(label), BarColumn(), TextColumn("{task.completed:,}/{task.total:,}"),
+                   TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+    task = bar.add_task(label, total=None)
+    return bar, lambda done, total: bar.update(task, completed=done, total=total)
+
+
+@main.command("best")
+@click.argument("hand")
+@click.option("--rules", "ruleset", default="standard", show_default=True, help="Ruleset id or TOML file.")
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option("--opponents", type=_POLICY, default="fitted", show_default=True, help="Opponent policy.")
+@click.option("--samples", type=click.IntRange(1), default=10000, show_default=True,
+              help="Sampled opponent tables (the most used with --precision).")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--precision", type=float, default=None,
+              help="Stop once the best is separated or every CI half-width is below this.")
+@click.option("--top", type=click.IntRange(1), default=None, help="Show only the best K.")
+@click.option("--strategy", type=click.Path(dir_okay=False), default=None,
+              help="Strategy file for fitted opponents.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Also write every candidate to this CSV file.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@reports_bad_input
+def best_command(hand, ruleset, players, opponents, samples, seed, precision, top, strategy,
+                 as_json, csv_path, quiet):
+    """Rank every sensible way to set a 13-card HAND by Monte Carlo EV.
+
+    Candidates are the Pareto frontier (plus declaring a natural and surrendering where the
+    ruleset has them); all meet the same sampled opponents, so gaps between them are paired.
+    """
+    from analysis.best import best_setting
+
+    bar, progress = _progress_bar("sampling", quiet or as_json)
+    with bar or _nothing():
+        result = best_setting(hand, ruleset, players, opponents, samples, seed, precision,
+                              strategy=strategy, progress=progress)
+    _report_best(result, top, as_json, csv_path)
+
+
+@main.command("review")
+@click.argument("hand")
+@click.argument("setting")
+@click.option("--rules", "ruleset", default="standard", show_default=True, help="Ruleset id or TOML file.")
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option("--opponents", type=_POLICY, default="fitted", show_default=True, help="Opponent policy.")
+@click.option("--samples", type=click.IntRange(1), default=10000, show_default=True)
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--strategy", type=click.Path(dir_okay=False), default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@reports_bad_input
+def review_command(hand, setting, ruleset, players, opponents, samples, seed, strategy, as_json, quiet):
+    """Review the SETTING played with a 13-card HAND: its rank and EV loss against the best."""
+    import numpy as np
+
+    from analysis.best import best_setting
+    from analysis.cards import format_setting, parse_hand, parse_setting
+
+    cards = parse_hand(hand)
+    rows = parse_setting(setting)
+    if sorted(np.concatenate(rows).tolist()) != sorted(cards.tolist()):
+        raise ValueError("the setting must use exactly the 13 cards of the hand")
+    played = format_setting(*rows)
+    bar, progress = _progress_bar("sampling", quiet or as_json)
+    with bar or _nothing():
+        result = best_setting(cards, ruleset, players, opponents, samples, seed, extra=[rows],
+                              strategy=strategy, progress=progress)
+    table = result.table
+    from analysis.hands import rank3, rank5
+
+    triple = (int(rank3(rows[0])[0]), int(rank5(rows[1])[0]), int(rank5(rows[2])[0]))
+    match = [i for i, c in enumerate(table["setting"]) if c == played]
+    if not match:  # played setting shares its strength triple with a frontier member
+        from analysis.best import candidates
+
+        same = {c.label for c in candidates(result.hand, result.rules) if tuple(c.rows) == triple}
+        match = [i for i, c in enumerate(table["setting"]) if c in same]
+    row = table.iloc[match[0]]
+    payload = {"setting": played, "rank": match[0] + 1, "candidates": len(table),
+               "ev": row.ev, "ci": [row.ci_low, row.ci_high], "best": table.iloc[0].setting,
+               "best_ev": table.iloc[0].ev, "loss": -row.gap, "loss_ci": [-row.gap_high, -row.gap_low],
+               "distinguishable": bool(row.distinguishable), "samples": result.samples}
+    if as_json:
+        click.echo(json.dumps(payload, indent=2))
+        return
+    console = _console()
+    console.print(f"Played: [bold]{played}[/bold] ({'foul' if not triple[2] >= triple[1] >= triple[0] else 'legal'})")
+    console.print(f"Rank {payload['rank']} of {payload['candidates']}; EV {row.ev:+.3f} "
+                  f"[{row.ci_low:+.3f}, {row.ci_high:+.3f}] units per hand")
+    if payload["rank"] == 1:
+        console.print("This is the best setting found.")
+    else:
+        console.print(f"Best: {payload['best']} (EV {payload['best_ev']:+.3f}); loss "
+                      f"{payload['loss']:.3f} [{payload['loss_ci'][0]:.3f}, {payload['loss_ci'][1]:.3f}]"
+                      + ("" if row.distinguishable else " (not distinguishable from 0)"))
+    console.print(f"[dim]{result.samples:,} sampled tables, {players} players, {opponents} opponents, "
+                  f"{result.rules.id}[/dim]")
+
+
+@main.command("fit")
+@click.option("--rules", "ruleset", required=True, help="Ruleset id or TOML file.")
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option("--iterations", type=click.IntRange(1), default=30, show_default=True)
+@click.option("--hands", type=click.IntRange(100), default=20000, show_default=True,
+              help="Hands dealt per iteration.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Strategy file (default results/strategies/<ruleset>-<players>p.npz).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@reports_bad_input
+def fit_command(ruleset, players, iterations, hands, seed, out, quiet):
+    """Fit a strategy by blended iterated best response and store it with a manifest."""
+    from analysis.fit import fit_and_save
+
+    bar, progress = _progress_bar("fitting", quiet)
+    with bar or _nothing():
+        manifest = fit_and_save(ruleset, players, out, iterations=iterations, hands=hands, seed=seed,
+                                progress=(lambda it, change: progress(it, iterations)) if progress else None)
+    click.echo(f"fitted {manifest['ruleset']} with {players} players: {manifest['iterations']} "
+               f"iterations, last CDF change {manifest['cdf_change_per_iteration'][-1]:.4f}, "
+               f"{manifest['seconds']} s")
+
+
+@main.command("exploit")
+@click.option("--rules", "ruleset", default="two-four", show_default=True)
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option("--policy", type=_POLICY, default="fitted", show_default=True)
+@click.option("--deals", type=click.IntRange(1), default=200, show_default=True)
+@click.option("--samples", type=click.IntRange(4), default=2000, show_default=True,
+              help="Sampled opponent tables per hand (half choose the best response, half measure it).")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--strategy", type=click.Path(dir_okay=False), default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@reports_bad_input
+def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as_json, quiet):
+    """What a policy loses per hand to its Monte Carlo best response (duplicate deals)."""
+    from analysis.exploit import exploitability
+
+    bar, progress = _progress_bar("deals", quiet or as_json)
+    with bar or _nothing():
+        result = exploitability(ruleset, players, policy, deals, samples, seed, strategy, progress)
+    if as_json:
+        click.echo(json.dumps({"gap": result.gap, "ci": list(result.ci), "deals": result.deals,
+                               "hands": len(result.gaps), "samples": result.samples}))
+        return
+    click.echo(f"{policy} loses {result.gap:.4f} units per hand to its best response "
+               f"(95% CI [{result.ci[0]:.4f}, {result.ci[1]:.4f}]; {result.deals} deals played "
+               f"from every seat, {result.samples} samples per hand)")
+
+
+def _report_best(result, top, as_json, csv_path):
+    table = result.table
+    if csv_path:
+        try:
+            table.to_csv(csv_path, index=False)
+        except OSError as exc:
+            raise ValueError(f"cannot write {csv_path}: {exc.strerror}") from None
+    if as_json:
+        click.echo(json.dumps({"hand": format_cards(result.hand, descending=True),
+                               "rules": result.rules.id, "players": result.players,
+                               "opponents": result.opponents, "samples": result.samples,
+                               "seed": result.seed, "candidates": result.to_records(top)}, indent=2))
+        return
+    console = _console()
+    console.print(f"Hand: [bold]{format_cards(result.hand, descending=True)}[/bold]   "
+                  f"{result.rules.id}, {result.players} players, {result.opponents} opponents, "
+                  f"{result.samples:,} sampled tables (seed {result.seed})")
+    grid = Table(header_style="bold")
+    for col in ("#", "setting", "EV", "95% CI", "gap to best", "gap CI", "F w/t/l", "M w/t/l",
+                "B w/t/l", "sweep", "swept"):
+        grid.add_column(col, justify="left" if col == "setting" else "right")
+    for i, row in enumerate(table.head(top).itertuples(index=False), 1):
+        gap = "best" if i == 1 else f"{row.gap:+.3f}" + ("" if row.distinguishable else " ~")
+        grid.add_row(str(i), row.setting, f"{row.ev:+.3f}", f"[{row.ci_low:+.3f}, {row.ci_high:+.3f}]",
+                     gap, "" if i == 1 else f"[{row.gap_low:+.3f}, {row.gap_high:+.3f}]",
+                     *(f"{getattr(row, r + '_win'):.2f}/{getattr(row, r + '_tie'):.2f}/{getattr(row, r + '_loss'):.2f}"
+                       for r in ("front", "middle", "back")),
+                     f"{row.sweep:.3f}", f"{row.swept:.3f}")
+    console.print(grid)
+    console.print("[dim]EV in units per hand; '~' = not distinguishable from the best at 95%; "
+                  "w/t/l per opponent[/dim]")
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
 def _int_list(text, option):
     try:
         return [int(x) for x in text.split(",")]

@@ -1,0 +1,140 @@
+"""Fitted strategies by blended iterated best response (fictitious play).
+
+Start from the field of ``balanced`` players.  Each iteration deals ``hands`` random hands,
+sets each with the ``table`` policy against the current field, measures the per-row strength
+distribution of what was played, and blends it into the field:
+``field <- (1 - w) field + w played`` with ``w = max(blend, 1 / (iteration + 1))`` (a
+fictitious-play average that keeps a floor so late iterations still move).  It stops when the
+largest change of any row's cumulative distribution falls below ``tolerance`` or after
+``iterations``.  Every iteration uses its own seeded deals, so a fit is reproducible from its
+seed.  The result is stored as ``results/strategies/<ruleset>-<players>p.npz`` with a JSON
+manifest (ruleset, players, iterations, hands, seed, versions).
+"""
+
+import json
+import platform
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from analysis.rules import Ruleset, load_ruleset
+from analysis.sampling import block_states
+from kernels import policies as _kp
+from kernels.evaluate import N_STRENGTHS
+
+CHUNKS = 64  # RNG streams per batch of hands (fixes the numbers whatever the thread count)
+
+
+def deal_sorted_hands(n, seed):
+    """``n`` random 13-card hands, each from its own shuffled deck, sorted: uint8 (n, 13)."""
+    rng = np.random.default_rng(seed)
+    decks = rng.permuted(np.broadcast_to(np.arange(52, dtype=np.uint8), (n, 52)), axis=1)
+    return np.ascontiguousarray(np.sort(decks[:, :13], axis=1))
+
+
+def played_row_mass(policy, rules, players, hands, seed):
+    """Per-row strength distribution (float64 (3, N_STRENGTHS)) of a policy's settings."""
+    compiled = rules.compile()
+    deals = deal_sorted_hands(hands, seed)
+    rows, _, _, _ = _kp.play_hands(deals, policy.code, policy.tables, policy.percentile,
+                                   compiled.params, compiled.naturals, players - 1,
+                                   block_states(seed, 0, CHUNKS))
+    rows = rows[rows[:, 0] >= 0].astype(np.int64)
+    mass = np.stack([np.bincount(rows[:, k], minlength=N_STRENGTHS) for k in range(3)]).astype(float)
+    return mass / mass.sum(axis=1, keepdims=True)
+
+
+def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.2,
+                    tolerance=0.002, progress=None):
+    """Fit the per-row field distribution of a ruleset and table size.
+
+    Parameters
+    ----------
+    rules : Ruleset or str
+    players : int
+    iterations : int
+        At most this many best-response rounds.
+    hands : int
+        Hands dealt per round.
+    seed : int
+    blend : float
+        Floor of the weight of the newest round.
+    tolerance : float
+        Stop when no row's CDF moves by more than this.
+    progress : callable, optional
+        Called as ``progress(iteration, change)`` after each round.
+
+    Returns
+    -------
+    row_mass : ndarray(float64), shape (3, N_STRENGTHS)
+    history : list of float
+        The largest CDF change of each round.
+    """
+    from analysis.policies import Policy, balanced_field
+
+    rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+    field = balanced_field(players)
+    history = []
+    for it in range(iterations):
+        policy = Policy.from_row_mass("fitted", field, rules, "fit")
+        played = played_row_mass(policy, rules, players, hands, seed * 1000003 + it)
+        weight = max(blend, 1.0 / (it + 2))
+        new = (1 - weight) * field + weight * played
+        change = float(np.abs(np.cumsum(new, axis=1) - np.cumsum(field, axis=1)).max())
+        field = new
+        history.append(change)
+        if progress is not None:
+            progress(it + 1, change)
+        if change < tolerance:
+            break
+    return field, history
+
+
+def save_strategy(path, row_mass, rules, players, history, hands, seed, seconds):
+    """Write a strategy file and its manifest (atomically: temporary file, then rename)."""
+    import numba
+
+    import analysis
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez_compressed(tmp, row_mass=row_mass)
+    tmp.replace(path)
+    manifest = {
+        "ruleset": rules.id, "players": players, "iterations": len(history),
+        "hands_per_iteration": hands, "seed": seed, "cdf_change_per_iteration": history,
+        "method": "blended iterated best response (analysis/fit.py)",
+        "sapsam": analysis.__version__, "numpy": np.__version__, "numba": numba.__version__,
+        "python": platform.python_version(), "git": _git_revision(),
+        "seconds": round(seconds, 1), "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+    tmp_json = path.with_suffix(".tmp.json")
+    tmp_json.write_text(json.dumps(manifest, indent=2) + "\n")
+    tmp_json.replace(path.with_suffix(".json"))
+    return manifest
+
+
+def _git_revision():
+    import subprocess
+
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                             cwd=Path(__file__).parent, timeout=5)
+        return out.stdout.strip() or None
+    except OSError:
+        return None
+
+
+def fit_and_save(rules, players, path=None, **options):
+    """Fit and store; returns the manifest."""
+    from analysis.policies import strategy_path
+
+    rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+    start = time.perf_counter()
+    mass, history = fit_equilibrium(rules, players, **options)
+    return save_strategy(path or strategy_path(rules.id, players), mass, rules, players, history,
+                         options.get("hands", 20000), options.get("seed", 0),
+                         time.perf_counter() - start)

@@ -1,0 +1,127 @@
+"""Monte Carlo showdowns of one hand's candidate decisions against sampled opponents.
+
+Every candidate meets the same opponents (common random numbers): sample ``i`` of block ``b``
+deals the opponents from the unseen cards with block ``b``'s own random stream, each opponent
+decides by its policy, and each candidate is settled against exactly those decisions.  Points
+per candidate and sample are kept, so a paired difference between two candidates has the
+exact sample variance; nothing depends on the number of threads.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from kernels import settle as S
+from kernels.policies import decide, policy_scratch, split_rows
+from kernels.rng import shuffle_prefix
+
+# per-candidate statistics, summed over opponents and samples
+N_ROW_STATS = 9  # row k: wins at 3k, ties at 3k + 1, losses at 3k + 2
+ST_SWEEPS, ST_SWEPT, ST_ROYALTIES, ST_COMPARED = 9, 10, 11, 12
+N_STATS = 13
+
+
+@njit(cache=True)
+def _sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen, players,
+                  policy, tables, percentile, params, royalty, naturals, bank, state,
+                  first, count, points, stats):
+    """Samples ``first .. first + count - 1`` (one block) into ``points[:, first:]``;
+    ``stats`` (C, N_STATS) is this block's own accumulator."""
+    n_cand = cand_rows.shape[0]
+    opponents = players - 1
+    wheel = params[S.P_WHEEL_SECOND] != 0
+    deck = unseen.copy()
+    scratch = policy_scratch()
+    rows = np.zeros((1, players, 3), np.int16)
+    natural = np.full((1, players), -1, np.int64)
+    key = np.zeros((1, players), np.int64)
+    surrender = np.zeros((1, players), np.bool_)
+    aces = np.zeros((1, players), np.int64)
+    banks = np.full(1, bank, np.int64)
+    chips = np.full((1, players), -1, np.int64)
+    net = np.zeros((1, players), np.int64)
+    work = S.new_work()
+    detail = np.zeros((players, players, S.N_DETAIL), np.int64)
+    results = np.zeros((players, players, 3), np.int8)
+    hand = np.empty(13, np.uint8)
+    hero_aces = 0
+    for c in hero:
+        hero_aces += (c >> 2) == 12
+    for s in range(first, first + count):
+        shuffle_prefix(deck, 13 * opponents, state)
+        for o in range(opponents):
+            hand[:] = np.sort(deck[13 * o:13 * o + 13])
+            split, nat, nkey, sur = decide(hand, policy, tables, percentile, params, naturals,
+                                           opponents, state, scratch)
+            seat = o + 1
+            if split >= 0:
+                r = split_rows(hand, split, wheel)
+                rows[0, seat, 0] = r[0]
+                rows[0, seat, 1] = r[1]
+                rows[0, seat, 2] = r[2]
+            natural[0, seat] = nat
+            key[0, seat] = nkey
+            surrender[0, seat] = sur
+            a = 0
+            for c in hand:
+                a += (c >> 2) == 12
+            aces[0, seat] = a
+        aces[0, 0] = hero_aces
+        for c in range(n_cand):
+            rows[0, 0, 0] = cand_rows[c, 0]
+            rows[0, 0, 1] = cand_rows[c, 1]
+            rows[0, 0, 2] = cand_rows[c, 2]
+            natural[0, 0] = cand_natural[c]
+            key[0, 0] = cand_key[c]
+            surrender[0, 0] = cand_surrender[c]
+            S.settle_into(params, royalty, naturals, rows, natural, key, surrender, aces, banks,
+                          chips, net, 0, work, detail, results, True)
+            points[c, s] = net[0, 0]
+            for j in range(1, players):
+                if results[0, j, 0] == S.NOT_COMPARED:
+                    continue
+                stats[c, ST_COMPARED] += 1
+                for k in range(3):
+                    r = results[0, j, k]
+                    stats[c, 3 * k + (0 if r > 0 else (1 if r == 0 else 2))] += 1
+                stats[c, ST_SWEEPS] += detail[0, j, S.D_WON] == 3
+                stats[c, ST_SWEPT] += detail[0, j, S.D_LOST] == 3
+                stats[c, ST_ROYALTIES] += detail[0, j, S.D_ROYALTIES]
+
+
+def _sample_blocks_body(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen, players,
+                        policy, tables, percentile, params, royalty, naturals, bank, states,
+                        first_block, block_size, n_samples, points, stats):
+    n_blocks = states.shape[0]
+    for b in prange(n_blocks):
+        state = states[b:b + 1].copy()
+        first = (first_block + b) * block_size
+        count = min(block_size, n_samples - (first - first_block * block_size))
+        _sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen, players,
+                      policy, tables, percentile, params, royalty, naturals, bank, state,
+                      first - first_block * block_size, count, points, stats[b])
+
+
+sample_blocks = njit(cache=True, parallel=True)(_sample_blocks_body)
+sample_blocks.__doc__ = """Run blocks of samples in parallel.
+
+Parameters
+----------
+hero : ndarray(uint8), shape (13,)
+cand_rows : ndarray(int16), shape (C, 3)
+    Candidates' strength triples (anything for a natural or surrender candidate).
+cand_natural, cand_key : ndarray(int64), shape (C,)
+cand_surrender : ndarray(bool), shape (C,)
+unseen : ndarray(uint8), shape (39,)
+players, policy, bank : int
+tables : ndarray(float64), shape (3, N_TABLE, N_STRENGTHS)
+percentile : ndarray(float64), shape (2, N_STRENGTHS)
+params, royalty, naturals : ndarray(int64)
+states : ndarray(uint64), shape (B,)
+    One stream per block (block ``first_block + b``).
+block_size, n_samples : int
+    Samples per block, and samples in these B blocks together.
+points : ndarray(int64), shape (C, n_samples)
+    Output: the hero's points per candidate and sample.
+stats : ndarray(int64), shape (B, C, N_STATS)
+    Output: per-block statistics (zeroed by the caller).
+"""
