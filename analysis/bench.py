@@ -311,6 +311,53 @@ def settle(context):
     return rows
 
 
+@benchmark("policies")
+def policies(context):
+    """Hands set per second by each opponent policy (4 players, ``standard``), 2 threads."""
+    from analysis.fit import deal_sorted_hands
+    from analysis.policies import make_policy
+    from analysis.rules import load_ruleset
+    from analysis.sampling import block_states
+    from kernels.policies import play_hands
+
+    rules = load_ruleset("standard")
+    compiled = rules.compile()
+    n = context.size(20000, 2000)
+    deals = deal_sorted_hands(n, SEED)
+    rows = []
+    for name in ("random", "greedy", "balanced", "table", "fitted"):
+        try:
+            policy = make_policy(name, rules, 4)
+        except ValueError as exc:  # no fitted strategy yet
+            print(f"skipped {name}: {exc}", file=sys.stderr)
+            continue
+        states = block_states(SEED, 0, 64)
+        seconds = context.time(lambda: play_hands(deals, policy.code, policy.tables, policy.percentile,
+                                                  compiled.params, compiled.naturals, 3, states),
+                               max(thread_counts(1, 2)))
+        rows.append(rate_row(f"{name} policy, {n:,} hands", max(thread_counts(1, 2)), seconds, n,
+                             "hands/s"))
+    return rows
+
+
+@benchmark("best")
+def best(context):
+    """One hand, 4 players, ``standard``, fitted opponents, 10,000 sampled tables."""
+    from analysis.best import best_setting
+
+    n = context.size(10000, 1000)
+    hand = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
+    try:
+        best_setting(hand, "standard", 4, "fitted", 200, seed=SEED)  # warm-up
+    except ValueError as exc:
+        print(f"skipped best: {exc}", file=sys.stderr)
+        return []
+    threads = max(thread_counts(1, 2))
+    seconds = context.time(lambda: best_setting(hand, "standard", 4, "fitted", n, seed=SEED), threads)
+    return [time_row(f"best setting of one hand, {n:,} sampled tables (fitted)", threads, seconds, 1,
+                     "s/hand", 1, 2)]
+
+
 def format_number(value):
     """A figure with about three significant digits and thousands separators."""
     if value >= 100:

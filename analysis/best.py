@@ -160,11 +160,13 @@ def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=
     return BestResult(cards, rules, players, opponents, seed, done, table.reset_index(drop=True))
 
 
-def simulate(cards, rules, players, policy, cands, samples, seed, first_block=0):
+def simulate(cards, rules, players, policy, cands, samples, seed, first_block=0, unseen=None):
     """Points of each candidate against the same sampled opponents.
 
     Samples are numbered from ``first_block * BLOCK``; block ``b`` always draws the same
-    opponents for the same hand and seed, so rounds of a race extend one run.
+    opponents for the same hand and seed, so rounds of a race extend one run.  ``unseen``
+    (default: the 39 cards not in the hand) is the pack the opponents are dealt from; a
+    smaller one models dead cards, or makes an exactly enumerable case.
 
     Returns
     -------
@@ -173,7 +175,11 @@ def simulate(cards, rules, players, policy, cands, samples, seed, first_block=0)
     stats : ndarray(int64), shape (C, kernels.montecarlo.N_STATS)
     """
     compiled = rules.compile()
-    unseen = np.setdiff1d(np.arange(52, dtype=np.uint8), cards).astype(np.uint8)
+    if unseen is None:
+        unseen = np.setdiff1d(np.arange(52, dtype=np.uint8), cards)
+    unseen = np.ascontiguousarray(unseen, np.uint8)
+    if len(unseen) < 13 * (players - 1) or np.intersect1d(unseen, cards).size:
+        raise ValueError(f"the opponents need {13 * (players - 1)} unseen cards outside the hand")
     bank = players - 1 if rules.scoring.game == Game.BANK else -1
     blocks = -(-samples // BLOCK)
     points = np.zeros((len(cands), samples), np.int64)

@@ -312,12 +312,16 @@ def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as
     with bar or _nothing():
         result = exploitability(ruleset, players, policy, deals, samples, seed, strategy, progress)
     if as_json:
-        click.echo(json.dumps({"gap": result.gap, "ci": list(result.ci), "deals": result.deals,
+        click.echo(json.dumps({"gap": result.gap, "ci": list(result.ci),
+                               "gap_in_sample": result.gap_in_sample,
+                               "ci_in_sample": list(result.ci_in_sample), "deals": result.deals,
                                "hands": len(result.gaps), "samples": result.samples}))
         return
     click.echo(f"{policy} loses {result.gap:.4f} units per hand to its best response "
-               f"(95% CI [{result.ci[0]:.4f}, {result.ci[1]:.4f}]; {result.deals} deals played "
-               f"from every seat, {result.samples} samples per hand)")
+               f"(held out, a lower estimate; 95% CI [{result.ci[0]:.4f}, {result.ci[1]:.4f}])\n"
+               f"in-sample best response (an upper estimate): {result.gap_in_sample:.4f} "
+               f"[{result.ci_in_sample[0]:.4f}, {result.ci_in_sample[1]:.4f}]\n"
+               f"{result.deals} deals played from every seat, {result.samples} samples per hand")
 
 
 def _report_best(result, top, as_json, csv_path):
