@@ -18,13 +18,13 @@ import numpy as np
 import pandas as pd
 
 from analysis.cards import format_setting
+from analysis.hands import setting_strengths
 from analysis.policies import make_policy
 from analysis.rules import Game, Ruleset, SurrenderMode, load_ruleset
 from analysis.score import points_scale
 from analysis.sampling import block_states
 from analysis.settings import pareto_frontier, sorted_hand
 from kernels import montecarlo as _mc
-from kernels.evaluate import WHEEL_SECOND
 from kernels.naturals import NATURAL_KINDS, best_natural
 
 Z95 = 1.959963984540054
@@ -73,7 +73,6 @@ class BestResult:
 
 def candidates(hand, rules, extra=()):
     """The candidate decisions of a sorted hand under a ruleset (frontier first)."""
-    wheel = rules.wheel_rank == "second"
     frontier = pareto_frontier(hand, wheel_rank=str(rules.wheel_rank))
     out = [Candidate(m.text, m.strengths) for m in frontier.members]
     compiled = rules.compile()
@@ -85,14 +84,9 @@ def candidates(hand, rules, extra=()):
     if rules.surrender.mode != SurrenderMode.NONE:
         out.append(Candidate("surrender", (0, 0, 0), surrender=True))
     for front, middle, back in extra:
-        from analysis.hands import rank3, rank5
-
-        rows = [int(rank3(front)[0]), int(rank5(middle)[0]), int(rank5(back)[0])]
-        if wheel:
-            rows[1:] = [int(WHEEL_SECOND[r]) for r in rows[1:]]
-        label = format_setting(front, middle, back)
-        if not any(c.rows == tuple(rows) and c.natural < 0 and not c.surrender for c in out):
-            out.append(Candidate(label, tuple(rows)))
+        rows = setting_strengths(front, middle, back, rules.wheel_rank)
+        if not any(c.rows == rows and c.natural < 0 and not c.surrender for c in out):
+            out.append(Candidate(format_setting(front, middle, back), rows))
     return out
 
 

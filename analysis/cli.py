@@ -237,15 +237,14 @@ def review_command(hand, setting, ruleset, players, opponents, samples, seed, st
         result = best_setting(cards, ruleset, players, opponents, samples, seed, extra=[rows],
                               strategy=strategy, progress=progress)
     table = result.table
-    from analysis.hands import rank3, rank5
+    from analysis.best import candidates
+    from analysis.hands import setting_strengths
 
-    triple = (int(rank3(rows[0])[0]), int(rank5(rows[1])[0]), int(rank5(rows[2])[0]))
-    match = [i for i, c in enumerate(table["setting"]) if c == played]
-    if not match:  # played setting shares its strength triple with a frontier member
-        from analysis.best import candidates
-
-        same = {c.label for c in candidates(result.hand, result.rules) if tuple(c.rows) == triple}
-        match = [i for i, c in enumerate(table["setting"]) if c in same]
+    triple = setting_strengths(*rows, result.rules.wheel_rank)
+    # the played setting, or the candidate with its strength triple (they score the same)
+    same = {c.label for c in candidates(result.hand, result.rules, extra=[rows])
+            if c.rows == triple and c.natural < 0 and not c.surrender}
+    match = [i for i, c in enumerate(table["setting"]) if c in same]
     row = table.iloc[match[0]]
     payload = {"setting": played, "rank": match[0] + 1, "candidates": len(table),
                "ev": row.ev, "ci": [row.ci_low, row.ci_high], "best": table.iloc[0].setting,
@@ -302,20 +301,26 @@ def fit_command(ruleset, players, iterations, hands, seed, out, quiet):
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
 @click.option("--strategy", type=click.Path(dir_okay=False), default=None)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Also write the result with its provenance to this JSON file.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @reports_bad_input
-def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as_json, quiet):
+def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as_json, out, quiet):
     """What a policy loses per hand to its Monte Carlo best response (duplicate deals)."""
     from analysis.exploit import exploitability
+    from analysis.provenance import provenance, write_json
 
     bar, progress = _progress_bar("deals", quiet or as_json)
     with bar or _nothing():
         result = exploitability(ruleset, players, policy, deals, samples, seed, strategy, progress)
+    payload = {"gap": result.gap, "ci": list(result.ci), "gap_in_sample": result.gap_in_sample,
+               "ci_in_sample": list(result.ci_in_sample), "deals": result.deals,
+               "hands": len(result.gaps), "samples": result.samples}
+    if out:
+        write_json(out, {**payload, "provenance": provenance(
+            ruleset=ruleset, players=players, policy=policy, seed=seed, strategy=result.strategy)})
     if as_json:
-        click.echo(json.dumps({"gap": result.gap, "ci": list(result.ci),
-                               "gap_in_sample": result.gap_in_sample,
-                               "ci_in_sample": list(result.ci_in_sample), "deals": result.deals,
-                               "hands": len(result.gaps), "samples": result.samples}))
+        click.echo(json.dumps(payload))
         return
     click.echo(f"{policy} loses {result.gap:.4f} units per hand to its best response "
                f"(held out, a lower estimate; 95% CI [{result.ci[0]:.4f}, {result.ci[1]:.4f}])\n"
@@ -378,5 +383,21 @@ def _console():
     return console if console.is_terminal else Console(width=200)
 
 
+def run():
+    """The ``sapsam`` console command: click's own usage errors also fit on one line."""
+    try:
+        code = main(standalone_mode=False)
+    except click.UsageError as exc:
+        click.echo(f"Error: {exc.format_message()}", err=True)
+        sys.exit(2)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

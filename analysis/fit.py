@@ -11,10 +11,7 @@ seed.  The result is stored as ``results/strategies/<ruleset>-<players>p.npz`` w
 manifest (ruleset, players, iterations, hands, seed, versions).
 """
 
-import json
-import platform
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -93,39 +90,24 @@ def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.
 
 
 def save_strategy(path, row_mass, rules, players, history, hands, seed, seconds):
-    """Write a strategy file and its manifest (atomically: temporary file, then rename)."""
-    import numba
+    """Write a strategy file and its manifest, each atomically."""
+    import io
 
-    import analysis
+    from analysis.provenance import provenance, write_json
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, row_mass=row_mass)
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, row_mass=row_mass)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_bytes(buffer.getvalue())
     tmp.replace(path)
-    manifest = {
-        "ruleset": rules.id, "players": players, "iterations": len(history),
-        "hands_per_iteration": hands, "seed": seed, "cdf_change_per_iteration": history,
-        "method": "blended iterated best response (analysis/fit.py)",
-        "sapsam": analysis.__version__, "numpy": np.__version__, "numba": numba.__version__,
-        "python": platform.python_version(), "git": _git_revision(),
-        "seconds": round(seconds, 1), "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-    }
-    tmp_json = path.with_suffix(".tmp.json")
-    tmp_json.write_text(json.dumps(manifest, indent=2) + "\n")
-    tmp_json.replace(path.with_suffix(".json"))
+    manifest = provenance(
+        ruleset=rules.id, players=players, iterations=len(history), hands_per_iteration=hands,
+        seed=seed, cdf_change_per_iteration=history,
+        method="blended iterated best response (analysis/fit.py)", seconds=round(seconds, 1))
+    write_json(path.with_suffix(".json"), manifest)
     return manifest
-
-
-def _git_revision():
-    import subprocess
-
-    try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                             cwd=Path(__file__).parent, timeout=5)
-        return out.stdout.strip() or None
-    except OSError:
-        return None
 
 
 def fit_and_save(rules, players, path=None, **options):

@@ -43,6 +43,18 @@ def strength(cards):
     raise ValueError(f"a row has 3 or 5 cards, got {len(codes)}")
 
 
+def setting_strengths(front, middle, back, wheel_rank="ace-low"):
+    """Strength triple (front, middle, back) of a setting given as card rows.
+
+    ``wheel_rank = "second"`` puts the strengths on that ruleset's scale (A-2-3-4-5 just below
+    10-J-Q-K-A), as every ruleset-aware comparison needs.
+    """
+    triple = [int(rank3(front)[0]), int(rank5(middle)[0]), int(rank5(back)[0])]
+    if str(wheel_rank) == "second":
+        triple[1:] = [int(_ev.WHEEL_SECOND[v]) for v in triple[1:]]
+    return tuple(triple)
+
+
 def category(strengths):
     """Category index (0 = high card .. 8 = straight flush) of strength ordinals."""
     return _ev.CATEGORY_OF[np.asarray(strengths, dtype=np.int64)]

@@ -11,10 +11,12 @@ integer arrays :mod:`kernels.settle` takes.
 {<Category.TRIPS: 'trips'>: 3}
 """
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import Annotated
 
 import numpy as np
 import pydantic
@@ -101,7 +103,11 @@ class WheelRank(StrEnum):
 NaturalKind = StrEnum("NaturalKind", {k.upper().replace("-", "_"): k for k in NATURAL_KINDS})
 NaturalKind.__doc__ = "Special 13-card hands (RULES.md A4); see kernels.naturals for definitions."
 
-_STRICT = ConfigDict(extra="forbid", frozen=True, strict=False)
+_STRICT = ConfigDict(extra="forbid", frozen=True)
+# integers and booleans must be written as such in TOML ("4" or "yes" are errors, not coerced)
+Count = Annotated[int, pydantic.Strict(), pydantic.Field(ge=0)]
+Positive = Annotated[int, pydantic.Strict(), pydantic.Field(gt=0)]
+Flag = pydantic.StrictBool
 _FRONT_CATEGORIES = {Category.HIGH_CARD, Category.PAIR, Category.TRIPS}
 
 
@@ -111,13 +117,13 @@ class Scoring:
 
     game: Game = Game.PAIRWISE
     base: Base = Base.PER_ROW
-    sweep_bonus: pydantic.NonNegativeInt = 0
-    overall_point: bool = False
-    scoop_multiplier: pydantic.PositiveInt = 1
-    home_run_multiplier: pydantic.PositiveInt = 1  # total factor for sweeping every opponent
-    majority_units: pydantic.NonNegativeInt = 1  # two-of-three: 2 rows to 1 (net)
-    sweep_units: pydantic.NonNegativeInt = 6  # two-of-three: all three rows
-    home_run_units: pydantic.NonNegativeInt = 9  # two-of-three: all three against everyone
+    sweep_bonus: Count = 0
+    overall_point: Flag = False
+    scoop_multiplier: Positive = 1
+    home_run_multiplier: Positive = 1  # total factor for sweeping every opponent
+    majority_units: Count = 1  # two-of-three: 2 rows to 1 (net)
+    sweep_units: Count = 6  # two-of-three: all three rows
+    home_run_units: Count = 9  # two-of-three: all three against everyone
 
 
 @validated(config=_STRICT)
@@ -126,9 +132,9 @@ class Royalties:
 
     mode: RoyaltyMode = RoyaltyMode.INSTEAD
     when: RoyaltyWhen = RoyaltyWhen.WINNER
-    front: dict[Category, pydantic.PositiveInt] = field(default_factory=dict)
-    middle: dict[Category, pydantic.PositiveInt] = field(default_factory=dict)
-    back: dict[Category, pydantic.PositiveInt] = field(default_factory=dict)
+    front: dict[Category, Positive] = field(default_factory=dict)
+    middle: dict[Category, Positive] = field(default_factory=dict)
+    back: dict[Category, Positive] = field(default_factory=dict)
 
     @model_validator(mode="after")
     def _consistent(self):
@@ -146,11 +152,11 @@ class NaturalHand:
     """One natural of a ruleset's list, with the options RULES.md A4 names."""
 
     kind: NaturalKind
-    value: pydantic.NonNegativeInt
-    same_tier: bool = False  # ranks equal with the previous entry ("=" in RULES.md)
+    value: Count
+    same_tier: Flag = False  # ranks equal with the previous entry ("=" in RULES.md)
     six_pairs_counts: str = "strict"  # strict | quads-as-two | any
     front_straight_ace: str = "both"  # both | low | high: which of A-2-3 / Q-K-A count
-    quads_as_trips: bool = False  # four threes of a kind: quads count as trips
+    quads_as_trips: Flag = False  # four threes of a kind: quads count as trips
     max_rank: str = "8"  # small: highest rank allowed (8, 9 or T)
     min_rank: str = "8"  # big: lowest rank allowed
 
@@ -190,7 +196,7 @@ class Surrender:
     """RULES.md A5."""
 
     mode: SurrenderMode = SurrenderMode.NONE
-    units: pydantic.NonNegativeInt = 0  # for mode = "fixed"
+    units: Count = 0  # for mode = "fixed"
 
 
 @validated(config=_STRICT)
@@ -205,32 +211,32 @@ class Bank:
     """RULES.md A7: used when ``scoring.game = "bank"``."""
 
     rotation: BankRotation = BankRotation.ROTATE
-    seat: pydantic.NonNegativeInt = 0  # the bank's seat when rotation = "fixed"
+    seat: Count = 0  # the bank's seat when rotation = "fixed"
 
 
 @validated(config=_STRICT)
 class Pool:
     """RULES.md A8: used when ``scoring.game = "pool"``."""
 
-    stake: pydantic.PositiveInt = 3
-    sweep_takes_all: bool = False
-    sweep_extra: pydantic.NonNegativeInt = 3
+    stake: Positive = 3
+    sweep_takes_all: Flag = False
+    sweep_extra: Count = 3
 
 
 @validated(config=_STRICT)
 class SingleWinner:
     """RULES.md A9: used when ``scoring.game = "single-winner"``."""
 
-    units: pydantic.PositiveInt = 1
+    units: Positive = 1
 
 
 @validated(config=_STRICT)
 class Extras:
     """Chip-limited settlement (A10), the aces side bet and the rake (A11)."""
 
-    chip_limited: bool = False
-    aces_bet: bool = False
-    rake: pydantic.NonNegativeInt = 0
+    chip_limited: Flag = False
+    aces_bet: Flag = False
+    rake: Count = 0
 
 
 @validated(config=_STRICT)
@@ -242,7 +248,7 @@ class Ruleset:
     source: str
     defaults: tuple[str, ...] = ()  # every default chosen where the source is silent
     options: tuple[str, ...] = ()  # variants the source names, and how to select them
-    players: int = pydantic.Field(4, ge=2, le=4)
+    players: Annotated[int, pydantic.Strict(), pydantic.Field(ge=2, le=4)] = 4
     wheel_rank: WheelRank = WheelRank.ACE_LOW
     scoring: Scoring = field(default_factory=Scoring)
     royalties: Royalties = field(default_factory=Royalties)
@@ -401,7 +407,7 @@ def _resolve(name, chain):
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(f"{path}: not valid TOML: {exc}") from None
+        raise RulesetError(f"{path}: {_syntax_error(exc, path)}") from None
     parent = data.pop("extends", None)
     if parent is None:
         return data, path
@@ -411,6 +417,19 @@ def _resolve(name, chain):
     for key in ("id", "name", "source", "defaults", "options"):  # never inherited
         base.pop(key, None)
     return _merge(base, data), path
+
+
+def _syntax_error(exc, path):
+    """TOML syntax error with the key of the offending line, when the line has one."""
+    match = re.search(r"line (\d+)", str(exc))
+    if match:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        number = int(match[1])
+        line = lines[number - 1].strip() if 0 < number <= len(lines) else ""
+        key = line.split("=", 1)[0].strip() if "=" in line else ""
+        if key:
+            return f"key '{key}' (line {number}): not valid TOML: {exc}"
+    return f"not valid TOML: {exc}"
 
 
 def _locate(name, chain):
@@ -440,16 +459,14 @@ def _merge(base, override):
 def _explain(exc, path):
     lines = []
     for err in exc.errors():
-        key = ".".join(str(part) for part in err["loc"] if not isinstance(part, int)
-                       or err["loc"].index(part) == 0) or "(top level)"
         key = ".".join(str(part) for part in err["loc"]) or "(top level)"
         message = err["msg"]
         if err["type"] == "unexpected_keyword_argument" or err["type"] == "extra_forbidden":
             message = "unknown key"
         elif err["type"] == "missing_argument" or err["type"] == "missing":
             message = "required key is missing"
-        lines.append(f"{path}: key '{key}': {message}")
-    return "\n".join(lines)
+        lines.append(f"key '{key}': {message}")
+    return f"{path}: " + "; ".join(lines)
 
 
 _CATALOGUE = ("basic", "two-four", "one-six", "pagat-typical", "pagat-sweep", "pagat-middle",

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from analysis.cards import format_cards, parse_hand, parse_setting
+from analysis.hands import setting_strengths
 from analysis.rules import Game, Ruleset, SurrenderMode, load_ruleset
 from kernels import settle as _k
-from kernels.evaluate import WHEEL_SECOND, rank3, rank5
 from kernels.naturals import NATURAL_KINDS, best_natural, natural_key
 
 ROWS = ("front", "middle", "back")
@@ -45,15 +45,12 @@ class Declaration:
         front, middle, back = parse_setting(text)
         return cls("set", np.concatenate([front, middle, back]), text.strip())
 
-    def rows(self, wheel_second=False):
+    def rows(self, wheel_rank="ace-low"):
         """Strength triple of a setting (zeros for a natural or surrender)."""
         if self.kind != "set":
             return np.zeros(3, np.int16)
         c = self.cards
-        out = np.array([rank3(c[None, :3])[0], rank5(c[None, 3:8])[0], rank5(c[None, 8:])[0]], np.int16)
-        if wheel_second:
-            out[1:] = WHEEL_SECOND[out[1:]]
-        return out
+        return np.array(setting_strengths(c[:3], c[3:8], c[8:], wheel_rank), np.int16)
 
 
 @dataclass(frozen=True)
@@ -136,8 +133,7 @@ def score_showdown(rules, declarations, bank=None, chips=None, names=None):
         dup = [c for c in set(everything.tolist()) if (everything == c).sum() > 1]
         raise ValueError(f"card {format_cards(dup[:1])} is held by two players")
     compiled = rules.compile()
-    wheel = bool(compiled.params[_k.P_WHEEL_SECOND])
-    rows = np.stack([d.rows(wheel) for d in decl])
+    rows = np.stack([d.rows(rules.wheel_rank) for d in decl])
     natural = np.full(n, -1, np.int64)
     key = np.zeros(n, np.int64)
     surrender = np.zeros(n, np.bool_)

@@ -302,11 +302,12 @@ def best_naturals(hands, naturals):
 
 @njit(cache=True)
 def natural_setting(hand, kind, parameter):
-    """Split index of the best setting realising a row-shaped natural, or -1.
+    """Split index of the best legal setting realising a row-shaped natural, or -1.
 
     For three flushes: the setting with the best back, then middle, then front.  For three
     straights and three straight flushes: a setting whose rows are the straights of the best
-    tie-break key.  Other kinds need no setting: -1.
+    tie-break key, either five-card straight in either row, the stronger one in back.  Other
+    kinds need no setting: -1.
     """
     if kind == THREE_FLUSHES:
         return _three_flushes_best(hand)[1]
@@ -322,12 +323,16 @@ def natural_setting(hand, kind, parameter):
         f = FRONT_POSITIONS[SPLIT_ROWS[s, 0]]
         m = FIVE_POSITIONS[SPLIT_ROWS[s, 1]]
         b = FIVE_POSITIONS[SPLIT_ROWS[s, 2]]
-        if not (_row_is_run(hand, b, back, kind) and _row_is_run(hand, m, middle, kind)
-                and _row_is_run(hand, f, front, kind)):
+        if not _row_is_run(hand, f, front, kind):
             continue
-        key = (np.int64(eval5(hand[b[0]], hand[b[1]], hand[b[2]], hand[b[3]], hand[b[4]])) << 26) | \
-              (np.int64(eval5(hand[m[0]], hand[m[1]], hand[m[2]], hand[m[3]], hand[m[4]])) << 13) | \
-              np.int64(eval3(hand[f[0]], hand[f[1]], hand[f[2]]))
+        if not ((_row_is_run(hand, b, back, kind) and _row_is_run(hand, m, middle, kind))
+                or (_row_is_run(hand, b, middle, kind) and _row_is_run(hand, m, back, kind))):
+            continue
+        sb = eval5(hand[b[0]], hand[b[1]], hand[b[2]], hand[b[3]], hand[b[4]])
+        sm = eval5(hand[m[0]], hand[m[1]], hand[m[2]], hand[m[3]], hand[m[4]])
+        if sm > sb:
+            continue  # the same rows the other way round are legal (a straight flush in back)
+        key = (np.int64(sb) << 26) | (np.int64(sm) << 13) | np.int64(eval3(hand[f[0]], hand[f[1]], hand[f[2]]))
         if key > best_key:
             best_key = key
             best = s

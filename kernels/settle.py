@@ -52,6 +52,7 @@ DETAIL_NAMES = ("rows", "royalties", "bonus", "naturals", "surrender", "aces", "
 
 # seat status
 SET, FOUL, NATURAL, SURRENDER = range(4)
+SHOWDOWN = 2  # work[W_COMPARED] code of a pair settled by comparing rows (1: otherwise)
 NOT_COMPARED = 2  # row result code for pairs settled before the showdown
 
 ACES_VALUE = np.array([0, 1, 2, 6, 8], np.int64)
@@ -105,11 +106,18 @@ def two_rows_lost(params):
 
 
 @njit(cache=True, inline="always")
-def _showdown(params, royalty, rows, t, i, j, foul_i, foul_j, bank_side, work):
+def _overall_point(total):
+    """The overall point: one more unit to whoever is ahead."""
+    return 1 if total > 0 else (-1 if total < 0 else 0)
+
+
+@njit(cache=True, inline="always")
+def _showdown(params, royalty, rows, t, i, j, foul_i, foul_j, bank_side, overall, work):
     """Compare seats i and j (royalties per seat and row already in ``work[W_ROYALTY]``);
     leave in ``work[W_ROW]`` the row results from i's side and the parts (rows, royalties,
     bonus) before multipliers.  ``bank_side`` = +1 if i is the bank,
-    -1 if j is, else 0.  Returns (wins, losses) of i."""
+    -1 if j is, else 0; ``overall``: add the overall point now (else the caller adds it after
+    the home-run units).  Returns (wins, losses) of i."""
     work[W_ROW, _ROW_PARTS, 0] = 0
     work[W_ROW, _ROW_PARTS, 1] = 0
     work[W_ROW, _ROW_PARTS, 2] = 0
@@ -169,9 +177,8 @@ def _showdown(params, royalty, rows, t, i, j, foul_i, foul_j, bank_side, work):
         bonus += params[P_SWEEP_BONUS]
     elif losses == 3:
         bonus -= params[P_SWEEP_BONUS]
-    if params[P_OVERALL_POINT]:
-        total = row_points + royalties + bonus
-        bonus += 1 if total > 0 else (-1 if total < 0 else 0)
+    if overall and params[P_OVERALL_POINT]:
+        bonus += _overall_point(row_points + royalties + bonus)
     work[W_ROW, _ROW_PARTS, 0] = row_points
     work[W_ROW, _ROW_PARTS, 1] = royalties
     work[W_ROW, _ROW_PARTS, 2] = bonus
@@ -296,50 +303,60 @@ def settle_into(params, royalty, naturals, rows, natural, natural_key, surrender
     if detailed:
         detail[:] = 0
         results[:] = NOT_COMPARED
-    if game == GAME_POOL:
-        _settle_pool(params, rows, t, work, net)
-        return
-    if game == GAME_SINGLE_WINNER:
-        _settle_single_winner(params, rows, t, work, net)
+    if game == GAME_POOL or game == GAME_SINGLE_WINNER:
+        if game == GAME_POOL:
+            _settle_pool(params, rows, t, work, net)
+        else:
+            _settle_single_winner(params, rows, t, work, net)
+        _rake(params, net, t, n)
         return
     is_bank = game == GAME_BANK
+    # Most rulesets pay each pair as soon as it is settled.  Multipliers (who swept whom at
+    # the whole table), chip limits (an order of payment) and the breakdown need every pair's
+    # amount first: the "deferred" path keeps them in ``work`` for the passes below.
+    deferred = (detailed or params[P_CHIP_LIMITED] != 0 or params[P_SCOOP_MULT] != 1
+                or params[P_HOME_RUN_MULT] != 1 or (params[P_BASE] == BASE_TWO_OF_THREE and n >= 3))
     for i in range(n):
-        for j in range(n):
-            work[W_FIRST, i, j] = 0
-            work[W_REST, i, j] = 0
-            work[W_SWEPT, i, j] = 0
-            work[W_COMPARED, i, j] = 0
+        net[t, i] = 0
+        if deferred:
+            for j in range(n):
+                work[W_FIRST, i, j] = 0
+                work[W_REST, i, j] = 0
+                work[W_SWEPT, i, j] = 0
+                work[W_COMPARED, i, j] = 0
     for i in range(n):
         for j in range(i + 1, n):
             if is_bank and i != bank[t] and j != bank[t]:
                 continue
-            work[W_COMPARED, i, j] = 1
             si, sj = work[W_SEAT, _SEAT_STATUS, i], work[W_SEAT, _SEAT_STATUS, j]
+            stage = W_REST  # where a deferred amount waits: naturals are paid first
+            code = 1
             if si == NATURAL or sj == NATURAL:
                 amount = _natural_amount(params, naturals, natural[t, i], natural_key[t, i],
                                          natural[t, j], natural_key[t, j])
-                work[W_FIRST, i, j] = amount
+                stage = W_FIRST
                 if detailed:
                     detail[i, j, D_NATURALS] = amount
             elif si == SURRENDER or sj == SURRENDER:
                 amount = 0
                 if si != sj:
                     amount = -params[P_SURRENDER_COST] if si == SURRENDER else params[P_SURRENDER_COST]
-                work[W_REST, i, j] = amount
                 if detailed:
                     detail[i, j, D_SURRENDER] = amount
             else:
                 bank_side = 0
                 if is_bank:
                     bank_side = 1 if i == bank[t] else -1
+                code = SHOWDOWN
                 wins, losses = _showdown(params, royalty, rows, t, i, j, si == FOUL, sj == FOUL,
-                                         bank_side, work)
-                work[W_SWEPT, i, j] = wins == 3
-                work[W_SWEPT, j, i] = losses == 3
+                                         bank_side, not deferred, work)
                 row_points = work[W_ROW, _ROW_PARTS, 0]
                 royalties = work[W_ROW, _ROW_PARTS, 1]
                 bonus = work[W_ROW, _ROW_PARTS, 2]
-                work[W_REST, i, j] = row_points + royalties + bonus
+                amount = row_points + royalties + bonus
+                if deferred:
+                    work[W_SWEPT, i, j] = wins == 3
+                    work[W_SWEPT, j, i] = losses == 3
                 if detailed:
                     detail[i, j, D_ROWS] = row_points
                     detail[i, j, D_ROYALTIES] = royalties
@@ -349,6 +366,17 @@ def settle_into(params, royalty, naturals, rows, natural, natural_key, surrender
                     for k in range(3):
                         results[i, j, k] = work[W_ROW, _ROW_RES, k]
                         results[j, i, k] = -work[W_ROW, _ROW_RES, k]
+            if deferred:
+                work[W_COMPARED, i, j] = code
+                work[stage, i, j] = amount
+            else:  # paid at once, the aces bet with it
+                if params[P_ACES_BET]:
+                    amount += ACES_VALUE[aces[t, i]] - ACES_VALUE[aces[t, j]]
+                net[t, i] += amount
+                net[t, j] -= amount
+    if not deferred:
+        _rake(params, net, t, n)
+        return
     # multipliers: a sweep scoops; sweeping every opponent (two or more) is a home run
     for i in range(n):
         all_swept = n >= 3
@@ -360,17 +388,24 @@ def settle_into(params, royalty, naturals, rows, natural, natural_key, surrender
         for j in range(i + 1, n):
             if not work[W_COMPARED, i, j]:
                 continue
+            showdown = work[W_COMPARED, i, j] == SHOWDOWN
             for side in range(2):
                 winner = i if side == 0 else j
-                loser = j if side == 0 else i
-                if not work[W_SWEPT, winner, loser]:
-                    continue
-                sign = 1 if side == 0 else -1
-                if params[P_BASE] == BASE_TWO_OF_THREE and work[W_SEAT, _SEAT_HOME_RUN, winner]:
-                    step = sign * (params[P_HOME_RUN_UNITS] - params[P_SWEEP_UNITS])
+                if work[W_SWEPT, winner, j if side == 0 else i] and showdown and (
+                        params[P_BASE] == BASE_TWO_OF_THREE and work[W_SEAT, _SEAT_HOME_RUN, winner]):
+                    step = (1 if side == 0 else -1) * (params[P_HOME_RUN_UNITS] - params[P_SWEEP_UNITS])
                     work[W_REST, i, j] += step
                     if detailed:
                         detail[i, j, D_ROWS] += step
+            if showdown and params[P_OVERALL_POINT]:  # after the base's home-run units
+                point = _overall_point(work[W_REST, i, j])
+                work[W_REST, i, j] += point
+                if detailed:
+                    detail[i, j, D_BONUS] += point
+            for side in range(2):
+                winner = i if side == 0 else j
+                if not work[W_SWEPT, winner, j if side == 0 else i]:
+                    continue
                 mult = params[P_HOME_RUN_MULT] if work[W_SEAT, _SEAT_HOME_RUN, winner] else params[P_SCOOP_MULT]
                 if mult != 1:
                     if detailed:  # the multiplier's increment is booked as a bonus
@@ -382,8 +417,6 @@ def settle_into(params, royalty, naturals, rows, natural, natural_key, surrender
                 if detailed:
                     detail[i, j, D_ACES] = amount
     # payments, optionally limited by chips (naturals first, then the rest, in pair order)
-    for i in range(n):
-        net[t, i] = 0
     limited = params[P_CHIP_LIMITED] != 0
     for i in range(n):
         work[W_SEAT, _SEAT_FREE, i] = chips[t, i] if limited else -1
@@ -417,6 +450,11 @@ def settle_into(params, royalty, naturals, rows, natural, natural_key, surrender
                     detail[j, i, d] = -detail[i, j, d]
                 detail[j, i, D_WON] = detail[i, j, D_LOST]
                 detail[j, i, D_LOST] = detail[i, j, D_WON]
+    _rake(params, net, t, n)
+
+
+@njit(cache=True, inline="always")
+def _rake(params, net, t, n):
     rake = params[P_RAKE] * params[P_SCALE]
     if rake:
         for i in range(n):

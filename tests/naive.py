@@ -325,37 +325,55 @@ def natural_option(hand):
     return kind, option
 
 
-def _rows_of_runs(hand_ranks, runs5, runs3):
-    """Every (back_top, middle_top, front_top) whose three runs use exactly ``hand_ranks``."""
-    want = Counter(hand_ranks)
-    found = []
-    for back_top, back in runs5:
-        for middle_top, middle in runs5:
-            for front_top, front in runs3:
-                if Counter(back) + Counter(middle) + Counter(front) == want:
-                    found.append((back_top, middle_top, front_top))
-    return found
+@lru_cache(maxsize=None)
+def _run_patterns():
+    """{rank-count tuple: [(back_top, middle_top, front_top), ...]} over every choice of two
+    5-card runs and one 3-card run (10 * 10 * 12 choices), built once."""
+    table = {}
+    for back_top, back in FIVE_RUNS:
+        for middle_top, middle in FIVE_RUNS:
+            for front_top, front in FRONT_RUNS:
+                count = Counter(back) + Counter(middle) + Counter(front)
+                pattern = tuple(count[r] for r in range(13))
+                table.setdefault(pattern, []).append((back_top, middle_top, front_top))
+    return table
+
+
+def _rows_of_runs(hand_ranks, option=0):
+    """Every (back_top, middle_top, front_top) whose three runs use exactly ``hand_ranks``,
+    the front allowed by ``option`` (see :func:`_front_runs`)."""
+    count = Counter(hand_ranks)
+    fronts = {top for top, _ in _front_runs(option)}
+    return [t for t in _run_patterns().get(tuple(count[r] for r in range(13)), []) if t[2] in fronts]
 
 
 def _three_flushes(hand):
-    """Best (back key, middle key, front key) with three one-suit rows, or None (brute force)."""
+    """Best (back key, middle key, front key) with three one-suit rows, or None (brute force
+    over the fronts and middles; keys of the same cards are remembered)."""
     hand = sorted(hand)
-    best = None
     suits = Counter(suit_of(c) for c in hand)
     shapes = {(13,), (10, 3), (8, 5), (5, 5, 3)}
     if tuple(sorted(suits.values(), reverse=True)) not in shapes:
         return None  # no way to cut the suits into 3 + 5 + 5 one-suit rows
+    memo = {}
+
+    def key(row):
+        if row not in memo:
+            memo[row] = hand_key(row)
+        return memo[row]
+
+    best = None
     for front in combinations(hand, 3):
         if len({suit_of(c) for c in front}) != 1:
             continue
         rest = [c for c in hand if c not in front]
         for middle in combinations(rest, 5):
-            back = [c for c in rest if c not in middle]
+            back = tuple(c for c in rest if c not in middle)
             if len({suit_of(c) for c in middle}) != 1 or len({suit_of(c) for c in back}) != 1:
                 continue
-            key = (hand_key(back), hand_key(middle), hand_key(front))
-            if best is None or key > best:
-                best = key
+            candidate = (key(back), key(middle), key(front))
+            if best is None or candidate > best:
+                best = candidate
     return best
 
 
@@ -417,12 +435,12 @@ def natural_key(hand, kind, option=0):
         pairs = sorted((r for r, c in count.items() for _ in range(c // 2)), reverse=True)
         return tuple(pairs) if len(pairs) == 6 else None
     if kind == "three-straights":
-        found = _rows_of_runs(ranks, FIVE_RUNS, _front_runs(option))
+        found = _rows_of_runs(ranks, option)
         return max(found) if found else None
     if kind == "three-flushes":
         return _three_flushes(hand)
     if kind == "three-straight-flushes":
-        if not _rows_of_runs(ranks, FIVE_RUNS, FRONT_RUNS) or _three_flushes(hand) is None:
+        if not _rows_of_runs(ranks) or _three_flushes(hand) is None:
             return None  # cheap necessary conditions first
         return _three_straight_flushes(hand)
     if kind == "five-pairs-trips":
@@ -760,3 +778,41 @@ def settle(rules, seats, bank=-1, chips=None):
             net[i] += paid
             net[j] -= paid
     return [x * scale - rake for x in net]
+
+
+# --------------------------------------------------------------------------------------------
+# Policies: a plain greedy setter, written from DESIGN.md "Opponent policies" (greedy: the
+# best back, then the best middle of the other eight cards, the last three in front)
+# --------------------------------------------------------------------------------------------
+
+
+def best_five(cards, wheel_second=False):
+    """``(key, five)``: the strongest 5-card hand among ``cards`` (any number >= 5).
+
+    Among equally strong hands the first 5-subset in ``itertools.combinations`` order of
+    ``cards`` as given is kept (the tie-break only picks cards; the key is what matters).
+    """
+    best = None
+    for five in combinations(cards, 5):
+        key = hand_key(five, wheel_second)
+        if best is None or key > best[0]:
+            best = (key, five)
+    return best
+
+
+def greedy_setting(hand, wheel_second=False):
+    """The greedy setter: ``(front, middle, back)`` as tuples of card codes.
+
+    The back is the strongest five of the 13 cards, the middle the strongest five of the
+    eight left, the front the last three.  It never fouls: the back is the best five of a
+    superset of the middle's cards, and the middle is at least any five of the eight that
+    include the three front cards (adding cards never weakens a hand, RULES.md A1).
+    """
+    hand = sorted(int(c) for c in hand)
+    if len(hand) != 13 or len(set(hand)) != 13:
+        raise ValueError(f"need 13 distinct cards, got {hand}")
+    _, back = best_five(hand, wheel_second)
+    rest = [c for c in hand if c not in back]
+    _, middle = best_five(rest, wheel_second)
+    front = tuple(c for c in rest if c not in middle)
+    return front, middle, back
