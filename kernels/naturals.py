@@ -137,14 +137,16 @@ def _three_straight_flushes_key(hand):
 
 @njit(cache=True)
 def _flush_rows_possible(suits):
+    """Can the suit counts supply a 3-card and two 5-card one-suit rows?"""
     for fs in range(4):
         for ms in range(4):
             for bs in range(4):
-                need = np.zeros(4, np.int64)
-                need[fs] += 3
-                need[ms] += 5
-                need[bs] += 5
-                if need[0] <= suits[0] and need[1] <= suits[1] and need[2] <= suits[2] and need[3] <= suits[3]:
+                ok = True
+                for suit in range(4):
+                    need = 3 * (fs == suit) + 5 * (ms == suit) + 5 * (bs == suit)
+                    if need > suits[suit]:
+                        ok = False
+                if ok:
                     return True
     return False
 
@@ -186,6 +188,12 @@ def _three_flushes_best(hand):
 def natural_key(hand, kind, parameter):
     """Tie-break key (>= 0) if the sorted 13-card ``hand`` is natural ``kind``, else -1."""
     ranks, suits = _counts(hand)
+    return _natural_key(hand, ranks, suits, kind, parameter)
+
+
+@njit(cache=True)
+def _natural_key(hand, ranks, suits, kind, parameter):
+    """:func:`natural_key` given the hand's rank and suit counts."""
     no = np.int64(-1)
     if kind == DRAGON:
         for r in range(13):
@@ -274,8 +282,9 @@ def best_natural(hand, naturals):
     """(index, key) of the highest natural (by tier, then value) the hand holds, or (-1, -1)."""
     best = -1
     best_key = np.int64(-1)
+    ranks, suits = _counts(hand)
     for i in range(naturals.shape[0]):
-        key = natural_key(hand, naturals[i, 0], naturals[i, 1])
+        key = _natural_key(hand, ranks, suits, naturals[i, 0], naturals[i, 1])
         if key < 0:
             continue
         if best < 0 or (naturals[i, 3], naturals[i, 2]) > (naturals[best, 3], naturals[best, 2]):

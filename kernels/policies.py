@@ -156,19 +156,50 @@ def ev_tables(row_mass, params, royalty):
     return out
 
 
-@njit(cache=True)
-def setting_ev(rows, tables, params, opponents):
-    """Expected units of a setting against ``opponents`` independent players of the field."""
-    p = np.empty((3, 3))  # per row: P(win), P(tie), P(loss)
+@njit(cache=True, inline="always")
+def _outcomes(tables, k, s):
+    w = tables[k, 0, s]
+    t = tables[k, 1, s]
+    return (w, t, max(0.0, 1.0 - w - t))
+
+
+@njit(cache=True, inline="always")
+def _row_gain(rows, tables):
+    """Expected row and royalty units against one opponent (the separable part of the EV)."""
     gain = 0.0
     for k in range(3):
         s = rows[k]
-        w = tables[k, 0, s]
-        t = tables[k, 1, s]
-        p[k, 0] = w
-        p[k, 1] = t
-        p[k, 2] = max(0.0, 1.0 - w - t)
-        gain += w * tables[k, 2, s] - tables[k, 3, s] + tables[k, 4, s] - tables[k, 5, s]
+        gain += tables[k, 0, s] * tables[k, 2, s] - tables[k, 3, s] + tables[k, 4, s] - tables[k, 5, s]
+    return gain
+
+
+@njit(cache=True)
+def extras_bound(params):
+    """Largest expected units the base's extras, the sweep bonus and the overall point can add
+    per opponent; infinite where the EV is not row gain plus such extras (multipliers, pool,
+    single winner), which turns pruning off."""
+    game = params[S.P_GAME]
+    if game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER or params[S.P_SCOOP_MULT] > 1:
+        return np.inf
+    base = params[S.P_BASE]
+    bound = 0.0
+    if base == S.BASE_TWO_FOUR:
+        bound = 1.0
+    elif base == S.BASE_ONE_SIX:
+        bound = 3.0
+    elif base == S.BASE_TWO_OF_THREE:
+        bound = max(params[S.P_SWEEP_UNITS], params[S.P_MAJORITY_UNITS])
+    return bound + params[S.P_SWEEP_BONUS] + (1.0 if params[S.P_OVERALL_POINT] else 0.0)
+
+
+@njit(cache=True)
+def setting_ev(rows, tables, params, opponents):
+    """Expected units of a setting against ``opponents`` independent players of the field."""
+    gain = _row_gain(rows, tables)
+    # per row (P(win), P(tie), P(loss)) as tuples: no allocation in this hot function
+    p0 = _outcomes(tables, 0, rows[0])
+    p1 = _outcomes(tables, 1, rows[1])
+    p2 = _outcomes(tables, 2, rows[2])
     game = params[S.P_GAME]
     if game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER:
         gain = 0.0
@@ -178,7 +209,7 @@ def setting_ev(rows, tables, params, opponents):
     for a in range(3):
         for b in range(3):
             for c in range(3):
-                prob = p[0, a] * p[1, b] * p[2, c]
+                prob = p0[a] * p1[b] * p2[c]
                 wins = (a == 0) + (b == 0) + (c == 0)
                 losses = (a == 2) + (b == 2) + (c == 2)
                 v = 0.0
@@ -213,8 +244,8 @@ def setting_ev(rows, tables, params, opponents):
         one += sweep_gain * (params[S.P_SCOOP_MULT] - 1) * (3.0 + max(0.0, gain))
     if game == S.GAME_POOL:
         share = 0.0
-        for k in range(3):
-            share += (p[k, 0] + 0.5 * p[k, 1]) ** opponents
+        for pk in (p0, p1, p2):
+            share += (pk[0] + 0.5 * pk[1]) ** opponents
         return share * params[S.P_POOL_STAKE] * (opponents + 1) / 3.0
     if game == S.GAME_SINGLE_WINNER:
         return extras ** opponents * (opponents + 1)
@@ -228,11 +259,15 @@ def _decide_frontier(hand, wheel_second, policy, tables, percentile, params, opp
     _, size = _frontier(hand, wheel_second, s3, s5, r5, seen, best, cand, out_split, out_rows)
     best_split = -1
     best_value = -1e300
+    bound = extras_bound(params) * opponents
     for i in range(min(size, out_split.shape[0])):
         if policy == BALANCED:
             value = (percentile[0, out_rows[i, 0]] + percentile[1, out_rows[i, 1]]
                      + percentile[1, out_rows[i, 2]])
         else:
+            # the extras can add at most ``bound``: skip members that cannot reach the best
+            if _row_gain(out_rows[i], tables) * opponents + bound < best_value:
+                continue
             value = setting_ev(out_rows[i], tables, params, opponents)
         if value > best_value or (value == best_value and out_split[i] < best_split):
             best_value = value
