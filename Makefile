@@ -26,10 +26,11 @@ test: $(STAMP)
 test-slow: $(STAMP)
 	$(PY) -m pytest -m slow
 
-# A fresh Numba cache: machine code is never a stale entry from an edited inlined callee
-# (Numba keys a cache entry on the function's own file only).  Compiling is not timed.
+# Recompile first: Numba keys a cache entry on the function's own file only, so an entry can
+# be stale after an edit to an inlined callee in another module.  Compiling is not timed.
 bench: $(STAMP)
-	rm -rf .bench-cache && NUMBA_CACHE_DIR=.bench-cache $(PY) -m analysis.bench --out results/benchmarks.md
+	find kernels -name '*.nbi' -o -name '*.nbc' | xargs rm -f
+	$(PY) -m analysis.bench --out results/benchmarks.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache
