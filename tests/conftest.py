@@ -3,6 +3,7 @@
 import os
 import sys
 
+import numba
 import numpy as np
 import pytest
 
@@ -49,3 +50,13 @@ def rng():
 def deal():
     """The dealing helper: ``deal(rng, n, size=13, sort=True) -> ndarray(uint8), (n, size)``."""
     return deal_hands
+
+
+@pytest.fixture
+def restore_threads():
+    """Tests that compare 1 and 2 numba threads: skip on a 1-thread machine, restore after."""
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("needs 2 numba threads to compare with 1")
+    before = numba.get_num_threads()
+    yield
+    numba.set_num_threads(before)

@@ -71,16 +71,6 @@ def warm_montecarlo():
              candidates(hand, rules_of("standard")), 10, 0)
 
 
-@pytest.fixture
-def restore_threads():
-    """Tests that compare 1 and 2 numba threads: skip on a 1-thread machine, restore after."""
-    if numba.config.NUMBA_NUM_THREADS < 2:
-        pytest.skip("needs 2 numba threads to compare with 1")
-    before = numba.get_num_threads()
-    yield
-    numba.set_num_threads(before)
-
-
 def cards_of(text):
     return tuple(int(c) for c in parse_cards(text))
 

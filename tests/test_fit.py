@@ -30,16 +30,6 @@ FRONT_STRENGTHS = np.zeros(N_STRENGTHS, bool)
 FRONT_STRENGTHS[rank3(np.array(list(combinations(range(52), 3)), np.uint8))] = True
 
 
-@pytest.fixture
-def restore_threads():
-    """Tests that compare 1 and 2 numba threads: skip on a 1-thread machine, restore after."""
-    if numba.config.NUMBA_NUM_THREADS < 2:
-        pytest.skip("needs 2 numba threads to compare with 1")
-    before = numba.get_num_threads()
-    yield
-    numba.set_num_threads(before)
-
-
 def check_row_mass(mass):
     assert mass.shape == (3, N_STRENGTHS) and mass.dtype == np.float64
     assert (mass >= 0).all()

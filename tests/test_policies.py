@@ -313,16 +313,6 @@ def play(name, rules_id, players, hands, seed=0, chunks=8):
                          block_states(seed, 0, chunks))
 
 
-@pytest.fixture
-def restore_threads():
-    """Tests that compare 1 and 2 numba threads: skip on a 1-thread machine, restore after."""
-    if numba.config.NUMBA_NUM_THREADS < 2:
-        pytest.skip("needs 2 numba threads to compare with 1")
-    before = numba.get_num_threads()
-    yield
-    numba.set_num_threads(before)
-
-
 @pytest.mark.parametrize("rules_id, players", TABLES)
 @pytest.mark.parametrize("name", POLICY_NAMES)
 def test_play_hands_matches_decide(name, rules_id, players, rng, deal):
