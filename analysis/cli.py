@@ -276,15 +276,21 @@ def review_command(hand, setting, ruleset, players, opponents, samples, seed, st
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Strategy file (default results/strategies/<ruleset>-<players>p.npz).")
+@click.option("--resume", is_flag=True, help="Continue an interrupted fit from its checkpoint.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @reports_bad_input
-def fit_command(ruleset, players, iterations, hands, seed, out, quiet):
-    """Fit a strategy by blended iterated best response and store it with a manifest."""
+def fit_command(ruleset, players, iterations, hands, seed, out, resume, quiet):
+    """Fit a strategy by blended iterated best response and store it with a manifest.
+
+    Every iteration is checkpointed; after an interruption, --resume continues and ends with
+    the same strategy as an uninterrupted fit.
+    """
     from analysis.fit import fit_and_save
 
     bar, progress = _progress_bar("fitting", quiet)
     with bar or _nothing():
-        manifest = fit_and_save(ruleset, players, out, iterations=iterations, hands=hands, seed=seed,
+        manifest = fit_and_save(ruleset, players, out, resume=resume, iterations=iterations,
+                                hands=hands, seed=seed,
                                 progress=(lambda it, change: progress(it, iterations)) if progress else None)
     click.echo(f"fitted {manifest['ruleset']} with {players} players: {manifest['iterations']} "
                f"iterations, last CDF change {manifest['cdf_change_per_iteration'][-1]:.4f}, "
@@ -302,23 +308,33 @@ def fit_command(ruleset, players, iterations, hands, seed, out, quiet):
 @click.option("--strategy", type=click.Path(dir_okay=False), default=None)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Also write the result with its provenance to this JSON file.")
+              help="Write the result with its provenance to this JSON file (and checkpoint "
+                   "finished deals beside it).")
+@click.option("--resume", is_flag=True, help="Continue an interrupted run from its checkpoint.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @reports_bad_input
-def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as_json, out, quiet):
+def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as_json, out, resume,
+                    quiet):
     """What a policy loses per hand to its Monte Carlo best response (duplicate deals)."""
+    from pathlib import Path
+
     from analysis.exploit import exploitability
     from analysis.provenance import provenance, write_json
 
+    if resume and not out:
+        raise ValueError("--resume needs --out: the checkpoint lives beside the result file")
+    checkpoint = Path(out).with_name(f".{Path(out).stem}.partial.npz") if out else None
     bar, progress = _progress_bar("deals", quiet or as_json)
     with bar or _nothing():
-        result = exploitability(ruleset, players, policy, deals, samples, seed, strategy, progress)
+        result = exploitability(ruleset, players, policy, deals, samples, seed, strategy, progress,
+                                checkpoint=checkpoint, resume=resume)
     payload = {"gap": result.gap, "ci": list(result.ci), "gap_in_sample": result.gap_in_sample,
                "ci_in_sample": list(result.ci_in_sample), "deals": result.deals,
                "hands": len(result.gaps), "samples": result.samples}
     if out:
         write_json(out, {**payload, "provenance": provenance(
             ruleset=ruleset, players=players, policy=policy, seed=seed, strategy=result.strategy)})
+        checkpoint.unlink(missing_ok=True)
     if as_json:
         click.echo(json.dumps(payload))
         return

@@ -8,14 +8,17 @@ fictitious-play average that keeps a floor so late iterations still move).  It s
 largest change of any row's cumulative distribution falls below ``tolerance`` or after
 ``iterations``.  Every iteration uses its own seeded deals, so a fit is reproducible from its
 seed.  The result is stored as ``results/strategies/<ruleset>-<players>p.npz`` with a JSON
-manifest (ruleset, players, iterations, hands, seed, versions).
+manifest (ruleset, players, iterations, hands, seed, versions).  Every round is checkpointed,
+so an interrupted fit resumes (``sapsam fit --resume``) with the same result.
 """
 
+import json
 import time
 from pathlib import Path
 
 import numpy as np
 
+from analysis.provenance import provenance, read_checkpoint, write_json, write_npz
 from analysis.rules import Ruleset, load_ruleset
 from analysis.sampling import block_states
 from kernels import policies as _kp
@@ -44,7 +47,7 @@ def played_row_mass(policy, rules, players, hands, seed):
 
 
 def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.2,
-                    tolerance=0.002, progress=None):
+                    tolerance=0.002, progress=None, checkpoint=None, resume=False):
     """Fit the per-row field distribution of a ruleset and table size.
 
     Parameters
@@ -62,6 +65,9 @@ def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.
         Stop when no row's CDF moves by more than this.
     progress : callable, optional
         Called as ``progress(iteration, change)`` after each round.
+    checkpoint : path, optional
+        Written (atomically) after every round; with ``resume``, a run continues from it and
+        ends with the same numbers as an uninterrupted one (each round has its own seed).
 
     Returns
     -------
@@ -72,9 +78,15 @@ def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.
     from analysis.policies import Policy, balanced_field
 
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
-    field = balanced_field(players)
-    history = []
-    for it in range(iterations):
+    run = {"ruleset": rules.id, "players": players, "hands": hands, "seed": seed, "blend": blend}
+    saved = read_checkpoint(checkpoint, run) if (checkpoint and resume) else None
+    if saved is not None:
+        field, history = saved["field"], saved["history"].tolist()
+    else:
+        field, history = balanced_field(players), []
+    if history and history[-1] < tolerance:
+        return field, history
+    for it in range(len(history), iterations):
         policy = Policy.from_row_mass("fitted", field, rules, "fit")
         played = played_row_mass(policy, rules, players, hands, seed * 1000003 + it)
         weight = max(blend, 1.0 / (it + 2))
@@ -82,6 +94,8 @@ def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.
         change = float(np.abs(np.cumsum(new, axis=1) - np.cumsum(field, axis=1)).max())
         field = new
         history.append(change)
+        if checkpoint:
+            write_npz(checkpoint, field=field, history=np.array(history), run=json.dumps(run))
         if progress is not None:
             progress(it + 1, change)
         if change < tolerance:
@@ -91,17 +105,8 @@ def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.
 
 def save_strategy(path, row_mass, rules, players, history, hands, seed, seconds):
     """Write a strategy file and its manifest, each atomically."""
-    import io
-
-    from analysis.provenance import provenance, write_json
-
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    buffer = io.BytesIO()
-    np.savez_compressed(buffer, row_mass=row_mass)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(buffer.getvalue())
-    tmp.replace(path)
+    write_npz(path, row_mass=row_mass)
     manifest = provenance(
         ruleset=rules.id, players=players, iterations=len(history), hands_per_iteration=hands,
         seed=seed, cdf_change_per_iteration=history,
@@ -110,13 +115,17 @@ def save_strategy(path, row_mass, rules, players, history, hands, seed, seconds)
     return manifest
 
 
-def fit_and_save(rules, players, path=None, **options):
-    """Fit and store; returns the manifest."""
+def fit_and_save(rules, players, path=None, resume=False, **options):
+    """Fit and store; returns the manifest.  Rounds are checkpointed beside the strategy file
+    (``.<name>.partial.npz``, removed at the end); ``resume`` continues an interrupted fit."""
     from analysis.policies import strategy_path
 
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+    path = Path(path or strategy_path(rules.id, players))
+    checkpoint = path.with_name(f".{path.stem}.partial.npz")
     start = time.perf_counter()
-    mass, history = fit_equilibrium(rules, players, **options)
-    return save_strategy(path or strategy_path(rules.id, players), mass, rules, players, history,
-                         options.get("hands", 20000), options.get("seed", 0),
-                         time.perf_counter() - start)
+    mass, history = fit_equilibrium(rules, players, checkpoint=checkpoint, resume=resume, **options)
+    manifest = save_strategy(path, mass, rules, players, history, options.get("hands", 20000),
+                             options.get("seed", 0), time.perf_counter() - start)
+    checkpoint.unlink(missing_ok=True)
+    return manifest

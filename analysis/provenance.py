@@ -50,3 +50,39 @@ def write_atomic(path, text):
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_npz(path, **arrays):
+    """Write a compressed ``.npz`` atomically (same folder, then a rename)."""
+    import io
+
+    import numpy as np
+
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **arrays)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(buffer.getvalue())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_checkpoint(path, expected):
+    """Arrays of a checkpoint written by :func:`write_npz`, if it exists and was written for
+    the same run (``expected``: the run's settings, stored in it as ``run``); else None."""
+    import numpy as np
+
+    path = Path(path)
+    if not path.is_file():
+        return None
+    with np.load(path) as data:
+        stored = json.loads(str(data["run"]))
+        if stored != json.loads(json.dumps(expected)):
+            raise ValueError(f"{path} is a checkpoint of another run ({stored}); "
+                             "delete it or run without --resume")
+        return {key: data[key] for key in data.files}

@@ -274,3 +274,30 @@ def test_cli_exploit_bad_input_exits_2():
                  "--deals", "1", "--samples", "8", "--json")
     assert result.exit_code == 2
     assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("Error:")
+
+
+def test_interrupted_fit_resumes_to_the_same_strategy(tmp_path):
+    """Rounds are checkpointed: 2 rounds, then a resumed run to 4, equal 4 rounds in one go."""
+    from analysis.fit import fit_equilibrium
+
+    whole, whole_history = fit_equilibrium("basic", 2, iterations=4, hands=400, seed=5, tolerance=0)
+    checkpoint = tmp_path / "fit.partial.npz"
+    fit_equilibrium("basic", 2, iterations=2, hands=400, seed=5, tolerance=0, checkpoint=checkpoint)
+    resumed, history = fit_equilibrium("basic", 2, iterations=4, hands=400, seed=5, tolerance=0,
+                                       checkpoint=checkpoint, resume=True)
+    assert np.array_equal(resumed, whole) and history == whole_history
+    with pytest.raises(ValueError, match="checkpoint of another run"):
+        fit_equilibrium("basic", 2, iterations=4, hands=500, seed=5, tolerance=0,
+                        checkpoint=checkpoint, resume=True)
+
+
+def test_interrupted_exploit_resumes_to_the_same_numbers(tmp_path):
+    """Deals are checkpointed: 2 deals, then a resumed run to 4, equal 4 deals in one go."""
+    from analysis.exploit import exploitability
+
+    whole = exploitability("two-four", 2, "greedy", deals=4, samples=20, seed=9)
+    checkpoint = tmp_path / "exploit.partial.npz"
+    exploitability("two-four", 2, "greedy", deals=2, samples=20, seed=9, checkpoint=checkpoint)
+    resumed = exploitability("two-four", 2, "greedy", deals=4, samples=20, seed=9,
+                             checkpoint=checkpoint, resume=True)
+    assert np.array_equal(resumed.gaps, whole.gaps) and resumed.gap == whole.gap
