@@ -79,6 +79,27 @@ def legal_splits(hand, wheel_rank="ace-low"):
     return np.flatnonzero((rows[:, 2] >= rows[:, 1]) & (rows[:, 1] >= rows[:, 0]))
 
 
+def split_strengths_batch(hands, wheel_rank="ace-low"):
+    """All 72,072 splits of many hands at once, in parallel.
+
+    Parameters
+    ----------
+    hands : array-like, shape (n, 13)
+        Card codes; each row is sorted here (split indices refer to the sorted rows).
+
+    Returns
+    -------
+    hands : ndarray(uint8), shape (n, 13)
+        The sorted hands.
+    rows : ndarray(int16), shape (n, 72072, 3)
+        Strength triple of every split.
+    legal : ndarray(bool), shape (n, 72072)
+        Back >= middle >= front.
+    """
+    cards = np.sort(as_hands(hands, 13), axis=1)
+    return (cards, *_st.split_strengths_batch(cards, _wheel_second(wheel_rank)))
+
+
 def pareto_frontier(hand, wheel_rank="ace-low"):
     """The legal settings no other legal setting matches or beats in every row.
 
@@ -136,4 +157,4 @@ def _wheel_second(wheel_rank):
 
 
 __all__ = ["Frontier", "Setting", "legal_splits", "pareto_frontier", "pareto_frontier_batch",
-           "split_cards", "split_strengths", "sorted_hand"]
+           "split_cards", "split_strengths", "split_strengths_batch", "sorted_hand"]

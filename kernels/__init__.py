@@ -4,15 +4,15 @@ Public entry points (see each module for conventions):
 
 - :mod:`kernels.evaluate`: ``rank5``, ``rank3``, ``eval5``, ``eval3``, ``to_packed``,
   ``from_packed``; strengths are dense ordinals 0..7916 on one 3-/5-card scale.
-- :mod:`kernels.settings`: ``split_strengths``, ``count_legal``, ``pareto_frontier``,
-  ``pareto_frontier_batch`` over the 72,072 splits of a sorted 13-card hand.
+- :mod:`kernels.settings`: ``split_strengths``, ``split_strengths_batch``, ``count_legal``,
+  ``pareto_frontier``, ``pareto_frontier_batch`` over the 72,072 splits of sorted hands.
 """
 
 from kernels.evaluate import (N_STRENGTHS, STRENGTH_DTYPE, eval3, eval5, from_packed, rank3,
                               rank5, to_packed)
 from kernels.settings import (N_SPLITS, count_legal, pareto_frontier, pareto_frontier_batch,
-                              split_strengths)
+                              split_strengths, split_strengths_batch)
 
 __all__ = ["N_SPLITS", "N_STRENGTHS", "STRENGTH_DTYPE", "count_legal", "eval3", "eval5",
            "from_packed", "pareto_frontier", "pareto_frontier_batch", "rank3", "rank5",
-           "split_strengths", "to_packed"]
+           "split_strengths", "split_strengths_batch", "to_packed"]

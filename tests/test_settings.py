@@ -374,3 +374,17 @@ def test_setting_text_and_describe():
         front, middle, back = (part.split() for part in m.text.split(" | "))
         assert (len(front), len(middle), len(back)) == (3, 5, 5)
         assert len(m.describe()) == 3
+
+
+def test_split_strengths_batch_equals_one_hand_at_a_time(rng):
+    """The batch of all splits (and their legality) equals the per-hand API, with any order of
+    cards in a row."""
+    hands = np.stack([rng.permutation(52)[:13] for _ in range(6)]).astype(np.uint8)
+    cards, rows, legal = api.split_strengths_batch(hands)
+    assert rows.shape == (6, 72072, 3) and legal.shape == (6, 72072)
+    for i in range(6):
+        assert np.array_equal(cards[i], np.sort(hands[i]))
+        one = api.split_strengths(hands[i])
+        assert np.array_equal(rows[i], one)
+        assert np.array_equal(np.flatnonzero(legal[i]), api.legal_splits(hands[i]))
+        assert legal[i].sum() == api.pareto_frontier(hands[i]).legal
