@@ -253,14 +253,12 @@ def setting_ev(rows, tables, params, opponents):
 
 
 @njit(cache=True)
-def _decide_frontier(hand, wheel_second, policy, tables, percentile, params, opponents, s3, s5,
-                     r5, seen, best, cand, out_split, out_rows):
-    """Best frontier split for ``balanced`` or ``table``; returns (split, ev)."""
-    _, size = _frontier(hand, wheel_second, s3, s5, r5, seen, best, cand, out_split, out_rows)
+def _best_on_frontier(policy, tables, percentile, params, opponents, size, out_split, out_rows):
+    """Best frontier split for ``balanced`` or ``table``; returns (split, value)."""
     best_split = -1
     best_value = -1e300
     bound = extras_bound(params) * opponents
-    for i in range(min(size, out_split.shape[0])):
+    for i in range(size):
         if policy == BALANCED:
             value = (percentile[0, out_rows[i, 0]] + percentile[1, out_rows[i, 1]]
                      + percentile[1, out_rows[i, 2]])
@@ -312,13 +310,26 @@ def decide(hand, policy, tables, percentile, params, naturals, opponents, state,
         ``split`` is -1 when the hand declares a natural or surrenders.
     """
     s3, s5, r5, seen, best, cand, out_split, out_rows = scratch
+    size = 0
+    if policy == BALANCED or policy == TABLE:
+        _, size = _frontier(hand, params[S.P_WHEEL_SECOND] != 0, s3, s5, r5, seen, best, cand,
+                            out_split, out_rows)
+    return choose(hand, policy, tables, percentile, params, naturals, opponents, state, scratch,
+                  size)
+
+
+@njit(cache=True)
+def choose(hand, policy, tables, percentile, params, naturals, opponents, state, scratch, size):
+    """:func:`decide` given the hand's frontier, already in ``scratch`` (``size`` members, on
+    this ruleset's strength scale): one frontier serves every ruleset of a simulation."""
+    s3, s5, r5, seen, best, cand, out_split, out_rows = scratch
     wheel = params[S.P_WHEEL_SECOND] != 0
     if policy == RANDOM:
         return random_legal_split(hand, wheel, state), -1, np.int64(0), False
     if policy == GREEDY:
         return greedy_split(hand, wheel, s3, s5), -1, np.int64(0), False
-    split, value = _decide_frontier(hand, wheel, policy, tables, percentile, params, opponents,
-                                    s3, s5, r5, seen, best, cand, out_split, out_rows)
+    split, value = _best_on_frontier(policy, tables, percentile, params, opponents, size,
+                                     out_split, out_rows)
     if policy == TABLE:
         if naturals.shape[0] > 0:
             index, key = best_natural(hand, naturals)

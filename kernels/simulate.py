@@ -1,0 +1,193 @@
+"""Table simulation: deal tables in blocks, let every seat decide, score under every ruleset.
+
+A block deals ``n`` tables with its own random stream.  Each seat's hand gets its Pareto
+frontier once (per strength scale in use); then, for every selected ruleset, each seat decides
+by its policy with that ruleset's tables (a player adapts to the rules) and the table is
+settled.  The same deals meet every ruleset (common random numbers).  Everything accumulated
+is an integer, so blocks add up exactly in any order, on any number of threads or machines.
+
+Accumulators per (ruleset, seat) are the ``A_*`` columns; ``hist`` counts each hand's points
+in whole units (floored, clipped to +-``HIST_HALF``); ``held`` counts hands holding each of a
+ruleset's naturals (detected, whether or not declared).
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from kernels import settle as S
+from kernels.naturals import natural_key
+from kernels.policies import choose, policy_scratch, split_rows
+from kernels.rng import shuffle_prefix
+from kernels.settings import _frontier
+
+(A_HANDS, A_SUM, A_SUMSQ, A_FOULS, A_SURRENDERS, A_NATURALS, A_SWEEPS_GIVEN, A_SWEEPS_TAKEN,
+ A_HOME_RUNS, A_BANK_HANDS) = range(10)
+N_ACC = 10
+ACC_NAMES = ("hands", "sum", "sumsq", "fouls", "surrenders", "naturals", "sweeps_given",
+             "sweeps_taken", "home_runs", "bank_hands")
+HIST_HALF = 200
+N_HIST = 2 * HIST_HALF + 1
+BANK_NONE, BANK_ROTATE, BANK_FIXED = range(3)
+
+
+def _simulate_blocks_body(states, first_table, counts, players, seat_policy, seat_tables,
+                          percentile, params, royalty, naturals, n_naturals, natural_kinds,
+                          natural_index, bank_mode, bank_seat, acc, hist, held):
+    n_rules = params.shape[0]
+    no_naturals = np.zeros((0, 4), np.int64)
+    for b in prange(states.shape[0]):
+        state = states[b:b + 1].copy()
+        deck = np.arange(52).astype(np.uint8)
+        hands = np.empty((players, 13), np.uint8)
+        scratch = policy_scratch()
+        s3, s5, r5, seen, best, cand, out_split, out_rows = scratch
+        sizes = np.zeros((2, players), np.int64)  # frontier size per strength scale and seat
+        front_split = np.empty((2, players, out_split.shape[0]), np.int32)
+        front_rows = np.empty((2, players, out_split.shape[0], 3), np.int16)
+        holds = np.zeros((players, natural_kinds.shape[0]), np.bool_)
+        any_natural = np.zeros(players, np.bool_)
+        rows = np.zeros((1, players, 3), np.int16)
+        natural = np.full((1, players), -1, np.int64)
+        key = np.zeros((1, players), np.int64)
+        surrender = np.zeros((1, players), np.bool_)
+        aces = np.zeros((1, players), np.int64)
+        banks = np.zeros(1, np.int64)
+        chips = np.full((1, players), -1, np.int64)
+        net = np.zeros((1, players), np.int64)
+        work = S.new_work()
+        detail = np.zeros((1, 1, S.N_DETAIL), np.int64)
+        results = np.zeros((1, 1, 3), np.int8)
+        wheel_used = np.zeros(2, np.bool_)
+        for r in range(n_rules):
+            wheel_used[1 if params[r, S.P_WHEEL_SECOND] else 0] = True
+        for t in range(counts[b]):
+            table = first_table[b] + t
+            shuffle_prefix(deck, 13 * players, state)
+            for p in range(players):
+                hands[p] = np.sort(deck[13 * p:13 * p + 13])
+                count = 0
+                for c in hands[p]:
+                    count += (c >> 2) == 12
+                aces[0, p] = count
+                any_natural[p] = False
+                for u in range(natural_kinds.shape[0]):  # each distinct natural once per hand
+                    holds[p, u] = natural_key(hands[p], natural_kinds[u, 0], natural_kinds[u, 1]) >= 0
+                    any_natural[p] |= holds[p, u]
+                for w in range(2):
+                    if wheel_used[w]:
+                        _, sizes[w, p] = _frontier(hands[p], w == 1, s3, s5, r5, seen, best, cand,
+                                                   front_split[w, p], front_rows[w, p])
+            draw = state.copy()  # every ruleset sees the same random choices
+            for r in range(n_rules):
+                w = 1 if params[r, S.P_WHEEL_SECOND] else 0
+                for p in range(players):
+                    for k in range(n_naturals[r]):
+                        held[b, r, k] += holds[p, natural_index[r, k]]
+                    size = sizes[w, p]
+                    out_split[:size] = front_split[w, p, :size]
+                    out_rows[:size] = front_rows[w, p, :size]
+                    state[0] = draw[0] + np.uint64(p + 1)  # seat p's stream for this table
+                    split, nat, nkey, sur = choose(
+                        hands[p], seat_policy[p], seat_tables[r, p], percentile, params[r],
+                        naturals[r, :n_naturals[r]] if any_natural[p] else no_naturals,
+                        players - 1, state, scratch, size)
+                    if split >= 0:
+                        rr = split_rows(hands[p], split, w == 1)
+                        rows[0, p, 0] = rr[0]
+                        rows[0, p, 1] = rr[1]
+                        rows[0, p, 2] = rr[2]
+                    natural[0, p] = nat
+                    key[0, p] = nkey
+                    surrender[0, p] = sur
+                if bank_mode[r] == BANK_ROTATE:
+                    banks[0] = table % players
+                elif bank_mode[r] == BANK_FIXED:
+                    banks[0] = bank_seat[r]
+                else:
+                    banks[0] = -1
+                S.settle_into(params[r], royalty[r], naturals[r, :n_naturals[r]], rows, natural,
+                              key, surrender, aces, banks, chips, net, 0, work, detail, results,
+                              False)
+                _tally(params[r], rows, natural, surrender, banks[0], net, r, players, acc[b],
+                       hist[b])
+            state[0] = draw[0] + np.uint64(players + 1)
+
+
+@njit(cache=True)
+def _tally(params, rows, natural, surrender, bank, net, r, players, acc, hist):
+    """Add one settled table to the accumulators of ruleset ``r``."""
+    scale = params[S.P_SCALE]
+    status = np.empty(players, np.int64)  # 0 set, 1 foul, 2 natural, 3 surrender
+    for p in range(players):
+        if natural[0, p] >= 0:
+            status[p] = 2
+        elif surrender[0, p]:
+            status[p] = 3
+        elif rows[0, p, 2] >= rows[0, p, 1] and rows[0, p, 1] >= rows[0, p, 0]:
+            status[p] = 0
+        else:
+            status[p] = 1
+    for p in range(players):
+        x = net[0, p]
+        a = acc[r, p]
+        a[A_HANDS] += 1
+        a[A_SUM] += x
+        a[A_SUMSQ] += x * x
+        a[A_FOULS] += status[p] == 1
+        a[A_SURRENDERS] += status[p] == 3
+        a[A_NATURALS] += status[p] == 2
+        a[A_BANK_HANDS] += p == bank
+        units = x // scale
+        hist[r, p, min(max(units, -HIST_HALF), HIST_HALF) + HIST_HALF] += 1
+    # sweeps among seats that compared rows (bank games: only with the bank)
+    compares = params[S.P_GAME] == S.GAME_PAIRWISE or params[S.P_GAME] == S.GAME_BANK
+    for i in range(players):
+        swept_all = players >= 3 and compares
+        for j in range(players):
+            if j == i:
+                continue
+            if not compares or status[i] >= 2 or status[j] >= 2 or (bank >= 0 and i != bank and j != bank):
+                swept_all = False
+                continue
+            wins = 0
+            for k in range(3):
+                if status[j] == 1 and status[i] == 0:
+                    wins += 1
+                elif status[i] == 0 and status[j] == 0 and rows[0, i, k] > rows[0, j, k]:
+                    wins += 1
+            if wins == 3:
+                acc[r, i, A_SWEEPS_GIVEN] += 1
+                acc[r, j, A_SWEEPS_TAKEN] += 1
+            else:
+                swept_all = False
+        acc[r, i, A_HOME_RUNS] += swept_all
+
+
+simulate_blocks = njit(cache=True, parallel=True)(_simulate_blocks_body)
+simulate_blocks.__doc__ = """Simulate blocks of tables (one random stream per block) in parallel.
+
+Parameters
+----------
+states : ndarray(uint64), shape (B,)
+first_table, counts : ndarray(int64), shape (B,)
+    Index of each block's first table (bank rotation) and its number of tables.
+players : int
+seat_policy : ndarray(int64), shape (P,)
+    Policy code per seat (kernels.policies.POLICIES).
+seat_tables : ndarray(float64), shape (R, P, 3, N_TABLE, N_STRENGTHS)
+    EV tables per ruleset and seat (zeros for policies without tables).
+percentile : ndarray(float64), shape (2, N_STRENGTHS)
+params : ndarray(int64), shape (R, N_PARAMS)
+royalty : ndarray(int64), shape (R, 3, 9)
+naturals : ndarray(int64), shape (R, K, 4)
+    Padded; ruleset r has ``n_naturals[r]`` rows.
+natural_kinds : ndarray(int64), shape (U, 2)
+    The distinct (kind, parameter) of all rulesets' naturals, detected once per hand.
+natural_index : ndarray(int64), shape (R, K)
+    Row of ``natural_kinds`` for each ruleset's natural.
+n_naturals, bank_mode, bank_seat : ndarray(int64), shape (R,)
+acc : ndarray(int64), shape (B, R, P, N_ACC)
+hist : ndarray(int64), shape (B, R, P, N_HIST)
+held : ndarray(int64), shape (B, R, K)
+    Outputs, zeroed by the caller.
+"""
