@@ -345,6 +345,91 @@ def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as
                f"{result.deals} deals played from every seat, {result.samples} samples per hand")
 
 
+@main.command("simulate")
+@click.option("--rules", "rulesets", required=True,
+              help="Ruleset ids or TOML files, comma-separated; 'all' for every named one.")
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option("--seats", default="fitted", show_default=True,
+              help="A policy per seat, comma-separated, or one for every seat.")
+@click.option("--tables", type=int, default=100000, show_default=True)
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--block-size", type=click.IntRange(1), default=500, show_default=True,
+              help="Tables per block (one random stream each; the unit of checkpoints and tasks).")
+@click.option("--out", required=True, type=click.Path(file_okay=False),
+              help="Folder for the reports, plots, manifest and checkpoint.")
+@click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
+@click.option("--scheduler", default=None, help="Run the blocks on this Dask scheduler (tcp://HOST:PORT).")
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="Start a local Dask cluster of this many worker processes.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@reports_bad_input
+def simulate_command(rulesets, players, seats, tables, seed, block_size, out, resume, scheduler,
+                     workers, quiet):
+    """Deal many tables, set them with the seats' policies, score them under every ruleset.
+
+    The same deals meet every ruleset (common random numbers).  Finished blocks are
+    checkpointed in --out; after an interruption, --resume continues and ends with the same
+    numbers.  The report (CSV, Parquet, Markdown, plots, manifest) is written at the end;
+    `sapsam report DIR` re-renders it.
+    """
+    import time
+    from pathlib import Path
+
+    from analysis.simulate import Simulation, run
+
+    ids = _rules.ruleset_ids() if rulesets.strip() == "all" else [r.strip() for r in rulesets.split(",")]
+    for rid in ids:
+        _rules.load_ruleset(rid)  # unknown ids and malformed files fail here, with their message
+    names = [x.strip() for x in seats.split(",")]
+    sim = Simulation(tuple(ids), players, tuple(names * players if len(names) == 1 else names),
+                     tables, seed, block_size)
+    if scheduler and workers:
+        raise ValueError("give --scheduler or --workers, not both")
+    folder = Path(out)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise ValueError(f"cannot write to --out {out}: {exc.strerror}") from None
+    start = time.perf_counter()
+    bar, progress = _progress_bar("tables", quiet)
+    backend = "local"
+    with bar or _nothing():
+        if scheduler or workers:
+            from analysis.cluster import dask_compute
+
+            backend = f"dask {scheduler or f'LocalCluster({workers} workers)'}"
+            with dask_compute(sim, scheduler=scheduler, workers=workers) as compute:
+                totals = run(sim, folder, resume, progress, compute=compute)
+        else:
+            totals = run(sim, folder, resume, progress)
+    from analysis.report import write_report
+    from analysis.simulate import compile_simulation
+
+    seconds = time.perf_counter() - start
+    write_report(folder, sim, compile_simulation(sim), totals, seconds, backend)
+    click.echo(f"{tables:,} tables x {len(ids)} rulesets in {seconds:.1f} s "
+               f"({tables / seconds:,.0f} tables/s); report in {folder}")
+    click.echo((folder / "summary.md").read_text() if (folder / "summary.md").is_file() else "")
+
+
+@main.command("report")
+@click.argument("folder", type=click.Path(file_okay=False))
+@reports_bad_input
+def report_command(folder):
+    """Re-render the report of a finished simulation in FOLDER (no simulating)."""
+    from pathlib import Path
+
+    from analysis.report import render_report
+
+    if not (Path(folder) / "manifest.json").is_file():
+        raise ValueError(f"{folder} holds no finished simulation (no manifest.json)")
+    render_report(folder)
+    click.echo(f"re-rendered the report in {folder}")
+
+
 def _report_best(result, top, as_json, csv_path):
     table = result.table
     if csv_path:
