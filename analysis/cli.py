@@ -402,7 +402,9 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
 
             backend = f"dask {scheduler or f'LocalCluster({workers} workers)'}"
             with dask_compute(sim, scheduler=scheduler, workers=workers) as compute:
-                totals = run(sim, folder, resume, progress, compute=compute)
+                # rounds (between checkpoints) big enough to keep every worker busy
+                totals = run(sim, folder, resume, progress, compute=compute,
+                             round_blocks=max(8, 4 * (workers or compute.workers)))
         else:
             totals = run(sim, folder, resume, progress)
     from analysis.report import write_report
