@@ -34,16 +34,25 @@ def deal_sorted_hands(n, seed):
     return np.ascontiguousarray(np.sort(decks[:, :13], axis=1))
 
 
-def played_row_mass(policy, rules, players, hands, seed):
-    """Per-row strength distribution (float64 (3, N_STRENGTHS)) of a policy's settings."""
+def played_field(policy, rules, players, hands, seed):
+    """What a policy plays over ``hands`` seeded deals: the per-row strength distribution of
+    its settings (float64 (3, N_STRENGTHS), None if no hand was set) and the share of hands
+    it surrenders."""
     compiled = rules.compile()
     deals = deal_sorted_hands(hands, seed)
-    rows, _, _, _ = _kp.play_hands(deals, policy.code, policy.tables, policy.percentile,
-                                   compiled.params, compiled.naturals, players - 1,
-                                   block_states(seed, 0, CHUNKS))
+    rows, _, _, surrender = _kp.play_hands(deals, policy.code, policy.tables, policy.percentile,
+                                           compiled.params, compiled.naturals, players - 1,
+                                           block_states(seed, 0, CHUNKS))
     rows = rows[rows[:, 0] >= 0].astype(np.int64)
+    if len(rows) == 0:
+        return None, float(surrender.mean())
     mass = np.stack([np.bincount(rows[:, k], minlength=N_STRENGTHS) for k in range(3)]).astype(float)
-    return mass / mass.sum(axis=1, keepdims=True)
+    return mass / mass.sum(axis=1, keepdims=True), float(surrender.mean())
+
+
+def played_row_mass(policy, rules, players, hands, seed):
+    """Per-row strength distribution of a policy's settings (see :func:`played_field`)."""
+    return played_field(policy, rules, players, hands, seed)[0]
 
 
 def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.2,
@@ -72,8 +81,11 @@ def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.
     Returns
     -------
     row_mass : ndarray(float64), shape (3, N_STRENGTHS)
+        Strength distribution of each row among hands that are set.
+    surrender_rate : float
+        Share of hands the fitted policy surrenders.
     history : list of float
-        The largest CDF change of each round.
+        The largest change of each round (row CDFs, or the weighted surrender rate).
     """
     from analysis.policies import Policy, balanced_field
 
@@ -81,34 +93,39 @@ def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.
     run = {"ruleset": rules.id, "players": players, "hands": hands, "seed": seed, "blend": blend}
     saved = read_checkpoint(checkpoint, run) if (checkpoint and resume) else None
     if saved is not None:
-        field, history = saved["field"], saved["history"].tolist()
+        field, rate = saved["field"], float(saved["surrender_rate"])
+        history = saved["history"].tolist()
     else:
-        field, history = balanced_field(players), []
+        field, rate, history = balanced_field(players), 0.0, []
     if history and history[-1] < tolerance:
-        return field, history
+        return field, rate, history
     for it in range(len(history), iterations):
-        policy = Policy.from_row_mass("fitted", field, rules, "fit")
-        played = played_row_mass(policy, rules, players, hands, seed * 1000003 + it)
+        policy = Policy.from_row_mass("fitted", field, rules, "fit", rate)
+        played, played_rate = played_field(policy, rules, players, hands, seed * 1000003 + it)
         weight = max(blend, 1.0 / (it + 2))
-        new = (1 - weight) * field + weight * played
+        new = field if played is None else (1 - weight) * field + weight * played
         change = float(np.abs(np.cumsum(new, axis=1) - np.cumsum(field, axis=1)).max())
+        change = max(change, abs(played_rate - rate) * weight)
         field = new
+        rate = (1 - weight) * rate + weight * played_rate
         history.append(change)
         if checkpoint:
-            write_npz(checkpoint, field=field, history=np.array(history), run=json.dumps(run))
+            write_npz(checkpoint, field=field, surrender_rate=rate, history=np.array(history),
+                      run=json.dumps(run))
         if progress is not None:
             progress(it + 1, change)
         if change < tolerance:
             break
-    return field, history
+    return field, rate, history
 
 
-def save_strategy(path, row_mass, rules, players, history, hands, seed, seconds):
+def save_strategy(path, row_mass, surrender_rate, rules, players, history, hands, seed, seconds):
     """Write a strategy file and its manifest, each atomically."""
     path = Path(path)
-    write_npz(path, row_mass=row_mass)
+    write_npz(path, row_mass=row_mass, surrender_rate=np.float64(surrender_rate))
     manifest = provenance(
-        ruleset=rules.id, players=players, iterations=len(history), hands_per_iteration=hands,
+        ruleset=rules.id, players=players, surrender_rate=surrender_rate,
+        iterations=len(history), hands_per_iteration=hands,
         seed=seed, cdf_change_per_iteration=history,
         method="blended iterated best response (analysis/fit.py)", seconds=round(seconds, 1))
     write_json(path.with_suffix(".json"), manifest)
@@ -124,8 +141,9 @@ def fit_and_save(rules, players, path=None, resume=False, **options):
     path = Path(path or strategy_path(rules.id, players))
     checkpoint = path.with_name(f".{path.stem}.partial.npz")
     start = time.perf_counter()
-    mass, history = fit_equilibrium(rules, players, checkpoint=checkpoint, resume=resume, **options)
-    manifest = save_strategy(path, mass, rules, players, history, options.get("hands", 20000),
+    mass, rate, history = fit_equilibrium(rules, players, checkpoint=checkpoint, resume=resume,
+                                          **options)
+    manifest = save_strategy(path, mass, rate, rules, players, history, options.get("hands", 20000),
                              options.get("seed", 0), time.perf_counter() - start)
     checkpoint.unlink(missing_ok=True)
     return manifest

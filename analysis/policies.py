@@ -64,10 +64,10 @@ class Policy:
     source: str  # where the tables came from
 
     @classmethod
-    def from_row_mass(cls, name, row_mass, rules, source):
+    def from_row_mass(cls, name, row_mass, rules, source, surrender_rate=0.0):
         compiled = rules.compile()
         tables = _kp.ev_tables(np.ascontiguousarray(row_mass, np.float64), compiled.params,
-                               compiled.royalty)
+                               compiled.royalty, float(surrender_rate))
         return cls(name, _kp.TABLE, tables, row_percentiles(), source)
 
 
@@ -85,13 +85,15 @@ def fitted_strategies():
     return found
 
 
-def load_row_mass(path):
-    """The per-row strength distribution stored in a strategy file (float64 (3, N_STRENGTHS))."""
+def load_strategy(path):
+    """A strategy file's per-row strength distribution (float64 (3, N_STRENGTHS)) and the
+    share of the field that surrenders (0 for files without it)."""
     with np.load(path) as data:
         mass = data["row_mass"]
+        rate = float(data["surrender_rate"]) if "surrender_rate" in data.files else 0.0
     if mass.shape != (3, N_STRENGTHS):
         raise ValueError(f"{path}: row_mass has shape {mass.shape}, expected (3, {N_STRENGTHS})")
-    return mass
+    return mass, rate
 
 
 def manifest(path):
@@ -125,7 +127,8 @@ def make_policy(name, rules, players, strategy=None):
         have = ", ".join(f"{r} ({p} players)" for r, p in fitted_strategies()) or "none"
         raise ValueError(f"no fitted strategy for {rules.id} with {players} players at {path} "
                          f"(have: {have}); run 'sapsam fit --rules {rules.id} --players {players}'")
-    return Policy.from_row_mass(name, load_row_mass(path), rules, str(path))
+    mass, rate = load_strategy(path)
+    return Policy.from_row_mass(name, mass, rules, str(path), rate)
 
 
 @cache

@@ -28,7 +28,8 @@ from kernels.settings import (FIVE_POSITIONS, FRONT_POSITIONS, N_FIVES, N_SPLITS
 
 POLICIES = ("random", "greedy", "balanced", "table")
 RANDOM, GREEDY, BALANCED, TABLE = range(4)
-N_TABLE = 6  # rows of an EV table per hand row, see ev_tables
+N_TABLE = 7  # rows of an EV table per hand row, see ev_tables
+_SURRENDER_RATE = (0, 6, 0)  # where ev_tables keeps the field's surrender rate
 _FRONTIER_ROOM = 36036
 
 
@@ -107,13 +108,17 @@ def _split_of(back, middle):
 
 
 @njit(cache=True)
-def ev_tables(row_mass, params, royalty):
+def ev_tables(row_mass, params, royalty, surrender_rate):
     """Per-row EV tables from the field's row strength distributions.
 
     Parameters
     ----------
     row_mass : ndarray(float64), shape (3, N_STRENGTHS)
-        Probability of each strength in each row of an opponent's setting.
+        Probability of each strength in each row of an opponent's setting (among opponents
+        who set their hands).
+    surrender_rate : float
+        Share of the field that surrenders (kept at ``tables[0, 6, 0]``): a surrendering
+        opponent pays the surrender cost to a setting, and nothing to another surrender.
 
     Returns
     -------
@@ -121,9 +126,10 @@ def ev_tables(row_mass, params, royalty):
         For row k and own strength s: [0] P(opponent weaker), [1] P(equal), [2] units won
         when the row wins, [3] expected units paid to an opponent who beats s,
         [4] the royalty s earns whatever happens (``always`` mode), [5] expected royalty of
-        the opponent's row (``always`` mode).
+        the opponent's row (``always`` mode); [6] holds the surrender rate (row 0, s = 0).
     """
     out = np.zeros((3, N_TABLE, N_STRENGTHS))
+    out[_SURRENDER_RATE] = surrender_rate
     extra = params[S.P_ROYALTY_EXTRA]
     always = params[S.P_ROYALTY_ALWAYS]
     two_of_three = params[S.P_BASE] == S.BASE_TWO_OF_THREE
@@ -335,8 +341,13 @@ def choose(hand, policy, tables, percentile, params, naturals, opponents, state,
             index, key = best_natural(hand, naturals)
             if index >= 0 and naturals[index, 2] * opponents >= value:
                 return -1, index, key, False
-        if params[S.P_SURRENDER_ALLOWED] and -params[S.P_SURRENDER_COST] * opponents > value:
-            return -1, -1, np.int64(0), True
+        if params[S.P_SURRENDER_ALLOWED]:
+            # against a field where a share q surrenders: a setting collects the cost from
+            # them, a surrender pays only the others
+            q = tables[_SURRENDER_RATE]
+            cost = params[S.P_SURRENDER_COST] * opponents
+            if -cost * (1.0 - q) > (1.0 - q) * value + q * cost:
+                return -1, -1, np.int64(0), True
     return split, -1, np.int64(0), False
 
 

@@ -20,7 +20,7 @@ from analysis.cli import main
 from analysis.exploit import exploitability
 from analysis.fit import fit_and_save, fit_equilibrium, save_strategy
 from analysis.hands import rank3
-from analysis.policies import load_row_mass, make_policy, manifest, strategy_path
+from analysis.policies import load_strategy, make_policy, manifest, strategy_path
 from analysis.rules import load_ruleset
 from analysis.sampling import block_states
 from kernels import policies as KP
@@ -49,22 +49,22 @@ def test_fit_is_reproducible_from_its_seed(rules_id, players, restore_threads):
     for threads in (1, 2):
         numba.set_num_threads(threads)
         runs[threads] = fit_equilibrium(rules_id, players, iterations=2, hands=500, seed=7)
-    (mass, history), (mass2, history2) = runs[1], runs[2]
+    (mass, _, history), (mass2, _, history2) = runs[1], runs[2]
     np.testing.assert_array_equal(mass, mass2)  # same seed: identical, whatever the threads
     assert history == history2 and 1 <= len(history) <= 2
     check_row_mass(mass)
-    other, _ = fit_equilibrium(rules_id, players, iterations=2, hands=500, seed=8)
+    other, _, _ = fit_equilibrium(rules_id, players, iterations=2, hands=500, seed=8)
     check_row_mass(other)
     assert not np.array_equal(mass, other), "another seed dealt the same hands"
 
 
 def test_fit_reports_progress_and_stops_at_the_tolerance():
     seen = []
-    _, history = fit_equilibrium("two-four", 2, iterations=3, hands=500, seed=1, tolerance=0.0,
+    _, _, history = fit_equilibrium("two-four", 2, iterations=3, hands=500, seed=1, tolerance=0.0,
                                  progress=lambda it, change: seen.append((it, change)))
     assert [it for it, _ in seen] == [1, 2, 3] and [c for _, c in seen] == history
     assert all(c > 0 for c in history)
-    _, history = fit_equilibrium("two-four", 2, iterations=3, hands=500, seed=1, tolerance=1.0)
+    _, _, history = fit_equilibrium("two-four", 2, iterations=3, hands=500, seed=1, tolerance=1.0)
     assert len(history) == 1  # every CDF change is below 1: stop after the first round
 
 
@@ -75,11 +75,11 @@ def test_fit_reports_progress_and_stops_at_the_tolerance():
 
 def test_save_strategy_writes_the_file_and_its_manifest(tmp_path):
     rules = load_ruleset("two-four")
-    mass, history = fit_equilibrium(rules, 2, iterations=2, hands=500, seed=5)
+    mass, rate, history = fit_equilibrium(rules, 2, iterations=2, hands=500, seed=5)
     path = tmp_path / "strategies" / "two-four-2p.npz"
-    written = save_strategy(path, mass, rules, 2, history, 500, 5, 1.25)
+    written = save_strategy(path, mass, rate, rules, 2, history, 500, 5, 1.25)
     assert sorted(p.name for p in path.parent.iterdir()) == ["two-four-2p.json", "two-four-2p.npz"]
-    np.testing.assert_array_equal(load_row_mass(path), mass)
+    np.testing.assert_array_equal(load_strategy(path)[0], mass)
     meta = manifest(path)
     assert meta == json.loads(json.dumps(written))
     assert {"ruleset", "players", "iterations", "seed", "hands_per_iteration"} <= set(meta)
@@ -97,7 +97,7 @@ def test_save_strategy_replaces_files_atomically(tmp_path, monkeypatch):
     rules = load_ruleset("two-four")
     path = tmp_path / "two-four-2p.npz"
     old_mass = np.full((3, N_STRENGTHS), 1.0 / N_STRENGTHS)
-    save_strategy(path, old_mass, rules, 2, [0.5], 100, 1, 0.1)
+    save_strategy(path, old_mass, 0.0, rules, 2, [0.5], 100, 1, 0.1)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["two-four-2p.json", "two-four-2p.npz"]
     before = path.read_bytes(), path.with_suffix(".json").read_bytes()
 
@@ -111,12 +111,12 @@ def test_save_strategy_replaces_files_atomically(tmp_path, monkeypatch):
         patch.setattr(os, "replace", crash)
         patch.setattr(os, "rename", crash)
         with pytest.raises(OSError, match="crash before the rename"):
-            save_strategy(path, new_mass, rules, 2, [0.1], 100, 2, 0.1)
+            save_strategy(path, new_mass, 0.0, rules, 2, [0.1], 100, 2, 0.1)
     assert (path.read_bytes(), path.with_suffix(".json").read_bytes()) == before
-    np.testing.assert_array_equal(load_row_mass(path), old_mass)
+    np.testing.assert_array_equal(load_strategy(path)[0], old_mass)
     # and a save that completes replaces both
-    save_strategy(path, new_mass, rules, 2, [0.1], 100, 2, 0.1)
-    np.testing.assert_array_equal(load_row_mass(path), new_mass)
+    save_strategy(path, new_mass, 0.0, rules, 2, [0.1], 100, 2, 0.1)
+    np.testing.assert_array_equal(load_strategy(path)[0], new_mass)
     assert manifest(path)["seed"] == 2
 
 
@@ -209,7 +209,7 @@ def test_shipped_standard_strategy():
     meta = manifest(path)
     assert (meta["ruleset"], meta["players"]) == ("standard", 4)
     assert {"iterations", "seed", "hands_per_iteration"} <= set(meta)
-    check_row_mass(load_row_mass(path))
+    check_row_mass(load_strategy(path)[0])
     shipped = make_policy("fitted", "standard", 4)
     greedy = make_policy("greedy", "standard", 4)
     means = paired_margins([shipped, greedy], greedy, hands=120, samples=100, seed=5)
@@ -236,8 +236,8 @@ def test_cli_fit_writes_the_strategy_and_manifest(tmp_path):
     assert (meta["ruleset"], meta["players"], meta["iterations"], meta["seed"],
             meta["hands_per_iteration"]) == ("two-four", 2, 1, 0, 200)
     assert "two-four" in result.stdout and "1 iterations" in result.stdout
-    expected, _ = fit_equilibrium("two-four", 2, iterations=1, hands=200, seed=0)
-    np.testing.assert_array_equal(load_row_mass(out), expected)
+    expected, _, _ = fit_equilibrium("two-four", 2, iterations=1, hands=200, seed=0)
+    np.testing.assert_array_equal(load_strategy(out)[0], expected)
 
 
 def test_cli_fit_bad_input_exits_2(tmp_path):
@@ -280,10 +280,10 @@ def test_interrupted_fit_resumes_to_the_same_strategy(tmp_path):
     """Rounds are checkpointed: 2 rounds, then a resumed run to 4, equal 4 rounds in one go."""
     from analysis.fit import fit_equilibrium
 
-    whole, whole_history = fit_equilibrium("basic", 2, iterations=4, hands=400, seed=5, tolerance=0)
+    whole, _, whole_history = fit_equilibrium("basic", 2, iterations=4, hands=400, seed=5, tolerance=0)
     checkpoint = tmp_path / "fit.partial.npz"
     fit_equilibrium("basic", 2, iterations=2, hands=400, seed=5, tolerance=0, checkpoint=checkpoint)
-    resumed, history = fit_equilibrium("basic", 2, iterations=4, hands=400, seed=5, tolerance=0,
+    resumed, _, history = fit_equilibrium("basic", 2, iterations=4, hands=400, seed=5, tolerance=0,
                                        checkpoint=checkpoint, resume=True)
     assert np.array_equal(resumed, whole) and history == whole_history
     with pytest.raises(ValueError, match="checkpoint of another run"):
@@ -301,3 +301,13 @@ def test_interrupted_exploit_resumes_to_the_same_numbers(tmp_path):
     resumed = exploitability("two-four", 2, "greedy", deals=4, samples=20, seed=9,
                              checkpoint=checkpoint, resume=True)
     assert np.array_equal(resumed.gaps, whole.gaps) and resumed.gap == whole.gap
+
+
+def test_a_surrender_ruleset_fits_to_a_finite_strategy_that_still_plays_hands():
+    """Surrender feeds on itself if a surrendering field is ignored (every hand surrendered and
+    the row distribution became 0/0); the fitted policy weighs the field's surrender rate."""
+    mass, rate, history = fit_equilibrium("pagat-surrender", 4, iterations=6, hands=1500, seed=3,
+                                          tolerance=0)
+    assert np.isfinite(mass).all() and np.isfinite(history).all()
+    np.testing.assert_allclose(mass.sum(axis=1), 1.0)
+    assert 0.0 <= rate < 0.5, f"the fitted field surrenders {rate:.1%} of hands"
