@@ -426,8 +426,8 @@ def report_command(folder):
 
     from analysis.report import render_report
 
-    if not (Path(folder) / "manifest.json").is_file():
-        raise ValueError(f"{folder} holds no finished simulation (no manifest.json)")
+    if not any((Path(folder) / name).is_file() for name in ("manifest.json", "checkpoint.npz")):
+        raise ValueError(f"{folder} holds no simulation (no manifest.json or checkpoint.npz)")
     render_report(folder)
     click.echo(f"re-rendered the report in {folder}")
 

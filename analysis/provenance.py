@@ -38,14 +38,18 @@ def write_json(path, payload):
     write_atomic(path, json.dumps(payload, indent=2) + "\n")
 
 
-def write_atomic(path, text):
-    """Replace ``path`` with ``text`` so readers never see a half-written file."""
+def write_atomic(path, data):
+    """Replace ``path`` with ``data`` (str or bytes) so readers never see a half-written file:
+    a temporary file in the same folder, then a rename; ordinary permissions (the umask's)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -53,23 +57,14 @@ def write_atomic(path, text):
 
 
 def write_npz(path, **arrays):
-    """Write a compressed ``.npz`` atomically (same folder, then a rename)."""
+    """Write a compressed ``.npz`` atomically (see :func:`write_atomic`)."""
     import io
 
     import numpy as np
 
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **arrays)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(buffer.getvalue())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, buffer.getvalue())
 
 
 def read_checkpoint(path, expected):
