@@ -358,6 +358,54 @@ def best(context):
                      "s/hand", 1, 2)]
 
 
+@benchmark("simulate")
+def simulate(context):
+    """4-player tables, fitted seats, scored under every named ruleset with a fitted strategy;
+    with the shares of setting hands and scoring (measured apart on the same hands)."""
+    from analysis.policies import make_policy, strategy_path
+    from analysis.rules import load_ruleset, ruleset_ids
+    from analysis.sampling import block_states
+    from analysis.score import settle_tables
+    from analysis.simulate import Simulation, compile_simulation, run_blocks
+    from kernels.policies import play_hands
+
+    ids = tuple(r for r in ruleset_ids() if strategy_path(r, 4).is_file())
+    if not ids:
+        print("skipped simulate: no fitted 4-player strategies", file=sys.stderr)
+        return []
+    tables = context.size(2000, 200)
+    sim = Simulation(ids, 4, ("fitted",) * 4, tables, SEED, block_size=max(1, tables // 16))
+    compiled = compile_simulation(sim)
+    threads = max(thread_counts(1, 2))
+    run_blocks(sim, compiled, [0])  # warm-up
+    seconds = context.time(lambda: run_blocks(sim, compiled, range(sim.blocks)), threads)
+    rows = [rate_row(f"simulate, {tables:,} tables x {len(ids)} rulesets (fitted seats)", threads,
+                     seconds, tables, "tables/s", target=5000)]
+    # the same work in two parts: every seat decides under every ruleset, then scoring
+    hands = np.sort(random_hands(context.rng, tables * 4, 13), axis=1)
+    decided = []
+
+    def decide_all():
+        decided.clear()
+        for rid in ids:
+            rules = load_ruleset(rid)
+            policy, c = make_policy("fitted", rules, 4), rules.compile()
+            decided.append(play_hands(hands, policy.code, policy.tables, policy.percentile,
+                                      c.params, c.naturals, 3, block_states(SEED, 0, 64)))
+
+    def score_all():
+        for rid, (rows_, nat, key, sur) in zip(ids, decided):
+            settle_tables(rid, np.where(rows_ < 0, 0, rows_).reshape(tables, 4, 3),
+                          nat.reshape(tables, 4), key.reshape(tables, 4), sur.reshape(tables, 4))
+
+    decide_seconds = np.median(context.time(decide_all, threads))
+    score_seconds = np.median(context.time(score_all, threads))
+    share = decide_seconds / (decide_seconds + score_seconds)
+    rows.append(Row(f"share of time setting hands (vs scoring), {len(ids)} rulesets", threads,
+                    100 * share, 100 * share, "%", None))
+    return rows
+
+
 def format_number(value):
     """A figure with about three significant digits and thousands separators."""
     if value >= 100:
