@@ -60,7 +60,8 @@ ACES_VALUE = np.array([0, 1, 2, 6, 8], np.int64)
 # scratch ``work`` int64 (7, 4, 4): per-pair tables, per-seat vectors, royalties per seat
 # and row, and the current pair's row results and parts
 W_FIRST, W_REST, W_SWEPT, W_COMPARED, W_SEAT, W_ROYALTY, W_ROW = range(7)
-_SEAT_STATUS, _SEAT_HOME_RUN, _SEAT_FREE = range(3)  # rows of work[W_SEAT]
+SEAT_STATUS, _SEAT_HOME_RUN, _SEAT_FREE = range(3)  # rows of work[W_SEAT]; after a call,
+# work[W_SEAT, SEAT_STATUS] holds each seat's status (SET, FOUL, NATURAL or SURRENDER)
 _ROW_RES, _ROW_PARTS = range(2)  # rows of work[W_ROW]
 
 
@@ -190,13 +191,13 @@ def _status(rows, t, natural, surrender, params, work):
     n = rows.shape[1]
     for i in range(n):
         if natural[t, i] >= 0:
-            work[W_SEAT, _SEAT_STATUS, i] = NATURAL
+            work[W_SEAT, SEAT_STATUS, i] = NATURAL
         elif surrender[t, i] and params[P_SURRENDER_ALLOWED]:
-            work[W_SEAT, _SEAT_STATUS, i] = SURRENDER
+            work[W_SEAT, SEAT_STATUS, i] = SURRENDER
         elif rows[t, i, 2] >= rows[t, i, 1] and rows[t, i, 1] >= rows[t, i, 0]:
-            work[W_SEAT, _SEAT_STATUS, i] = SET
+            work[W_SEAT, SEAT_STATUS, i] = SET
         else:
-            work[W_SEAT, _SEAT_STATUS, i] = FOUL
+            work[W_SEAT, SEAT_STATUS, i] = FOUL
 
 
 @njit(cache=True, inline="always")
@@ -212,14 +213,14 @@ def _settle_pool(params, rows, t, work, net):
         best = -1
         winners = 0
         for i in range(n):
-            v = -1 if work[W_SEAT, _SEAT_STATUS, i] == FOUL else rows[t, i, k]
+            v = -1 if work[W_SEAT, SEAT_STATUS, i] == FOUL else rows[t, i, k]
             if v > best:
                 best = v
                 winners = 1
             elif v == best:
                 winners += 1
         for i in range(n):
-            v = -1 if work[W_SEAT, _SEAT_STATUS, i] == FOUL else rows[t, i, k]
+            v = -1 if work[W_SEAT, SEAT_STATUS, i] == FOUL else rows[t, i, k]
             if v == best:
                 net[t, i] += pot // (3 * winners)
                 if winners == 1:
@@ -238,7 +239,7 @@ def _settle_single_winner(params, rows, t, work, net):
     for i in range(n):
         net[t, i] = 0
     for i in range(n):
-        if work[W_SEAT, _SEAT_STATUS, i] == FOUL:
+        if work[W_SEAT, SEAT_STATUS, i] == FOUL:
             continue
         beats_all = True
         for j in range(n):
@@ -246,7 +247,7 @@ def _settle_single_winner(params, rows, t, work, net):
                 continue
             won = 0
             for k in range(3):
-                won += work[W_SEAT, _SEAT_STATUS, j] == FOUL or rows[t, i, k] > rows[t, j, k]
+                won += work[W_SEAT, SEAT_STATUS, j] == FOUL or rows[t, i, k] > rows[t, j, k]
             if won < 2:
                 beats_all = False
                 break
@@ -296,7 +297,7 @@ def settle_into(params, royalty, naturals, rows, natural, natural_key, surrender
     n = rows.shape[1]
     _status(rows, t, natural, surrender, params, work)
     for i in range(n):  # royalties a seat's rows would earn (a foul earns none)
-        fouled = work[W_SEAT, _SEAT_STATUS, i] == FOUL
+        fouled = work[W_SEAT, SEAT_STATUS, i] == FOUL
         for k in range(3):
             work[W_ROYALTY, i, k] = 0 if fouled else royalty[k, CATEGORY_OF[rows[t, i, k]]]
     game = params[P_GAME]
@@ -328,7 +329,7 @@ def settle_into(params, royalty, naturals, rows, natural, natural_key, surrender
         for j in range(i + 1, n):
             if is_bank and i != bank[t] and j != bank[t]:
                 continue
-            si, sj = work[W_SEAT, _SEAT_STATUS, i], work[W_SEAT, _SEAT_STATUS, j]
+            si, sj = work[W_SEAT, SEAT_STATUS, i], work[W_SEAT, SEAT_STATUS, j]
             stage = W_REST  # where a deferred amount waits: naturals are paid first
             code = 1
             if si == NATURAL or sj == NATURAL:

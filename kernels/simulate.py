@@ -108,34 +108,25 @@ def _simulate_blocks_body(states, first_table, counts, players, seat_policy, sea
                 S.settle_into(params[r], royalty[r], naturals[r, :n_naturals[r]], rows, natural,
                               key, surrender, aces, banks, chips, net, 0, work, detail, results,
                               False)
-                _tally(params[r], rows, natural, surrender, banks[0], net, r, players, acc[b],
+                _tally(params[r], rows, work[S.W_SEAT, S.SEAT_STATUS], banks[0], net, r, players, acc[b],
                        hist[b])
             state[0] = draw[0] + np.uint64(players + 1)
 
 
 @njit(cache=True)
-def _tally(params, rows, natural, surrender, bank, net, r, players, acc, hist):
-    """Add one settled table to the accumulators of ruleset ``r``."""
+def _tally(params, rows, status, bank, net, r, players, acc, hist):
+    """Add one settled table to the accumulators of ruleset ``r``; ``status`` is each seat's
+    status as settlement saw it (kernels.settle SET, FOUL, NATURAL, SURRENDER)."""
     scale = params[S.P_SCALE]
-    status = np.empty(players, np.int64)  # 0 set, 1 foul, 2 natural, 3 surrender
-    for p in range(players):
-        if natural[0, p] >= 0:
-            status[p] = 2
-        elif surrender[0, p]:
-            status[p] = 3
-        elif rows[0, p, 2] >= rows[0, p, 1] and rows[0, p, 1] >= rows[0, p, 0]:
-            status[p] = 0
-        else:
-            status[p] = 1
     for p in range(players):
         x = net[0, p]
         a = acc[r, p]
         a[A_HANDS] += 1
         a[A_SUM] += x
         a[A_SUMSQ] += x * x
-        a[A_FOULS] += status[p] == 1
-        a[A_SURRENDERS] += status[p] == 3
-        a[A_NATURALS] += status[p] == 2
+        a[A_FOULS] += status[p] == S.FOUL
+        a[A_SURRENDERS] += status[p] == S.SURRENDER
+        a[A_NATURALS] += status[p] == S.NATURAL
         a[A_BANK_HANDS] += p == bank
         units = x // scale
         hist[r, p, min(max(units, -HIST_HALF), HIST_HALF) + HIST_HALF] += 1
@@ -146,14 +137,15 @@ def _tally(params, rows, natural, surrender, bank, net, r, players, acc, hist):
         for j in range(players):
             if j == i:
                 continue
-            if not compares or status[i] >= 2 or status[j] >= 2 or (bank >= 0 and i != bank and j != bank):
+            if not compares or status[i] >= S.NATURAL or status[j] >= S.NATURAL or (
+                    bank >= 0 and i != bank and j != bank):
                 swept_all = False
                 continue
             wins = 0
             for k in range(3):
-                if status[j] == 1 and status[i] == 0:
+                if status[j] == S.FOUL and status[i] == S.SET:
                     wins += 1
-                elif status[i] == 0 and status[j] == 0 and rows[0, i, k] > rows[0, j, k]:
+                elif status[i] == S.SET and status[j] == S.SET and rows[0, i, k] > rows[0, j, k]:
                     wins += 1
             if wins == 3:
                 acc[r, i, A_SWEEPS_GIVEN] += 1
