@@ -408,13 +408,21 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
         else:
             totals = run(sim, folder, resume, progress)
     from analysis.report import write_report
-    from analysis.simulate import compile_simulation
+    from analysis.simulate import compile_simulation, seats_frame
 
     seconds = time.perf_counter() - start
-    write_report(folder, sim, compile_simulation(sim), totals, seconds, backend)
-    click.echo(f"{tables:,} tables x {len(ids)} rulesets in {seconds:.1f} s "
-               f"({tables / seconds:,.0f} tables/s); report in {folder}")
-    click.echo((folder / "summary.md").read_text() if (folder / "summary.md").is_file() else "")
+    compiled = compile_simulation(sim)
+    write_report(folder, sim, compiled, totals, seconds, backend)
+    table = Table(header_style="bold", title="EV per hand (units), 95% CI")
+    for col in ("ruleset", "seat", "policy", "EV", "95% CI", "SD"):
+        table.add_column(col, justify="left" if col in ("ruleset", "policy") else "right")
+    for row in seats_frame(sim, compiled, totals[0]).itertuples(index=False):
+        table.add_row(row.ruleset, str(row.seat), row.policy, f"{row.mean:+.4f}",
+                      f"[{row.ci_low:+.4f}, {row.ci_high:+.4f}]", f"{row.sd:.3f}")
+    console = _console()
+    console.print(table)
+    console.print(f"{tables:,} tables x {len(ids)} rulesets in {seconds:.1f} s "
+                  f"({tables / seconds:,.0f} tables/s); report, plots and manifest in {folder}")
 
 
 @main.command("report")
