@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit, prange
 
 from kernels import settle as S
-from kernels.policies import decide, policy_scratch, split_rows
+from kernels.policies import decide, place, policy_scratch
 from kernels.rng import shuffle_prefix
 
 # per-candidate statistics, summed over opponents and samples
@@ -50,17 +50,9 @@ def _sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unsee
         shuffle_prefix(deck, 13 * opponents, state)
         for o in range(opponents):
             hand[:] = np.sort(deck[13 * o:13 * o + 13])
-            split, nat, nkey, sur = decide(hand, policy, tables, percentile, params, naturals,
-                                           opponents, state, scratch)
             seat = o + 1
-            if split >= 0:
-                r = split_rows(hand, split, wheel)
-                rows[0, seat, 0] = r[0]
-                rows[0, seat, 1] = r[1]
-                rows[0, seat, 2] = r[2]
-            natural[0, seat] = nat
-            key[0, seat] = nkey
-            surrender[0, seat] = sur
+            place(hand, decide(hand, policy, tables, percentile, params, naturals, opponents,
+                               state, scratch), wheel, seat, rows, natural, key, surrender)
             a = 0
             for c in hand:
                 a += (c >> 2) == 12

@@ -351,6 +351,21 @@ def choose(hand, policy, tables, percentile, params, naturals, opponents, state,
     return split, -1, np.int64(0), False
 
 
+@njit(cache=True, inline="always")
+def place(hand, decision, wheel_second, seat, rows, natural, natural_key, surrender):
+    """Write one seat's decision (as :func:`decide` returns it) into the one-table arrays of
+    :func:`kernels.settle.settle_into` (leading table axis of length 1)."""
+    split, nat, key, sur = decision
+    if split >= 0:
+        r = split_rows(hand, split, wheel_second)
+        rows[0, seat, 0] = r[0]
+        rows[0, seat, 1] = r[1]
+        rows[0, seat, 2] = r[2]
+    natural[0, seat] = nat
+    natural_key[0, seat] = key
+    surrender[0, seat] = sur
+
+
 def _play_hands_body(hands, policy, tables, percentile, params, naturals, opponents, states,
                      rows, natural, natural_key, surrender):
     n = hands.shape[0]

@@ -16,7 +16,7 @@ from numba import njit, prange
 
 from kernels import settle as S
 from kernels.naturals import natural_key
-from kernels.policies import choose, policy_scratch, split_rows
+from kernels.policies import choose, place, policy_scratch
 from kernels.rng import shuffle_prefix
 from kernels.settings import _frontier
 
@@ -87,18 +87,11 @@ def _simulate_blocks_body(states, first_table, counts, players, seat_policy, sea
                     out_split[:size] = front_split[w, p, :size]
                     out_rows[:size] = front_rows[w, p, :size]
                     state[0] = draw[0] + np.uint64(p + 1)  # seat p's stream for this table
-                    split, nat, nkey, sur = choose(
+                    decision = choose(
                         hands[p], seat_policy[p], seat_tables[r, p], percentile, params[r],
                         naturals[r, :n_naturals[r]] if any_natural[p] else no_naturals,
                         players - 1, state, scratch, size)
-                    if split >= 0:
-                        rr = split_rows(hands[p], split, w == 1)
-                        rows[0, p, 0] = rr[0]
-                        rows[0, p, 1] = rr[1]
-                        rows[0, p, 2] = rr[2]
-                    natural[0, p] = nat
-                    key[0, p] = nkey
-                    surrender[0, p] = sur
+                    place(hands[p], decision, w == 1, p, rows, natural, key, surrender)
                 if bank_mode[r] == BANK_ROTATE:
                     banks[0] = table % players
                 elif bank_mode[r] == BANK_FIXED:
