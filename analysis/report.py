@@ -428,7 +428,7 @@ def _subtitle(sim, manifest):
 def _plot_ev(sim, compiled, frames, manifest):
     seats = frames["seats"]
     ids = [r.id for r in compiled.rulesets]
-    figure = _figure(max(6.0, 1.1 * len(ids) * max(1, sim.players) / 2 + 2), 4.5)
+    figure = _figure(min(14.0, max(6.0, 1.1 * len(ids) * max(1, sim.players) / 2 + 2)), 5.0)
     axes = figure.add_subplot()
     width = 0.7
     offsets = (np.arange(sim.players) - (sim.players - 1) / 2) * width / sim.players
