@@ -143,6 +143,25 @@ def test_wheel_mode_matters(text):
     assert frontier_low.distinct == frontier_second.distinct
 
 
+def test_second_frontier_is_a_remap_without_a_wheel():
+    """The simulator's shortcut: a hand that cannot make a wheel has the same frontier under
+    both wheel ranks, five-card rows remapped; a hand that can is flagged."""
+    checked = 0
+    for hand in deal_hands(np.random.default_rng(SEED + 7), 400):
+        if ks.can_make_wheel(hand):
+            continue
+        _, splits, rows = ks.pareto_frontier(hand, False)
+        _, want_splits, want_rows = ks.pareto_frontier(hand, True)
+        got_splits = np.empty_like(splits)
+        got_rows = np.empty_like(rows)
+        ks.remap_wheel_second(len(splits), splits, rows, got_splits, got_rows)
+        assert np.array_equal(got_splits, want_splits) and np.array_equal(got_rows, want_rows)
+        checked += 1
+    assert checked > 300  # about 7 hands in 8 cannot make a wheel
+    for text in WHEEL_HANDS:
+        assert ks.can_make_wheel(np.sort(np.array(naive.cards(text), dtype=np.uint8)))
+
+
 def test_bad_wheel_rank():
     with pytest.raises(ValueError, match="wheel_rank"):
         api.pareto_frontier(WHEEL_HANDS[0], wheel_rank="high")
