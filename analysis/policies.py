@@ -59,7 +59,7 @@ class Policy:
 
     name: str
     code: int
-    tables: np.ndarray  # float64 (3, N_TABLE, N_STRENGTHS); zeros unless table/fitted
+    tables: np.ndarray  # float64 kernels.policies.TABLE_SHAPE; zeros unless table/fitted
     percentile: np.ndarray  # float64 (2, N_STRENGTHS)
     source: str  # where the tables came from
 
@@ -116,7 +116,7 @@ def make_policy(name, rules, players, strategy=None):
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
     if name not in POLICY_NAMES:
         raise ValueError(f"unknown policy {name!r}: use one of {', '.join(POLICY_NAMES)}")
-    empty = np.zeros((3, _kp.N_TABLE, N_STRENGTHS))
+    empty = np.zeros(_kp.TABLE_SHAPE)
     if name in ("random", "greedy", "balanced"):
         return Policy(name, _kp.POLICIES.index(name), empty, row_percentiles(), "")
     if name == "table":
@@ -136,6 +136,6 @@ def balanced_field(players, deals=4000, seed=20261121):
     """Per-row strength distribution of ``balanced`` settings over seeded random deals."""
     from analysis.fit import played_row_mass
 
-    policy = Policy("balanced", _kp.BALANCED, np.zeros((3, _kp.N_TABLE, N_STRENGTHS)),
+    policy = Policy("balanced", _kp.BALANCED, np.zeros(_kp.TABLE_SHAPE),
                     row_percentiles(), "")
     return played_row_mass(policy, load_ruleset("basic"), players, deals, seed)

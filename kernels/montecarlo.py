@@ -105,7 +105,7 @@ cand_natural, cand_key : ndarray(int64), shape (C,)
 cand_surrender : ndarray(bool), shape (C,)
 unseen : ndarray(uint8), shape (39,)
 players, policy, bank : int
-tables : ndarray(float64), shape (3, N_TABLE, N_STRENGTHS)
+tables : ndarray(float64), shape kernels.policies.TABLE_SHAPE
 percentile : ndarray(float64), shape (2, N_STRENGTHS)
 params, royalty, naturals : ndarray(int64)
 states : ndarray(uint64), shape (B,)

@@ -24,12 +24,14 @@ from kernels.evaluate import CATEGORY_OF, N_STRENGTHS, WHEEL_SECOND, eval3, eval
 from kernels.naturals import best_natural
 from kernels.rng import below
 from kernels.settings import (FIVE_POSITIONS, FRONT_POSITIONS, N_FIVES, N_SPLITS, SPLIT_ROWS,
-                              _frontier, _scratch, subset_strengths)
+                              _frontier, frontier_scratch, subset_strengths)
 
 POLICIES = ("random", "greedy", "balanced", "table")
 RANDOM, GREEDY, BALANCED, TABLE = range(4)
-N_TABLE = 7  # rows of an EV table per hand row, see ev_tables
-_SURRENDER_RATE = (0, 6, 0)  # where ev_tables keeps the field's surrender rate
+TABLE_SHAPE = (3, N_STRENGTHS + 1, 4)  # an EV table, see ev_tables
+WIN, TIE, LOSS, GAIN = range(4)  # its columns
+_SURRENDER_RATE = (0, N_STRENGTHS, 0)  # where ev_tables keeps the field's surrender rate
+N_VALUES = 27  # outcome values, see outcome_values
 _FRONTIER_ROOM = 36036
 
 
@@ -117,105 +119,67 @@ def ev_tables(row_mass, params, royalty, surrender_rate):
         Probability of each strength in each row of an opponent's setting (among opponents
         who set their hands).
     surrender_rate : float
-        Share of the field that surrenders (kept at ``tables[0, 6, 0]``): a surrendering
-        opponent pays the surrender cost to a setting, and nothing to another surrender.
+        Share of the field that surrenders (kept at ``tables[0, N_STRENGTHS, 0]``): a
+        surrendering opponent pays the surrender cost to a setting, and nothing to another
+        surrender.
 
     Returns
     -------
-    ndarray(float64), shape (3, N_TABLE, N_STRENGTHS)
-        For row k and own strength s: [0] P(opponent weaker), [1] P(equal), [2] units won
-        when the row wins, [3] expected units paid to an opponent who beats s,
-        [4] the royalty s earns whatever happens (``always`` mode), [5] expected royalty of
-        the opponent's row (``always`` mode); [6] holds the surrender rate (row 0, s = 0).
+    ndarray(float64), shape :data:`TABLE_SHAPE` = (3, N_STRENGTHS + 1, 4)
+        For row k and own strength s, ``tables[k, s]`` holds [WIN] P(opponent's row weaker),
+        [TIE] P(equal), [LOSS] P(stronger) and [GAIN] the expected units of the row alone:
+        the row's payment when it wins, less the expected payment to an opponent who beats
+        it, plus the royalty s earns and less the opponent's expected royalty (``always``
+        mode).  Everything else a comparison pays depends on all three rows (see
+        :func:`outcome_values`).  One row of four numbers per lookup keeps a setting's EV
+        to three cache lines.
     """
-    out = np.zeros((3, N_TABLE, N_STRENGTHS))
+    out = np.zeros(TABLE_SHAPE)
     out[_SURRENDER_RATE] = surrender_rate
     extra = params[S.P_ROYALTY_EXTRA]
     always = params[S.P_ROYALTY_ALWAYS]
     two_of_three = params[S.P_BASE] == S.BASE_TWO_OF_THREE
+    pay = np.empty(N_STRENGTHS)
+    earned = np.zeros(N_STRENGTHS)
     for k in range(3):
-        pay = np.empty(N_STRENGTHS)
         mean_royalty = 0.0
         for s in range(N_STRENGTHS):
             roy = royalty[k, CATEGORY_OF[s]]
             unit = 0.0 if two_of_three else 1.0
             if always:
                 pay[s] = unit
-                out[k, 4, s] = roy
+                earned[s] = roy
             elif extra:
                 pay[s] = unit + roy
             else:
                 pay[s] = roy if roy > 0 else unit
-            out[k, 2, s] = pay[s]
-            mean_royalty += row_mass[k, s] * roy
+            if always:
+                mean_royalty += row_mass[k, s] * roy
         below_mass = 0.0
         for s in range(N_STRENGTHS):
-            out[k, 0, s] = below_mass
-            out[k, 1, s] = row_mass[k, s]
+            out[k, s, WIN] = below_mass
+            out[k, s, TIE] = row_mass[k, s]
+            out[k, s, LOSS] = max(0.0, 1.0 - below_mass - row_mass[k, s])
             below_mass += row_mass[k, s]
         above_pay = 0.0
         for s in range(N_STRENGTHS - 1, -1, -1):
-            out[k, 3, s] = above_pay
+            out[k, s, GAIN] = out[k, s, WIN] * pay[s] - above_pay + earned[s] - mean_royalty
             above_pay += row_mass[k, s] * pay[s]
-        for s in range(N_STRENGTHS):
-            out[k, 5, s] = mean_royalty
     return out
 
 
-@njit(cache=True, inline="always")
-def _outcomes(tables, k, s):
-    w = tables[k, 0, s]
-    t = tables[k, 1, s]
-    return (w, t, max(0.0, 1.0 - w - t))
-
-
-@njit(cache=True, inline="always")
-def _row_gain(rows, tables):
-    """Expected row and royalty units against one opponent (the separable part of the EV)."""
-    gain = 0.0
-    for k in range(3):
-        s = rows[k]
-        gain += tables[k, 0, s] * tables[k, 2, s] - tables[k, 3, s] + tables[k, 4, s] - tables[k, 5, s]
-    return gain
-
-
 @njit(cache=True)
-def extras_bound(params):
-    """Largest expected units the base's extras, the sweep bonus and the overall point can add
-    per opponent; infinite where the EV is not row gain plus such extras (multipliers, pool,
-    single winner), which turns pruning off."""
-    game = params[S.P_GAME]
-    if game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER or params[S.P_SCOOP_MULT] > 1:
-        return np.inf
-    base = params[S.P_BASE]
-    bound = 0.0
-    if base == S.BASE_TWO_FOUR:
-        bound = 1.0
-    elif base == S.BASE_ONE_SIX:
-        bound = 3.0
-    elif base == S.BASE_TWO_OF_THREE:
-        bound = max(params[S.P_SWEEP_UNITS], params[S.P_MAJORITY_UNITS])
-    return bound + params[S.P_SWEEP_BONUS] + (1.0 if params[S.P_OVERALL_POINT] else 0.0)
+def outcome_values(params, out):
+    """What a comparison pays beyond the rows' own units (:data:`GAIN`), per outcome.
 
-
-@njit(cache=True)
-def setting_ev(rows, tables, params, opponents):
-    """Expected units of a setting against ``opponents`` independent players of the field."""
-    gain = _row_gain(rows, tables)
-    # per row (P(win), P(tie), P(loss)) as tuples: no allocation in this hot function
-    p0 = _outcomes(tables, 0, rows[0])
-    p1 = _outcomes(tables, 1, rows[1])
-    p2 = _outcomes(tables, 2, rows[2])
-    game = params[S.P_GAME]
-    if game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER:
-        gain = 0.0
+    Fills ``out`` (:data:`N_VALUES`,): at ``9 a + 3 b + c`` the units for front, middle and
+    back outcomes a, b, c (0 win, 1 tie, 2 loss): the base's extras, the sweep bonus and the
+    overall point.
+    """
     base = params[S.P_BASE]
-    extras = 0.0
-    sweep_gain = 0.0
     for a in range(3):
         for b in range(3):
             for c in range(3):
-                prob = p0[a] * p1[b] * p2[c]
                 wins = (a == 0) + (b == 0) + (c == 0)
                 losses = (a == 2) + (b == 2) + (c == 2)
                 v = 0.0
@@ -238,41 +202,97 @@ def setting_ev(rows, tables, params, opponents):
                     v -= params[S.P_SWEEP_BONUS]
                 if params[S.P_OVERALL_POINT]:
                     v += 1.0 if wins > losses else (-1.0 if losses > wins else 0.0)
-                if game == S.GAME_SINGLE_WINNER:
-                    v = 1.0 if wins >= 2 else 0.0
-                extras += prob * v
-                if wins == 3:
-                    sweep_gain += prob
-                elif losses == 3:
-                    sweep_gain -= prob
-    one = gain + extras
-    if params[S.P_SCOOP_MULT] > 1:
-        one += sweep_gain * (params[S.P_SCOOP_MULT] - 1) * (3.0 + max(0.0, gain))
+                out[9 * a + 3 * b + c] = v
+
+
+@njit(cache=True, inline="always")
+def _dot(b0, b1, b2, values, o):
+    """Outcome probabilities (win, tie, loss) against the values at ``o .. o + 2``."""
+    return b0 * values[o] + b1 * values[o + 1] + b2 * values[o + 2]
+
+
+@njit(cache=True, inline="always")
+def _power(x, n):
+    """``x ** n`` for a small whole ``n`` (a float power call costs more than the EV)."""
+    y = 1.0
+    for _ in range(n):
+        y *= x
+    return y
+
+
+@njit(cache=True, inline="always")
+def _closed_form_ev(s0, s1, s2, tables, game, stake, opponents):
+    """EV in the pool and single-winner games, which need no outcome sum.
+
+    Pool: each row's stake goes to its best hand, shared on ties (a tie counted as half a
+    win).  Single winner: the whole table to the player who wins two rows of three against
+    every opponent.
+    """
+    f0, m0, b0 = tables[0, s0, WIN], tables[1, s1, WIN], tables[2, s2, WIN]
     if game == S.GAME_POOL:
-        share = 0.0
-        for pk in (p0, p1, p2):
-            share += (pk[0] + 0.5 * pk[1]) ** opponents
-        return share * params[S.P_POOL_STAKE] * (opponents + 1) / 3.0
-    if game == S.GAME_SINGLE_WINNER:
-        return extras ** opponents * (opponents + 1)
-    return one * opponents
+        share = (_power(f0 + 0.5 * tables[0, s0, TIE], opponents)
+                 + _power(m0 + 0.5 * tables[1, s1, TIE], opponents)
+                 + _power(b0 + 0.5 * tables[2, s2, TIE], opponents))
+        return share * stake * (opponents + 1) / 3.0
+    two_of_three = f0 * m0 + f0 * b0 + m0 * b0 - 2.0 * f0 * m0 * b0
+    return _power(two_of_three, opponents) * (opponents + 1)
+
+
+@njit(cache=True, inline="always")
+def _summed_ev(s0, s1, s2, tables, values, scoop, opponents):
+    """EV of the games that sum over outcomes (all but pool and single winner); ``scoop`` is
+    the sweep multiplier; ``s0, s1, s2`` the setting's strengths (scalars: a view of a
+    frontier row per member costs reference counting).
+
+    The hot loop of every table policy: scalar loads and the 27-outcome sum written out.
+    Loading a member's three table rows costs about as much as the sum, so every frontier
+    member is valued (bounds to skip some cost as much as they save).
+    """
+    f0, f1, f2 = tables[0, s0, WIN], tables[0, s0, TIE], tables[0, s0, LOSS]
+    m0, m1, m2 = tables[1, s1, WIN], tables[1, s1, TIE], tables[1, s1, LOSS]
+    b0, b1, b2 = tables[2, s2, WIN], tables[2, s2, TIE], tables[2, s2, LOSS]
+    gain = tables[0, s0, GAIN] + tables[1, s1, GAIN] + tables[2, s2, GAIN]
+    if scoop > 1:  # a sweep multiplies what the rows paid (3 units and the gain if positive)
+        gain += (f0 * m0 * b0 - f2 * m2 * b2) * (scoop - 1) * (3.0 + max(0.0, gain))
+    extras = (f0 * (m0 * _dot(b0, b1, b2, values, 0) + m1 * _dot(b0, b1, b2, values, 3)
+                    + m2 * _dot(b0, b1, b2, values, 6))
+              + f1 * (m0 * _dot(b0, b1, b2, values, 9) + m1 * _dot(b0, b1, b2, values, 12)
+                      + m2 * _dot(b0, b1, b2, values, 15))
+              + f2 * (m0 * _dot(b0, b1, b2, values, 18) + m1 * _dot(b0, b1, b2, values, 21)
+                      + m2 * _dot(b0, b1, b2, values, 24)))
+    return (gain + extras) * opponents
 
 
 @njit(cache=True)
-def _best_on_frontier(policy, tables, percentile, params, opponents, size, out_split, out_rows):
-    """Best frontier split for ``balanced`` or ``table``; returns (split, value)."""
+def setting_ev(rows, tables, values, params, opponents):
+    """Expected units of a setting against ``opponents`` independent players of the field;
+    ``values`` from :func:`outcome_values`."""
+    game = params[S.P_GAME]
+    if game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER:
+        return _closed_form_ev(rows[0], rows[1], rows[2], tables, game, params[S.P_POOL_STAKE],
+                               opponents)
+    return _summed_ev(rows[0], rows[1], rows[2], tables, values, params[S.P_SCOOP_MULT], opponents)
+
+
+@njit(cache=True)
+def _best_on_frontier(policy, tables, values, percentile, params, opponents, size, out_split,
+                      out_rows):
+    """Best frontier split for ``balanced`` or ``table``; returns (split, value): the best
+    value, ties to the smaller split."""
     best_split = -1
     best_value = -1e300
-    bound = extras_bound(params) * opponents
+    game = params[S.P_GAME]
+    closed = game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER
+    stake = params[S.P_POOL_STAKE]
+    scoop = params[S.P_SCOOP_MULT]
     for i in range(size):
+        s0, s1, s2 = out_rows[i, 0], out_rows[i, 1], out_rows[i, 2]
         if policy == BALANCED:
-            value = (percentile[0, out_rows[i, 0]] + percentile[1, out_rows[i, 1]]
-                     + percentile[1, out_rows[i, 2]])
+            value = percentile[0, s0] + percentile[1, s1] + percentile[1, s2]
+        elif closed:
+            value = _closed_form_ev(s0, s1, s2, tables, game, stake, opponents)
         else:
-            # the extras can add at most ``bound``: skip members that cannot reach the best
-            if _row_gain(out_rows[i], tables) * opponents + bound < best_value:
-                continue
-            value = setting_ev(out_rows[i], tables, params, opponents)
+            value = _summed_ev(s0, s1, s2, tables, values, scoop, opponents)
         if value > best_value or (value == best_value and out_split[i] < best_split):
             best_value = value
             best_split = out_split[i]
@@ -282,9 +302,8 @@ def _best_on_frontier(policy, tables, percentile, params, opponents, size, out_s
 @njit(cache=True)
 def policy_scratch():
     """Scratch arrays for :func:`decide`, one set per thread."""
-    s3, s5, r5, seen, best, cand = _scratch()
-    return (s3, s5, r5, seen, best, cand, np.empty(_FRONTIER_ROOM, np.int32),
-            np.empty((_FRONTIER_ROOM, 3), np.int16))
+    return (frontier_scratch(), np.empty(_FRONTIER_ROOM, np.int32),
+            np.empty((_FRONTIER_ROOM, 3), np.int16), np.empty(N_VALUES))
 
 
 @njit(cache=True)
@@ -297,7 +316,7 @@ def decide(hand, policy, tables, percentile, params, naturals, opponents, state,
         Sorted.
     policy : int
         Code in :data:`POLICIES`.
-    tables : ndarray(float64), shape (3, N_TABLE, N_STRENGTHS)
+    tables : ndarray(float64), shape TABLE_SHAPE
         EV tables (:func:`ev_tables`) for ``table``; ignored otherwise.
     percentile : ndarray(float64), shape (2, N_STRENGTHS)
         Row percentiles for ``balanced``.
@@ -315,27 +334,29 @@ def decide(hand, policy, tables, percentile, params, naturals, opponents, state,
     (split, natural, natural_key, surrender) : (int, int, int, bool)
         ``split`` is -1 when the hand declares a natural or surrenders.
     """
-    s3, s5, r5, seen, best, cand, out_split, out_rows = scratch
     size = 0
     if policy == BALANCED or policy == TABLE:
-        _, size = _frontier(hand, params[S.P_WHEEL_SECOND] != 0, s3, s5, r5, seen, best, cand,
-                            out_split, out_rows)
+        _, size = _frontier(hand, params[S.P_WHEEL_SECOND] != 0, scratch[0], scratch[1],
+                            scratch[2])
     return choose(hand, policy, tables, percentile, params, naturals, opponents, state, scratch,
-                  size)
+                  scratch[1], scratch[2], size)
 
 
 @njit(cache=True)
-def choose(hand, policy, tables, percentile, params, naturals, opponents, state, scratch, size):
-    """:func:`decide` given the hand's frontier, already in ``scratch`` (``size`` members, on
-    this ruleset's strength scale): one frontier serves every ruleset of a simulation."""
-    s3, s5, r5, seen, best, cand, out_split, out_rows = scratch
+def choose(hand, policy, tables, percentile, params, naturals, opponents, state, scratch,
+           splits, rows, size):
+    """:func:`decide` given the hand's frontier: ``size`` members in ``splits`` and ``rows``
+    (on this ruleset's strength scale).  One frontier serves every ruleset of a simulation."""
+    frontier, _, _, values = scratch
     wheel = params[S.P_WHEEL_SECOND] != 0
     if policy == RANDOM:
         return random_legal_split(hand, wheel, state), -1, np.int64(0), False
     if policy == GREEDY:
-        return greedy_split(hand, wheel, s3, s5), -1, np.int64(0), False
-    split, value = _best_on_frontier(policy, tables, percentile, params, opponents, size,
-                                     out_split, out_rows)
+        return greedy_split(hand, wheel, frontier[0], frontier[1]), -1, np.int64(0), False
+    if policy == TABLE:
+        outcome_values(params, values)
+    split, value = _best_on_frontier(policy, tables, values, percentile, params, opponents, size,
+                                     splits, rows)
     if policy == TABLE:
         if naturals.shape[0] > 0:
             index, key = best_natural(hand, naturals)

@@ -1,9 +1,10 @@
 """Table simulation: deal tables in blocks, let every seat decide, score under every ruleset.
 
 A block deals ``n`` tables with its own random stream.  Each seat's hand gets its Pareto
-frontier once (per strength scale in use); then, for every selected ruleset, each seat decides
-by its policy with that ruleset's tables (a player adapts to the rules) and the table is
-settled.  The same deals meet every ruleset (common random numbers).  Everything accumulated
+frontier once per strength scale in use (the ``wheel_rank = "second"`` one is a remap of the
+ace-low one for the seven hands in eight that cannot make a wheel); then, for every selected
+ruleset, each seat decides by its policy with that ruleset's tables (a player adapts to the
+rules) and the table is settled.  The same deals meet every ruleset (common random numbers).  Everything accumulated
 is an integer, so blocks add up exactly in any order, on any number of threads or machines.
 
 Accumulators per (ruleset, seat) are the ``A_*`` columns; ``hist`` counts each hand's points
@@ -18,7 +19,7 @@ from kernels import settle as S
 from kernels.naturals import natural_key
 from kernels.policies import choose, place, policy_scratch
 from kernels.rng import shuffle_prefix
-from kernels.settings import _frontier
+from kernels.settings import _frontier, can_make_wheel, remap_wheel_second
 
 (A_HANDS, A_SUM, A_SUMSQ, A_FOULS, A_SURRENDERS, A_NATURALS, A_SWEEPS_GIVEN, A_SWEEPS_TAKEN,
  A_HOME_RUNS, A_BANK_HANDS) = range(10)
@@ -30,8 +31,8 @@ N_HIST = 2 * HIST_HALF + 1
 BANK_NONE, BANK_ROTATE, BANK_FIXED = range(3)
 
 
-def _simulate_blocks_body(states, first_table, counts, players, seat_policy, seat_tables,
-                          percentile, params, royalty, naturals, n_naturals, natural_kinds,
+def _simulate_blocks_body(states, first_table, counts, players, seat_policy, tables,
+                          seat_table, percentile, params, royalty, naturals, n_naturals, natural_kinds,
                           natural_index, bank_mode, bank_seat, acc, hist, held):
     n_rules = params.shape[0]
     no_naturals = np.zeros((0, 4), np.int64)
@@ -40,7 +41,7 @@ def _simulate_blocks_body(states, first_table, counts, players, seat_policy, sea
         deck = np.arange(52).astype(np.uint8)
         hands = np.empty((players, 13), np.uint8)
         scratch = policy_scratch()
-        s3, s5, r5, seen, best, cand, out_split, out_rows = scratch
+        frontier, out_split, _, _ = scratch
         sizes = np.zeros((2, players), np.int64)  # frontier size per strength scale and seat
         front_split = np.empty((2, players, out_split.shape[0]), np.int32)
         front_rows = np.empty((2, players, out_split.shape[0], 3), np.int16)
@@ -73,24 +74,31 @@ def _simulate_blocks_body(states, first_table, counts, players, seat_policy, sea
                 for u in range(natural_kinds.shape[0]):  # each distinct natural once per hand
                     holds[p, u] = natural_key(hands[p], natural_kinds[u, 0], natural_kinds[u, 1]) >= 0
                     any_natural[p] |= holds[p, u]
-                for w in range(2):
-                    if wheel_used[w]:
-                        _, sizes[w, p] = _frontier(hands[p], w == 1, s3, s5, r5, seen, best, cand,
-                                                   front_split[w, p], front_rows[w, p])
+                # one frontier per strength scale in use; the second is a remap of the first
+                # unless the hand can make a wheel (one hand in eight)
+                first = 0 if wheel_used[0] else 1
+                _, sizes[first, p] = _frontier(hands[p], first == 1, frontier, front_split[first, p],
+                                               front_rows[first, p])
+                if first == 0 and wheel_used[1]:
+                    if can_make_wheel(hands[p]):
+                        _, sizes[1, p] = _frontier(hands[p], True, frontier, front_split[1, p],
+                                                   front_rows[1, p])
+                    else:
+                        sizes[1, p] = sizes[0, p]
+                        remap_wheel_second(sizes[0, p], front_split[0, p], front_rows[0, p],
+                                           front_split[1, p], front_rows[1, p])
             draw = state.copy()  # every ruleset sees the same random choices
             for r in range(n_rules):
                 w = 1 if params[r, S.P_WHEEL_SECOND] else 0
                 for p in range(players):
                     for k in range(n_naturals[r]):
                         held[b, r, k] += holds[p, natural_index[r, k]]
-                    size = sizes[w, p]
-                    out_split[:size] = front_split[w, p, :size]
-                    out_rows[:size] = front_rows[w, p, :size]
                     state[0] = draw[0] + np.uint64(p + 1)  # seat p's stream for this table
                     decision = choose(
-                        hands[p], seat_policy[p], seat_tables[r, p], percentile, params[r],
+                        hands[p], seat_policy[p], tables[seat_table[r, p]], percentile, params[r],
                         naturals[r, :n_naturals[r]] if any_natural[p] else no_naturals,
-                        players - 1, state, scratch, size)
+                        players - 1, state, scratch, front_split[w, p], front_rows[w, p],
+                        sizes[w, p])
                     place(hands[p], decision, w == 1, p, rows, natural, key, surrender)
                 if bank_mode[r] == BANK_ROTATE:
                     banks[0] = table % players
@@ -159,8 +167,10 @@ first_table, counts : ndarray(int64), shape (B,)
 players : int
 seat_policy : ndarray(int64), shape (P,)
     Policy code per seat (kernels.policies.POLICIES).
-seat_tables : ndarray(float64), shape (R, P, 3, N_TABLE, N_STRENGTHS)
-    EV tables per ruleset and seat (zeros for policies without tables).
+tables : ndarray(float64), shape (M,) + kernels.policies.TABLE_SHAPE
+    The distinct EV tables of the run (a zero table for policies without one).
+seat_table : ndarray(int64), shape (R, P)
+    Index into ``tables`` of each seat's table under each ruleset.
 percentile : ndarray(float64), shape (2, N_STRENGTHS)
 params : ndarray(int64), shape (R, N_PARAMS)
 royalty : ndarray(int64), shape (R, 3, 9)

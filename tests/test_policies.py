@@ -20,7 +20,7 @@ import naive
 from analysis.cards import parse_hand
 from analysis.hands import rank3, rank5
 from analysis.policies import Policy, balanced_field, make_policy, row_percentiles
-from analysis.rules import load_ruleset
+from analysis.rules import load_ruleset, ruleset_ids
 from analysis.sampling import block_states
 from analysis.settings import pareto_frontier, split_cards, split_strengths
 from kernels import policies as KP
@@ -360,3 +360,86 @@ def test_balanced_field_is_a_distribution():
     assert mass[1:, fronts].sum() == 0, "middle/back mass on 3-card strengths"
     mean = mass @ np.arange(N_STRENGTHS)
     assert mean[0] < mean[1] < mean[2]
+
+
+# --------------------------------------------------------------------------------------------
+# The table policy's EV model, term by term, against the settlement kernel
+# --------------------------------------------------------------------------------------------
+
+
+def small_field(rng):
+    """Per-row strength distributions on a few strengths each, chosen so that any draw of
+    three rows is a legal setting and the rows reach royalty categories: fronts up to a pair
+    of queens or trips, middles from two pair to a full house, backs from a straight up."""
+    from kernels.evaluate import CATEGORY_OF, FLUSH5, NONFLUSH5, RANK3_TABLE
+
+    three = np.unique(RANK3_TABLE)
+    five = np.union1d(np.unique(NONFLUSH5[NONFLUSH5 >= 0]), np.unique(FLUSH5[FLUSH5 >= 0]))
+    cat = CATEGORY_OF
+    fronts = three[(cat[three] <= 1) | (cat[three] == 3)]  # high card, pair, trips
+    fronts = fronts[fronts < five[cat[five] == 2].min()]  # below every two pair
+    middles = five[(cat[five] >= 2) & (cat[five] <= 6)]
+    backs = five[cat[five] >= 4]
+    support = [np.sort(rng.choice(fronts, 4, replace=False)),
+               np.sort(rng.choice(middles[middles <= np.median(middles)], 4, replace=False)),
+               np.sort(rng.choice(backs[backs >= np.median(middles)], 4, replace=False))]
+    mass = np.zeros((3, N_STRENGTHS))
+    for k in range(3):
+        mass[k, support[k]] = rng.dirichlet(np.ones(4))
+    return mass, support
+
+
+def settled_ev(rules, triple, mass, support, opponents):
+    """Exact EV of ``triple`` against ``opponents`` independent draws from ``mass``: every
+    combination of the opponents' rows settled by the kernel and weighed (seat 0 the bank)."""
+    from itertools import product
+
+    from analysis.score import points_scale, settle_tables
+
+    draws = list(product(*support))  # one opponent's settings (rows independent)
+    weights = np.array([mass[0, a] * mass[1, b] * mass[2, c] for a, b, c in draws])
+    tables, probability = [], []
+    for combo in product(range(len(draws)), repeat=opponents):
+        tables.append([triple] + [draws[i] for i in combo])
+        probability.append(np.prod(weights[list(combo)]))
+    points = settle_tables(rules, np.array(tables, np.int16), bank=np.zeros(len(tables), np.int64))
+    return float(np.dot(probability, points[:, 0])) / points_scale(rules)
+
+
+def exact_model(rules_id):
+    """Whether the EV model is exact for a ruleset (given independent rows): pairwise games
+    without the overall point or a scoop multiplier.  Elsewhere it approximates: the overall
+    point goes to whoever is ahead in units (the model: ahead in rows), a multiplier scales
+    everything between two players (the model: 3 units and the row gain), a bank wins tied
+    rows, and the pool and single-winner games pay by what the other players hold."""
+    s = load_ruleset(rules_id).scoring
+    return (str(s.game) == "pairwise" and not s.overall_point and s.scoop_multiplier == 1
+            and s.home_run_multiplier == 1)
+
+
+@pytest.mark.parametrize("rules_id", [r for r in ruleset_ids() if exact_model(r)])
+def test_setting_ev_is_the_expected_settlement(rules_id):
+    """``setting_ev`` (row gains, royalties in every mode, the base's extras, the sweep bonus)
+    equals the exact expectation of the kernel's settlement against an opponent whose rows
+    are independent draws from the field: the model's one assumption."""
+    rules = load_ruleset(rules_id)
+    compiled = rules.compile()
+    rng = np.random.default_rng(sum(map(ord, rules_id)))
+    values = np.empty(KP.N_VALUES)
+    KP.outcome_values(compiled.params, values)
+    for _ in range(3):
+        mass, support = small_field(rng)
+        tables = KP.ev_tables(mass, compiled.params, compiled.royalty, 0.0)
+        # own rows drawn from the same supports: ties in every row are exercised
+        triple = tuple(int(rng.choice(support[k])) for k in range(3))
+        got = KP.setting_ev(np.array(triple, np.int16), tables, values, compiled.params, 1)
+        want = settled_ev(rules, triple, mass, support, 1)
+        assert got == pytest.approx(want, abs=1e-9), f"{rules_id} {triple}: model {got}, settled {want}"
+
+
+def test_the_exact_model_covers_royalties_and_extras():
+    """The rulesets above span every royalty mode and base (so the test is not vacuous)."""
+    exact = [load_ruleset(r) for r in ruleset_ids() if exact_model(r)]
+    assert {str(r.royalties.mode) for r in exact if r.royalties.front or r.royalties.back} == {"instead", "extra"}
+    assert {str(r.scoring.base) for r in exact} == {"per-row", "two-four", "one-six", "two-of-three"}
+    assert any(r.scoring.sweep_bonus for r in exact)

@@ -35,6 +35,26 @@ class SplitMix:
         return ((self.next() >> 32) * n) >> 32
 
 
+def naive_deals(sim):
+    """(table, hands) of every table of a run, dealt as the kernel deals them."""
+    for b in range(sim.blocks):
+        rng = SplitMix(block_states(sim.seed, b, 1)[0])
+        deck = list(range(52))
+        first = b * sim.block_size
+        for table in range(first, min(first + sim.block_size, sim.tables)):
+            for i in range(13 * sim.players):  # partial Fisher-Yates
+                j = i + rng.below(52 - i)
+                deck[i], deck[j] = deck[j], deck[i]
+            yield table, [sorted(deck[13 * p:13 * p + 13]) for p in range(sim.players)]
+            rng.state = (rng.state + sim.players + 1) & MASK
+
+
+def bank_seat(rules, table, players):
+    if rules.scoring.game != Game.BANK:
+        return -1
+    return table % players if rules.bank.rotation == BankRotation.ROTATE else rules.bank.seat
+
+
 def naive_totals(sim):
     """(acc, held) of a run of greedy seats, computed table by table in plain Python."""
     rulesets = [load_ruleset(r) for r in sim.rules]
@@ -42,50 +62,38 @@ def naive_totals(sim):
     k_max = max(1, max(len(r.naturals.hands) for r in rulesets))
     acc = np.zeros((len(rulesets), players, K.N_ACC), np.int64)
     held = np.zeros((len(rulesets), k_max), np.int64)
-    for b in range(sim.blocks):
-        rng = SplitMix(block_states(sim.seed, b, 1)[0])
-        deck = list(range(52))
-        first = b * sim.block_size
-        for table in range(first, min(first + sim.block_size, sim.tables)):
-            for i in range(13 * players):  # partial Fisher-Yates
-                j = i + rng.below(52 - i)
-                deck[i], deck[j] = deck[j], deck[i]
-            hands = [sorted(deck[13 * p:13 * p + 13]) for p in range(players)]
-            draw = rng.state
-            for r, rules in enumerate(rulesets):
-                wheel = rules.wheel_rank == "second"
-                seats = []
-                for p, hand in enumerate(hands):
-                    seats.append(naive.Seat(*naive.greedy_setting(hand, wheel)))
-                    for k, natural in enumerate(rules.naturals.hands):
-                        kind, option = naive.natural_option(natural)
-                        held[r, k] += naive.natural_key(hand, kind, option) is not None
-                bank = -1
-                if rules.scoring.game == Game.BANK:
-                    bank = table % players if rules.bank.rotation == BankRotation.ROTATE else rules.bank.seat
-                net = naive.settle(rules, seats, bank)
-                keys = [[naive.hand_key(row, wheel) for row in (s.front, s.middle, s.back)] for s in seats]
-                compares = rules.scoring.game in (Game.PAIRWISE, Game.BANK)
-                for p in range(players):
-                    a = acc[r, p]
-                    a[K.A_HANDS] += 1
-                    a[K.A_SUM] += net[p]
-                    a[K.A_SUMSQ] += net[p] ** 2
-                    a[K.A_BANK_HANDS] += p == bank
-                    swept_all = compares and players >= 3
-                    for q in range(players):
-                        if q == p:
-                            continue
-                        if not compares or (bank >= 0 and bank not in (p, q)):
-                            swept_all = False
-                            continue
-                        if all(keys[p][k] > keys[q][k] for k in range(3)):
-                            a[K.A_SWEEPS_GIVEN] += 1
-                            acc[r, q, K.A_SWEEPS_TAKEN] += 1
-                        else:
-                            swept_all = False
-                    a[K.A_HOME_RUNS] += swept_all
-            rng.state = (draw + players + 1) & MASK
+    for table, hands in naive_deals(sim):
+        for r, rules in enumerate(rulesets):
+            wheel = rules.wheel_rank == "second"
+            seats = []
+            for p, hand in enumerate(hands):
+                seats.append(naive.Seat(*naive.greedy_setting(hand, wheel)))
+                for k, natural in enumerate(rules.naturals.hands):
+                    kind, option = naive.natural_option(natural)
+                    held[r, k] += naive.natural_key(hand, kind, option) is not None
+            bank = bank_seat(rules, table, players)
+            net = naive.settle(rules, seats, bank)
+            keys = [[naive.hand_key(row, wheel) for row in (s.front, s.middle, s.back)] for s in seats]
+            compares = rules.scoring.game in (Game.PAIRWISE, Game.BANK)
+            for p in range(players):
+                a = acc[r, p]
+                a[K.A_HANDS] += 1
+                a[K.A_SUM] += net[p]
+                a[K.A_SUMSQ] += net[p] ** 2
+                a[K.A_BANK_HANDS] += p == bank
+                swept_all = compares and players >= 3
+                for q in range(players):
+                    if q == p:
+                        continue
+                    if not compares or (bank >= 0 and bank not in (p, q)):
+                        swept_all = False
+                        continue
+                    if all(keys[p][k] > keys[q][k] for k in range(3)):
+                        a[K.A_SWEEPS_GIVEN] += 1
+                        acc[r, q, K.A_SWEEPS_TAKEN] += 1
+                    else:
+                        swept_all = False
+                a[K.A_HOME_RUNS] += swept_all
     return acc, held
 
 
@@ -100,6 +108,45 @@ def test_totals_equal_the_plain_python_reference(rules, players):
     want_acc, want_held = naive_totals(sim)
     assert np.array_equal(acc, want_acc), (acc - want_acc)
     assert np.array_equal(held[:, :want_held.shape[1]], want_held)
+
+
+def test_fitted_seats_decide_as_the_policy_kernel_does():
+    """The simulator shares each hand's frontier between rulesets (remapped to the other wheel
+    rank when the hand cannot make a wheel) and each ruleset's EV tables between seats: its
+    totals with fitted seats equal those of the deals replayed through ``decide`` (one hand,
+    one ruleset at a time) and the settlement kernel, naturals and surrenders included."""
+    from analysis.policies import make_policy
+    from analysis.score import settle_tables
+    from kernels.policies import decide, policy_scratch, split_rows
+
+    rules_ids = ("standard", "taiwanese", "malayan", "basic", "pagat-pool")
+    sim = Simulation(rules_ids, 4, ("fitted",) * 4, tables=40, seed=5, block_size=16)
+    acc, _, _ = run_blocks(sim, compile_simulation(sim), range(sim.blocks))
+    assert acc[:, :, K.A_SURRENDERS].sum() > 0 and acc[:, :, K.A_NATURALS].sum() > 0  # both paths run
+    scratch = policy_scratch()
+    state = np.zeros(1, np.uint64)  # unused by fitted seats
+    for r, rid in enumerate(rules_ids):
+        rules = load_ruleset(rid)
+        compiled = rules.compile()
+        policy = make_policy("fitted", rules, 4)
+        rows, natural, key, surrender, aces, bank = [], [], [], [], [], []
+        for table, hands in naive_deals(sim):
+            decisions = [decide(np.array(h, np.uint8), policy.code, policy.tables, policy.percentile,
+                                compiled.params, compiled.naturals, 3, state, scratch) for h in hands]
+            wheel = str(rules.wheel_rank) == "second"
+            rows.append([split_rows(np.array(h, np.uint8), d[0], wheel) if d[0] >= 0 else (0, 0, 0)
+                         for h, d in zip(hands, decisions)])
+            natural.append([d[1] for d in decisions])
+            key.append([d[2] for d in decisions])
+            surrender.append([d[3] for d in decisions])
+            aces.append([sum(c >> 2 == 12 for c in h) for h in hands])
+            bank.append(max(bank_seat(rules, table, 4), 0))
+        net = settle_tables(rules, np.array(rows, np.int16), np.array(natural), np.array(key),
+                            np.array(surrender), np.array(aces), np.array(bank))
+        assert acc[r, :, K.A_SUM].tolist() == net.sum(axis=0).tolist(), rid
+        assert acc[r, :, K.A_SUMSQ].tolist() == (net ** 2).sum(axis=0).tolist(), rid
+        assert acc[r, :, K.A_SURRENDERS].tolist() == np.sum(surrender, axis=0).tolist(), rid
+        assert acc[r, :, K.A_NATURALS].tolist() == (np.array(natural) >= 0).sum(axis=0).tolist(), rid
 
 
 def test_every_table_is_zero_sum_and_results_do_not_depend_on_blocks(tmp_path):
