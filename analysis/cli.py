@@ -440,6 +440,47 @@ def report_command(folder):
     click.echo(f"re-rendered the report in {folder}")
 
 
+# analysis.charts.CHART_KINDS, spelled out so that every command does not import pandas
+# (tests/test_charts.py checks they agree)
+_CHART_KINDS = ("rows", "front", "rulesets", "declare", "policies")
+
+
+@main.command("chart")
+@click.argument("kind", type=click.Choice(_CHART_KINDS))
+@click.option("--rules", "ruleset", default=None,
+              help="Ruleset id or TOML file [default: standard]; for 'rulesets', ids "
+                   "comma-separated or 'all' (every one with a fitted strategy) [default: all].")
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option("--samples", type=click.IntRange(1), default=None,
+              help="Hands (front) or tables (rulesets: per ruleset; declare, policies) "
+                   "[default: 20,000; rulesets 4,000]; rows is exact.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--policies", default="greedy,balanced", show_default=True,
+              help="Policies measured against fitted (rulesets, policies), comma-separated.")
+@click.option("--out", type=click.Path(file_okay=False), default="results/charts",
+              show_default=True, help="Folder for the chart, its data and manifest.")
+@reports_bad_input
+def chart_command(kind, ruleset, players, samples, seed, policies, out):
+    """Draw a strategy chart of the fitted strategy: KIND is rows (win chance by hand and row),
+    front (what goes in front), declare (naturals and surrender), policies (what greedy,
+    balanced... cost against fitted) or rulesets (the same, by ruleset).
+
+    Writes <kind>-<rules>-<players>p.png/.svg, the data as .csv and a .json manifest.
+    """
+    from analysis.charts import write_chart
+
+    if kind == "rulesets":
+        text = (ruleset or "all").strip()
+        rules = "all" if text == "all" else [r.strip() for r in text.split(",") if r.strip()]
+    else:
+        rules = ruleset or "standard"
+        if "," in rules:
+            raise ValueError(f"chart {kind} takes one ruleset, got {rules!r}")
+    names = [p.strip() for p in policies.split(",") if p.strip()]
+    for path in write_chart(kind, rules, players, samples, seed, out, names):
+        click.echo(str(path))
+
+
 def _report_best(result, top, as_json, csv_path):
     table = result.table
     if csv_path:

@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from analysis import plots
 from analysis.best import Z95
 from analysis.cards import RANKS
 from analysis.exact import natural_probability
@@ -129,7 +130,7 @@ def write_report(out_dir, sim, compiled, totals, seconds, backend, *, done=None,
 
     for name, draw in (("ev_by_ruleset", _plot_ev), ("points_distribution", _plot_points),
                        ("naturals", _plot_naturals)):
-        written += _save_figure(draw(sim, compiled, frames, manifest), out / name)
+        written += plots.save_figure(draw(sim, compiled, frames, manifest), out / name)
     return written
 
 
@@ -394,32 +395,6 @@ def summary_markdown(sim, compiled, frames, manifest):
 
 # ---- plots ------------------------------------------------------------------------------------
 
-def _figure(width, height):
-    """A matplotlib Figure on the Agg canvas (no pyplot, no global backend switch)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    figure = Figure(figsize=(width, height), layout="constrained")
-    FigureCanvasAgg(figure)
-    return figure
-
-
-def _save_figure(figure, stem):
-    """Write ``stem.png`` and ``stem.svg`` atomically; same drawing, same bytes."""
-    from matplotlib import rc_context
-
-    written = []
-    with rc_context({"svg.hashsalt": "sapsam", "svg.fonttype": "path"}):
-        for ext, options in (("png", {"dpi": 150, "metadata": {"Software": None}}),
-                             ("svg", {"metadata": {"Date": None, "Creator": None}})):
-            buffer = io.BytesIO()
-            figure.savefig(buffer, format=ext, **options)
-            path = stem.with_name(f"{stem.name}.{ext}")
-            write_atomic(path, buffer.getvalue())
-            written.append(path)
-    return written
-
-
 def _subtitle(sim, manifest):
     return (f"{manifest['tables_done']:,} tables of {sim.players} players, seed {sim.seed}"
             + ("" if manifest["complete"] else " (partial run)"))
@@ -428,7 +403,7 @@ def _subtitle(sim, manifest):
 def _plot_ev(sim, compiled, frames, manifest):
     seats = frames["seats"]
     ids = [r.id for r in compiled.rulesets]
-    figure = _figure(min(14.0, max(6.0, 1.1 * len(ids) * max(1, sim.players) / 2 + 2)), 5.0)
+    figure = plots.figure(min(14.0, max(6.0, 1.1 * len(ids) * max(1, sim.players) / 2 + 2)), 5.0)
     axes = figure.add_subplot()
     width = 0.7
     offsets = (np.arange(sim.players) - (sim.players - 1) / 2) * width / sim.players
@@ -454,7 +429,7 @@ def _plot_points(sim, compiled, frames, manifest):
     n_rules = len(compiled.rulesets)
     columns = min(3, n_rules)
     lines = -(-n_rules // columns)
-    figure = _figure(4.5 * columns + 0.5, 3.4 * lines + 0.6)
+    figure = plots.figure(4.5 * columns + 0.5, 3.4 * lines + 0.6)
     figure.suptitle(f"Points per hand, each seat (hands ending on each whole number of units)\n"
                     f"{_subtitle(sim, manifest)}")
     for r, rules in enumerate(compiled.rulesets):
@@ -478,7 +453,7 @@ def _plot_points(sim, compiled, frames, manifest):
 def _plot_naturals(sim, compiled, frames, manifest):
     naturals = frames["naturals"]
     rows = len(naturals)
-    figure = _figure(8.0, 1.8 + 0.32 * max(rows, 3))
+    figure = plots.figure(8.0, 1.8 + 0.32 * max(rows, 3))
     axes = figure.add_subplot()
     axes.set_title(f"Naturals held: observed frequency vs exact probability\n{_subtitle(sim, manifest)}")
     if rows == 0:

@@ -1,0 +1,280 @@
+"""What a policy costs against a field: a paired (common random numbers) measurement.
+
+:func:`policy_gap` deals seeded tables; seat 0 plays the policy under test, the other seats
+play the baseline (``fitted`` by default), and every table is settled.  Then the *same*
+tables are settled again with seat 0 playing the baseline.  The difference of seat 0's points
+table by table removes the luck of the deal, so the gap has a much tighter interval than
+either EV (the duplicate-deal idea of duplicate bridge; in Monte Carlo terms, common random
+numbers).  :func:`policy_gaps` measures several policies on one deal, sharing the baseline.
+
+The tables are set up as :mod:`kernels.simulate` sets them: each table deals ``13 * players``
+cards from one shuffled pack; the aces each hand holds go to the aces bet; in a bank game the
+bank rotates with the table number (``table % players``) or sits at the ruleset's seat; chip
+stacks are unlimited.
+
+Randomness (STYLE.md item 5): the deal comes from ``numpy.random.default_rng(seed)``; the
+policies' own random choices (``random`` only) from :func:`analysis.sampling.block_states`
+streams, one per chunk of hands (:data:`CHUNKS`), the baseline's from blocks ``0 ..
+CHUNKS - 1`` and seat 0's policy from blocks ``CHUNKS .. 2 CHUNKS - 1``.  The chunking, not
+the thread count, fixes the numbers.
+
+Intervals are normal-theory 95% intervals, mean +- 1.96 SD / sqrt(tables).
+"""
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from analysis.best import Z95
+from analysis.policies import make_policy
+from analysis.rules import BankRotation, Game, Ruleset, load_ruleset
+from analysis.sampling import block_states
+from analysis.score import points_scale, settle_tables
+from kernels.policies import play_hands
+
+CHUNKS = 64  # RNG streams per batch of hands, as analysis.fit
+
+
+@dataclass(frozen=True)
+class Gap:
+    """Seat 0's units per hand with a policy and with the baseline, on the same tables.
+
+    ``ev`` and ``ev_baseline`` are means over the tables with their own 95% intervals;
+    ``gap = ev - ev_baseline`` is the mean of the per-table differences, ``sd`` their standard
+    deviation (units), ``ci_low``/``ci_high`` the gap's 95% interval.
+    """
+
+    rules: str
+    players: int
+    policy: str
+    baseline: str
+    tables: int
+    seed: int
+    ev: float
+    ev_ci_low: float
+    ev_ci_high: float
+    ev_baseline: float
+    ev_baseline_ci_low: float
+    ev_baseline_ci_high: float
+    gap: float
+    sd: float
+    ci_low: float
+    ci_high: float
+
+    def to_dict(self):
+        """The measurement as plain data (JSON-ready)."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """What the seats of many tables did (arrays shaped like the hands without the cards).
+
+    rows : ndarray(int16), shape (..., 3) -- strength triple, -1 for a natural or surrender
+    natural : ndarray(int64), shape (...) -- row of the ruleset's naturals, -1 none
+    natural_key : ndarray(int64), shape (...) -- tie-break key of a declared natural
+    surrender : ndarray(bool), shape (...)
+    """
+
+    rows: np.ndarray
+    natural: np.ndarray
+    natural_key: np.ndarray
+    surrender: np.ndarray
+
+
+def policy_gap(rules, players, policy, baseline="fitted", tables=20000, seed=0):
+    """Seat 0's EV with ``policy`` minus its EV with ``baseline``, the other seats ``baseline``.
+
+    Parameters
+    ----------
+    rules : Ruleset or str
+        A ruleset or its id (or a TOML path).
+    players : int
+        2, 3 or 4 seats.
+    policy, baseline : str
+        Policy names (:func:`analysis.policies.make_policy`); ``fitted`` needs a fitted
+        strategy for the ruleset and table size.
+    tables : int
+        Seeded tables dealt (each settled twice).
+    seed : int
+        Fixes the deal and the policies' random choices.
+
+    Returns
+    -------
+    Gap
+
+    Raises
+    ------
+    ValueError
+        Unknown ruleset or policy, no fitted strategy, ``players`` outside 2..4,
+        ``tables < 1`` or a negative seed.
+
+    Examples
+    --------
+    >>> gap = policy_gap("standard", 4, "greedy", tables=2000)  # doctest: +SKIP
+    >>> gap.gap < 0  # doctest: +SKIP
+    True
+    """
+    return policy_gaps(rules, players, (policy,), baseline, tables, seed)[0]
+
+
+def policy_gaps(rules, players, policies, baseline="fitted", tables=20000, seed=0):
+    """:func:`policy_gap` for several policies on the same tables (one deal, one baseline run).
+
+    Parameters
+    ----------
+    rules : Ruleset or str
+    players : int
+    policies : sequence of str
+        Policies for seat 0, each measured against ``baseline``.
+    baseline : str
+    tables, seed : int
+
+    Returns
+    -------
+    tuple of Gap
+        In the order of ``policies``.
+
+    Examples
+    --------
+    >>> pair = policy_gaps("standard", 4, ("greedy", "balanced"), tables=2000)  # doctest: +SKIP
+    """
+    rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+    policies = tuple(policies)
+    if not policies:
+        raise ValueError("name at least one policy to compare with the baseline")
+    _check_count(players, tables, seed)
+    field = make_policy(baseline, rules, players)
+    tested = [make_policy(name, rules, players) for name in policies]
+
+    hands = deal_tables(tables, players, seed)
+    aces, bank = table_setup(rules, hands)
+    scale = points_scale(rules)
+    field_decisions = decide(field, rules, players, hands, block_states(seed, 0, CHUNKS))
+    baseline_points = settle_decisions(rules, field_decisions, aces, bank)[:, 0] / scale
+    gaps = []
+    for policy in tested:
+        seat = decide(policy, rules, players, hands[:, 0], block_states(seed, CHUNKS, CHUNKS))
+        table = with_seat(field_decisions, 0, seat)
+        points = settle_decisions(rules, table, aces, bank)[:, 0] / scale
+        gaps.append(_paired(points, baseline_points, rules.id, players, policy.name, baseline,
+                            seed))
+    return tuple(gaps)
+
+
+def _check_count(players, tables, seed):
+    if not isinstance(players, (int, np.integer)) or not 2 <= players <= 4:
+        raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
+    if not isinstance(tables, (int, np.integer)) or tables < 1:
+        raise ValueError(f"tables must be a whole number >= 1, got {tables!r}")
+    if not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
+
+
+def deal_tables(tables, players, seed):
+    """Deal ``tables`` tables of ``players`` hands, each table from one shuffled pack.
+
+    Returns
+    -------
+    ndarray(uint8), shape (tables, players, 13)
+        Every hand sorted ascending.
+    """
+    rng = np.random.default_rng(seed)
+    packs = rng.permuted(np.broadcast_to(np.arange(52, dtype=np.uint8), (tables, 52)), axis=1)
+    hands = packs[:, :13 * players].reshape(tables, players, 13)
+    return np.ascontiguousarray(np.sort(hands, axis=2))
+
+
+def table_setup(rules, hands):
+    """The aces each hand holds and each table's bank seat, as :mod:`kernels.simulate` has them.
+
+    Parameters
+    ----------
+    rules : Ruleset
+    hands : ndarray(uint8), shape (T, P, 13)
+
+    Returns
+    -------
+    aces : ndarray(int64), shape (T, P)
+    bank : ndarray(int64), shape (T,)
+        ``table % P`` (rotating bank), the ruleset's seat (fixed bank), or -1 (no bank).
+    """
+    tables, players = hands.shape[:2]
+    aces = ((hands >> 2) == 12).sum(axis=2).astype(np.int64)
+    if rules.scoring.game != Game.BANK:
+        bank = np.full(tables, -1, np.int64)
+    elif rules.bank.rotation == BankRotation.ROTATE:
+        bank = np.arange(tables, dtype=np.int64) % players
+    else:
+        bank = np.full(tables, min(rules.bank.seat, players - 1), np.int64)
+    return aces, bank
+
+
+def decide(policy, rules, players, hands, states):
+    """A policy's decisions for hands of any leading shape.
+
+    Parameters
+    ----------
+    policy : analysis.policies.Policy
+    rules : Ruleset
+    players : int
+        Table size (the policy plays against ``players - 1`` opponents).
+    hands : ndarray(uint8), shape (..., 13)
+        Sorted hands.
+    states : ndarray(uint64), shape (chunks,)
+        One random stream per chunk of consecutive hands (:func:`kernels.policies.play_hands`).
+
+    Returns
+    -------
+    Decisions
+        Shaped like ``hands`` without its last axis.
+    """
+    compiled = rules.compile()
+    shape = hands.shape[:-1]
+    flat = np.ascontiguousarray(hands.reshape(-1, 13), np.uint8)
+    rows, natural, key, surrender = play_hands(flat, policy.code, policy.tables,
+                                               policy.percentile, compiled.params,
+                                               compiled.naturals, players - 1, states)
+    return Decisions(rows.reshape(*shape, 3), natural.reshape(shape), key.reshape(shape),
+                     surrender.reshape(shape))
+
+
+def with_seat(decisions, seat, replacement):
+    """Table decisions (T, P) with one seat's column replaced by ``replacement`` (T,)."""
+    out = []
+    for name in ("rows", "natural", "natural_key", "surrender"):
+        array = getattr(decisions, name).copy()
+        array[:, seat] = getattr(replacement, name)
+        out.append(array)
+    return Decisions(*out)
+
+
+def settle_decisions(rules, decisions, aces, bank):
+    """Every seat's points (int64 (T, P), in ``1 / points_scale(rules)`` units) of the tables."""
+    return settle_tables(rules, decisions.rows, decisions.natural, decisions.natural_key,
+                         decisions.surrender, aces, bank)
+
+
+def mean_interval(values):
+    """Mean, SD and normal 95% interval of a sample: ``(mean, sd, low, high)`` floats.
+
+    The SD has ``n - 1`` in the denominator; one value gives NaN for the SD and interval.
+    """
+    values = np.asarray(values, np.float64)
+    mean = float(values.mean())
+    if len(values) < 2:
+        return mean, float("nan"), float("nan"), float("nan")
+    sd = float(values.std(ddof=1))
+    half = Z95 * sd / float(np.sqrt(len(values)))
+    return mean, sd, mean - half, mean + half
+
+
+def _paired(points, baseline_points, rules_id, players, policy, baseline, seed):
+    ev, _, ev_low, ev_high = mean_interval(points)
+    base, _, base_low, base_high = mean_interval(baseline_points)
+    _, sd, low, high = mean_interval(points - baseline_points)
+    gap = ev - base  # the difference of the means, equal to the mean difference up to rounding
+    half = (high - low) / 2
+    low, high = gap - half, gap + half
+    return Gap(rules_id, int(players), policy, baseline, len(points), int(seed), ev, ev_low,
+               ev_high, base, base_low, base_high, gap, sd, low, high)

@@ -1,0 +1,182 @@
+"""Strategy charts (analysis/charts.py) and ``sapsam chart``."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from analysis import charts
+from analysis.charts import CHART_KINDS, chart_data, chart_stem, win_probability, write_chart
+from analysis.cli import _CHART_KINDS, main
+from analysis.policies import load_strategy, make_policy, strategy_path
+from kernels.evaluate import N_STRENGTHS
+from kernels.policies import TIE, WIN
+
+# tiny budgets: a chart in about a second
+TINY = {"rows": None, "front": 300, "rulesets": 60, "declare": 200, "policies": 100}
+RULES = {"rulesets": ["standard", "basic"]}
+
+
+@pytest.mark.parametrize("kind", CHART_KINDS)
+def test_every_kind_writes_figure_data_and_manifest(kind, tmp_path):
+    rules = RULES.get(kind, "standard")
+    written = write_chart(kind, rules, 4, samples=TINY[kind], seed=1, out=tmp_path / "charts")
+    stem = chart_stem(kind, rules, 4)
+    assert [p.name for p in written] == [f"{stem}.{ext}" for ext in ("png", "svg", "csv", "json")]
+    png, svg, csv, manifest = written
+    assert all(p.stat().st_size > 0 for p in written)
+    assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert b"<svg" in svg.read_bytes()[:1000]
+    frame = pd.read_csv(csv)
+    assert len(frame) > 0
+    record = json.loads(manifest.read_text())
+    assert record["files"] == [p.name for p in written]
+    assert record["kind"] == kind and record["players"] == 4
+    assert record["samples"] == TINY[kind]
+    assert record["rules"] == rules
+    assert {"sapsam", "numba", "numpy", "git", "date", "seconds"} <= set(record)
+    uses_policies = kind in ("rulesets", "policies")
+    assert record["policies"] == (["greedy", "balanced"] if uses_policies else None)
+    assert not list((tmp_path / "charts").glob(".*"))  # no temporary or probe files left
+
+
+def test_chart_files_are_reproducible(tmp_path):
+    first = write_chart("front", "standard", 4, samples=300, seed=2, out=tmp_path / "a")
+    again = write_chart("front", "standard", 4, samples=300, seed=2, out=tmp_path / "b")
+    for one, two in zip(first[:3], again[:3]):  # png, svg, csv: the same bytes
+        assert one.read_bytes() == two.read_bytes(), one.name
+
+
+def test_rows_are_the_ev_tables_win_and_tie_chances():
+    # tables[k, s, WIN] = P(opponent's row weaker), tables[k, s, TIE] = P(equal) (ev_tables)
+    tables = make_policy("fitted", "standard", 4).tables[:, :N_STRENGTHS]
+    mass, _ = load_strategy(strategy_path("standard", 4))
+    np.testing.assert_allclose(win_probability(mass), tables[..., WIN] + tables[..., TIE] / 2,
+                               atol=1e-12)
+    frame = chart_data("rows", "standard", 4)
+    assert set(frame.row) == {"front", "middle", "back"}
+    assert (frame.p_weakest <= frame.p_median).all() and (frame.p_median <= frame.p_strongest).all()
+    assert frame.p_weakest.min() >= 0 and frame.p_strongest.max() <= 1
+    front = frame[frame.row == "front"]
+    assert set(front.category_name) == {"High card", "Pair", "Three of a kind"}
+    assert len(front) == 11 + 13 + 13 and front.classes.sum() == 455
+    assert frame[frame.row != "front"].groupby("row").classes.sum().tolist() == [7462, 7462]
+    pairs = front[front.category_name == "Pair"].sort_values("top_rank")
+    assert pairs.p_median.is_monotonic_increasing
+    for row, played in frame.groupby("row").played.sum().items():
+        assert played == pytest.approx(1.0), row
+
+
+def test_front_and_declare_shares_add_up():
+    front = chart_data("front", "standard", 4, samples=400, seed=3)
+    assert front["count"].sum() == 400 and front.share.sum() == pytest.approx(1.0)
+    assert (front.ci_low <= front.share).all() and (front.share <= front.ci_high).all()
+    assert front.label.iloc[0] == "4-high" and "AA" in set(front.label)
+    declare = chart_data("declare", "standard", 4, samples=400, seed=3)
+    assert declare["count"].sum() == 400  # set, surrender or one natural: every hand once
+    assert declare.decision.iloc[:2].tolist() == ["set a hand", "surrender"]
+    assert (declare.kind == "natural").sum() == 12  # standard's naturals
+    assert declare.loc[declare["count"] == 0, "ev"].isna().all()
+
+
+def test_rulesets_all_is_every_ruleset_with_a_fitted_strategy(monkeypatch):
+    picked = {}
+
+    def fake_frame(rulesets, players, policies, tables, seed):
+        picked["ids"] = [r.id for r in rulesets]
+        return pd.DataFrame()
+
+    monkeypatch.setattr(charts, "rulesets_frame", fake_frame)
+    chart_data("rulesets", "all", 4, samples=10)
+    assert "standard" in picked["ids"] and "two-four" in picked["ids"]
+    assert all(strategy_path(rid, 4).is_file() for rid in picked["ids"])
+    chart_data("rulesets", "all", 2, samples=10)
+    assert picked["ids"] == ["two-four"]
+
+
+def test_stems():
+    assert chart_stem("rows", "standard", 4) == "rows-standard-4p"
+    assert chart_stem("rulesets", "all", 4) == "rulesets-all-4p"
+    assert chart_stem("rulesets", ["standard", "basic"], 2) == "rulesets-standard+basic-2p"
+    many = chart_stem("rulesets", ["a", "b", "c", "d", "e"], 4)
+    assert many.startswith("rulesets-5-rulesets-") and many != chart_stem(
+        "rulesets", ["a", "b", "c", "d", "f"], 4)
+
+
+@pytest.mark.parametrize("kind, options, message", [
+    ("rows", {"rules": "nope"}, "unknown ruleset 'nope'"),
+    ("policies", {"policies": ("bogus",)}, "unknown policy 'bogus'"),
+    ("policies", {"policies": ()}, "at least one policy"),
+    ("front", {"samples": 0}, "samples must be a whole number >= 1"),
+    ("front", {"players": 3}, "no fitted strategy for standard with 3 players"),
+    ("bars", {}, "unknown chart 'bars'"),
+    ("rows", {"rules": ["standard", "basic"]}, "takes one ruleset"),
+])
+def test_bad_input_raises_before_any_work(kind, options, message, tmp_path):
+    arguments = {"rules": "standard", **options}
+    with pytest.raises(ValueError, match=message):
+        write_chart(kind, out=tmp_path / "out", **arguments)
+    assert not (tmp_path / "out").exists()  # nothing created for bad input
+
+
+# ---- command line -----------------------------------------------------------------------------
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_cli_kinds_are_the_chart_kinds():
+    assert _CHART_KINDS == CHART_KINDS
+
+
+def test_cli_chart_prints_the_files(tmp_path):
+    out = tmp_path / "charts"
+    result = run("chart", "policies", "--rules", "standard", "--players", "4", "--samples", "80",
+                 "--seed", "4", "--policies", "greedy,random", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert [line.rsplit("/", 1)[-1] for line in lines] == [
+        f"policies-standard-4p.{ext}" for ext in ("png", "svg", "csv", "json")]
+    assert all((out / line.rsplit("/", 1)[-1]).is_file() for line in lines)
+    assert list(pd.read_csv(out / "policies-standard-4p.csv").policy) == ["greedy", "random"]
+
+
+def test_cli_rulesets_take_a_list(tmp_path):
+    result = run("chart", "rulesets", "--rules", "standard,basic", "--samples", "40",
+                 "--policies", "greedy", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "rulesets-standard+basic-4p.png").is_file()
+
+
+@pytest.mark.parametrize("args, token", [
+    (("rows", "--rules", "nope"), "nope"),
+    (("policies", "--policies", "greedy,bogus", "--samples", "10"), "bogus"),
+    (("front", "--rules", "standard,basic"), "one ruleset"),
+])
+def test_cli_bad_input_exits_2_with_one_line(args, token, tmp_path):
+    result = run("chart", *args, "--out", str(tmp_path))
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("Error:") and token in lines[0]
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("args, token", [(("front", "--samples", "0"), "--samples"),
+                                         (("bars",), "bars")])
+def test_cli_usage_errors_exit_2(args, token, tmp_path):
+    # click's own usage errors (one line from the installed command, see analysis.cli.run)
+    result = run("chart", *args, "--out", str(tmp_path))
+    assert result.exit_code == 2, result.output
+    assert token in result.stderr
+
+
+def test_cli_unwritable_out_exits_2(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = run("chart", "rows", "--out", str(blocker / "charts"))
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("Error: cannot write to")
+    assert len(result.stderr.splitlines()) == 1
