@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-slow bench clean
+.PHONY: demo test test-slow bench notebooks clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "sapsam needs Python 3.11 or newer")'
@@ -35,6 +35,11 @@ test-slow: $(STAMP)
 bench: $(STAMP)
 	find kernels -name '*.nbi' -o -name '*.nbc' | xargs rm -f
 	$(PY) -m analysis.bench --out results/benchmarks.md
+
+# Runs every notebooks/*.ipynb in place with its full sample budget and saves the outputs
+# (a few minutes); the tests run them with a small budget and never write them back.
+notebooks: $(STAMP)
+	$(PY) notebooks/execute.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache
