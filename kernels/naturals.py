@@ -265,6 +265,15 @@ def _natural_key(hand, ranks, suits, kind, parameter):
 
 
 @njit(cache=True)
+def holds_naturals(hand, kinds, out):
+    """Fill ``out`` (bool, (U,)) with whether the sorted hand is each natural of ``kinds``
+    (int64 (U, 2): kind, parameter), counting its ranks and suits once."""
+    ranks, suits = _counts(hand)
+    for u in range(kinds.shape[0]):
+        out[u] = _natural_key(hand, ranks, suits, kinds[u, 0], kinds[u, 1]) >= 0
+
+
+@njit(cache=True)
 def natural_keys(hand, naturals):
     """Keys of one sorted hand for every natural of a compiled ruleset.
 

@@ -274,28 +274,55 @@ def setting_ev(rows, tables, values, params, opponents):
     return _summed_ev(rows[0], rows[1], rows[2], tables, values, params[S.P_SCOOP_MULT], opponents)
 
 
+@njit(cache=True, inline="always")
+def _gain(rows, i, tables):
+    """Row gain of frontier member ``i``: the units its rows earn on their own."""
+    return (tables[0, rows[i, 0], GAIN] + tables[1, rows[i, 1], GAIN]
+            + tables[2, rows[i, 2], GAIN])
+
+
+@njit(cache=True, inline="always")
+def _better(value, split, best_value, best_split):
+    """Whether (value, split) beats the best so far: a higher value, ties to the smaller split."""
+    return value > best_value or (value == best_value and split < best_split)
+
+
 @njit(cache=True)
-def _best_on_frontier(policy, tables, values, percentile, params, opponents, size, out_split,
-                      out_rows):
+def _best_on_frontier(policy, tables, values, percentile, params, opponents, size, splits, rows):
     """Best frontier split for ``balanced`` or ``table``; returns (split, value): the best
-    value, ties to the smaller split."""
+    value, ties to the smaller split.  One loop per kind of value, so that the hot one has
+    no branch but the comparison."""
     best_split = -1
     best_value = -1e300
     game = params[S.P_GAME]
-    closed = game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER
-    stake = params[S.P_POOL_STAKE]
-    scoop = params[S.P_SCOOP_MULT]
-    for i in range(size):
-        s0, s1, s2 = out_rows[i, 0], out_rows[i, 1], out_rows[i, 2]
-        if policy == BALANCED:
-            value = percentile[0, s0] + percentile[1, s1] + percentile[1, s2]
-        elif closed:
-            value = _closed_form_ev(s0, s1, s2, tables, game, stake, opponents)
-        else:
-            value = _summed_ev(s0, s1, s2, tables, values, scoop, opponents)
-        if value > best_value or (value == best_value and out_split[i] < best_split):
-            best_value = value
-            best_split = out_split[i]
+    if policy == BALANCED:
+        for i in range(size):
+            value = (percentile[0, rows[i, 0]] + percentile[1, rows[i, 1]]
+                     + percentile[1, rows[i, 2]])
+            if _better(value, splits[i], best_value, best_split):
+                best_value, best_split = value, splits[i]
+    elif game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER:
+        stake = params[S.P_POOL_STAKE]
+        for i in range(size):
+            value = _closed_form_ev(rows[i, 0], rows[i, 1], rows[i, 2], tables, game, stake,
+                                    opponents)
+            if _better(value, splits[i], best_value, best_split):
+                best_value, best_split = value, splits[i]
+    elif params[S.P_SCOOP_MULT] <= 1 and not values.any():
+        # rows only (no extras, no multiplier): the EV is the row gains, exactly as the sum
+        # below would give it (every outcome term is +0.0), at a third of the cost
+        for i in range(size):
+            value = _gain(rows, i, tables) * opponents
+            if _better(value, splits[i], best_value, best_split):
+                best_value, best_split = value, splits[i]
+    else:
+        scoop = params[S.P_SCOOP_MULT]
+        for i in range(size):
+            # unsigned strengths index without numba's negative-index fix-up
+            value = _summed_ev(np.uint16(rows[i, 0]), np.uint16(rows[i, 1]), np.uint16(rows[i, 2]),
+                               tables, values, scoop, opponents)
+            if _better(value, splits[i], best_value, best_split):
+                best_value, best_split = value, splits[i]
     return best_split, best_value
 
 
@@ -342,7 +369,7 @@ def decide(hand, policy, tables, percentile, params, naturals, opponents, state,
                   scratch[1], scratch[2], size)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose(hand, policy, tables, percentile, params, naturals, opponents, state, scratch,
            splits, rows, size):
     """:func:`decide` given the hand's frontier: ``size`` members in ``splits`` and ``rows``

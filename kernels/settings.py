@@ -286,25 +286,32 @@ def frontier_scratch():
 
 
 @njit(cache=True)
-def can_make_wheel(hand):
-    """True when the hand holds an A, 2, 3, 4 and 5 (card code ``c`` has rank ``c >> 2``).
+def wheel_rank_matters(hand):
+    """True when the hand holds A-2-3-4-5 and five other consecutive ranks (card code ``c``
+    has rank ``c >> 2``).
 
-    Only such a hand has a five-card subset whose strength ``wheel_rank = "second"`` moves;
-    on any other hand that remap is increasing on the strengths present, so its Pareto
-    frontier under "second" is the ace-low frontier with the same splits, in the same order,
-    middle and back remapped by ``WHEEL_SECOND`` (see :func:`remap_wheel_second`).
+    ``wheel_rank = "second"`` moves A-2-3-4-5 (and the steel wheel) above the other straights
+    (straight flushes).  Without both, that remap is increasing on the strengths the hand
+    can make, so its Pareto frontier under "second" is the ace-low frontier with the same
+    splits, in the same order, middle and back remapped by ``WHEEL_SECOND``
+    (:func:`remap_wheel_second`).  About one hand in twelve needs its own frontier.
     """
     ranks = 0
     for c in hand:
         ranks |= 1 << (c >> 2)
     wheel = (1 << 12) | 0b1111
-    return ranks & wheel == wheel
+    if ranks & wheel != wheel:
+        return False
+    for low in range(9):  # 2-3-4-5-6 up to 10-J-Q-K-A
+        if (ranks >> low) & 0b11111 == 0b11111:
+            return True
+    return False
 
 
 @njit(cache=True)
 def remap_wheel_second(size, splits, rows, out_splits, out_rows):
     """Copy the first ``size`` frontier members to the "second" wheel scale (five-card rows
-    through ``WHEEL_SECOND``); valid for a hand that cannot make a wheel."""
+    through ``WHEEL_SECOND``); valid where :func:`wheel_rank_matters` is False."""
     for i in range(size):
         out_splits[i] = splits[i]
         out_rows[i, 0] = rows[i, 0]

@@ -2,7 +2,7 @@
 
 A block deals ``n`` tables with its own random stream.  Each seat's hand gets its Pareto
 frontier once per strength scale in use (the ``wheel_rank = "second"`` one is a remap of the
-ace-low one for the seven hands in eight that cannot make a wheel); then, for every selected
+ace-low one for the eleven hands in twelve where the wheel's rank cannot matter); then, for every selected
 ruleset, each seat decides by its policy with that ruleset's tables (a player adapts to the
 rules) and the table is settled.  The same deals meet every ruleset (common random numbers).  Everything accumulated
 is an integer, so blocks add up exactly in any order, on any number of threads or machines.
@@ -16,10 +16,10 @@ import numpy as np
 from numba import njit, prange
 
 from kernels import settle as S
-from kernels.naturals import natural_key
+from kernels.naturals import holds_naturals
 from kernels.policies import choose, place, policy_scratch
 from kernels.rng import shuffle_prefix
-from kernels.settings import _frontier, can_make_wheel, remap_wheel_second
+from kernels.settings import _frontier, remap_wheel_second, wheel_rank_matters
 
 (A_HANDS, A_SUM, A_SUMSQ, A_FOULS, A_SURRENDERS, A_NATURALS, A_SWEEPS_GIVEN, A_SWEEPS_TAKEN,
  A_HOME_RUNS, A_BANK_HANDS) = range(10)
@@ -70,17 +70,15 @@ def _simulate_blocks_body(states, first_table, counts, players, seat_policy, tab
                 for c in hands[p]:
                     count += (c >> 2) == 12
                 aces[0, p] = count
-                any_natural[p] = False
-                for u in range(natural_kinds.shape[0]):  # each distinct natural once per hand
-                    holds[p, u] = natural_key(hands[p], natural_kinds[u, 0], natural_kinds[u, 1]) >= 0
-                    any_natural[p] |= holds[p, u]
+                holds_naturals(hands[p], natural_kinds, holds[p])  # each distinct one once
+                any_natural[p] = holds[p].any()
                 # one frontier per strength scale in use; the second is a remap of the first
-                # unless the hand can make a wheel (one hand in eight)
+                # unless the wheel's rank matters to the hand (one hand in twelve)
                 first = 0 if wheel_used[0] else 1
                 _, sizes[first, p] = _frontier(hands[p], first == 1, frontier, front_split[first, p],
                                                front_rows[first, p])
                 if first == 0 and wheel_used[1]:
-                    if can_make_wheel(hands[p]):
+                    if wheel_rank_matters(hands[p]):
                         _, sizes[1, p] = _frontier(hands[p], True, frontier, front_split[1, p],
                                                    front_rows[1, p])
                     else:
