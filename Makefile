@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-slow bench notebooks clean
+.PHONY: demo test test-slow bench notebooks strategies results clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "sapsam needs Python 3.11 or newer")'
@@ -40,6 +40,12 @@ bench: $(STAMP)
 # (a few minutes); the tests run them with a small budget and never write them back.
 notebooks: $(STAMP)
 	$(PY) notebooks/execute.py
+
+# Fitted strategies: every named ruleset at 4 players, and heads-up two-four (~20 min).
+strategies: $(STAMP)
+	$(PY) -c 'from analysis.rules import ruleset_ids; print(*ruleset_ids(), sep="\n")' | \
+	    while read -r rules; do $(VENV)/bin/sapsam fit --rules $$rules --players 4 --seed 1 --quiet || exit 1; done
+	$(VENV)/bin/sapsam fit --rules two-four --players 2 --seed 1 --quiet
 
 clean:
 	rm -rf $(VENV) .pytest_cache
