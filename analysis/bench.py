@@ -332,7 +332,7 @@ def policies(context):
             print(f"skipped {name}: {exc}", file=sys.stderr)
             continue
         states = block_states(SEED, 0, 64)
-        seconds = context.time(lambda: play_hands(deals, policy.code, policy.tables, policy.percentile,
+        seconds = context.time(lambda: play_hands(deals, policy.code, policy.tables, policy.points,
                                                   compiled.params, compiled.naturals, 3, states),
                                max(thread_counts(1, 2)))
         rows.append(rate_row(f"{name} policy, {n:,} hands", max(thread_counts(1, 2)), seconds, n,
@@ -386,7 +386,7 @@ def simulate(context):
     basic = load_ruleset("basic")
     greedy = make_policy("greedy", basic, 4)
     hands = np.sort(random_hands(context.rng, tables * 4, 13), axis=1)
-    settings, _, _, _ = play_hands(hands, greedy.code, greedy.tables, greedy.percentile,
+    settings, _, _, _ = play_hands(hands, greedy.code, greedy.tables, greedy.points,
                                    basic.compile().params, basic.compile().naturals, 3,
                                    block_states(SEED, 0, 64))
     table_rows = settings.reshape(tables, 4, 3)

@@ -182,7 +182,7 @@ def simulate(cards, rules, players, policy, cands, samples, seed, first_block=0,
                       np.array([c.natural for c in cands], np.int64),
                       np.array([c.natural_key for c in cands], np.int64),
                       np.array([c.surrender for c in cands], np.bool_), unseen, players,
-                      policy.code, policy.tables, policy.percentile, compiled.params,
+                      policy.code, policy.tables, policy.points, compiled.params,
                       compiled.royalty, compiled.naturals, bank,
                       block_states(seed, first_block, blocks), first_block, BLOCK, samples,
                       points, stats)

@@ -47,7 +47,7 @@ from analysis.compare import (CHUNKS, deal_tables, decide, mean_interval, policy
 from analysis.fit import deal_sorted_hands
 from analysis.hands import CATEGORY_NAMES
 from analysis.policies import load_strategy, make_policy, strategy_path
-from analysis.provenance import REPOSITORY, provenance, write_atomic, write_json
+from analysis.provenance import REPOSITORY, provenance, writable_folder, write_atomic, write_json
 from analysis.report import natural_label, wilson_interval
 from analysis.rules import Ruleset, load_ruleset, ruleset_ids
 from analysis.sampling import block_states
@@ -661,7 +661,7 @@ def write_chart(kind, rules, players=4, samples=None, seed=0, out="results/chart
     start = time.perf_counter()
     checked = _checked(kind, rules, players, samples, seed, policies)
     kind, rulesets, players, samples, seed, policies = checked
-    folder = _writable(out)
+    folder = writable_folder(out)
     frame = _compute(*checked)
     ids = [r.id for r in rulesets]
     label = ("all" if isinstance(rules, str) and rules == "all" else ids) if kind == "rulesets" \
@@ -678,18 +678,6 @@ def write_chart(kind, rules, players=4, samples=None, seed=0, out="results/chart
     write_json(manifest, _manifest(kind, ids, players, samples, seed, list(policies) or None,
                                    written, time.perf_counter() - start))
     return written
-
-
-def _writable(out):
-    folder = Path(out)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / f".write-test-{time.monotonic_ns()}"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as exc:
-        raise ValueError(f"cannot write to {out}: {exc.strerror or exc}") from None
-    return folder
 
 
 def _manifest(kind, ids, players, samples, seed, policies, files, seconds):

@@ -16,6 +16,8 @@ from analysis import rules as _rules
 from analysis import score as _score
 from analysis import settings as _settings
 from analysis.cards import format_cards
+from analysis.policies import POLICY_NAMES
+from analysis.provenance import writable_folder
 
 
 class InputError(click.ClickException):
@@ -157,7 +159,7 @@ def score_command(declarations, ruleset, bank, chips, names, as_json):
     console.print("Totals: " + ", ".join(f"{n} {t:+g}" for n, t in zip(result.names, result.totals)))
 
 
-_POLICY = click.Choice(["random", "greedy", "balanced", "table", "fitted"])
+_POLICY = click.Choice(list(POLICY_NAMES))
 
 
 def _progress_bar(label, quiet):
@@ -385,14 +387,7 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
                      tables, seed, block_size)
     if scheduler and workers:
         raise ValueError("give --scheduler or --workers, not both")
-    folder = Path(out)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / ".write-test"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as exc:
-        raise ValueError(f"cannot write to --out {out}: {exc.strerror}") from None
+    folder = writable_folder(out)
     start = time.perf_counter()
     bar, progress = _progress_bar("tables", quiet)
     backend = "local"
@@ -479,6 +474,49 @@ def chart_command(kind, ruleset, players, samples, seed, policies, out):
     names = [p.strip() for p in policies.split(",") if p.strip()]
     for path in write_chart(kind, rules, players, samples, seed, out, names):
         click.echo(str(path))
+
+
+@main.command("houseway")
+@click.option("--rules", "rulesets", default="standard", show_default=True,
+              help="Ruleset ids, comma-separated, or 'all' (every one with a fitted strategy).")
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option("--tables", type=click.IntRange(1), default=20000, show_default=True,
+              help="Seeded tables for the paired cost against fitted (per ruleset).")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--out", type=click.Path(file_okay=False), default="results/houseway",
+              show_default=True, help="Folder for <rules>-<players>p.md/.json and costs.csv.")
+@click.option("--price", is_flag=True,
+              help="Also measure charts of 2 to 8 lines per row (the price of simplicity).")
+@reports_bad_input
+def houseway_command(rulesets, players, tables, seed, out, price):
+    """Derive the house way (a dozen-line point count for setting a hand) from the fitted
+    strategy and measure what following it costs against fitted players.
+
+    Prints the rules and the cost with its 95% CI; writes them under --out.
+    """
+    from analysis.houseway import write_costs, write_houseway, write_price_of_simplicity
+    from analysis.policies import fitted_strategies
+
+    fitted = [r for r, p in fitted_strategies() if p == players]
+    ids = fitted if rulesets.strip() == "all" else [r.strip() for r in rulesets.split(",") if r.strip()]
+    for rid in ids:
+        _rules.load_ruleset(rid)  # an unknown id fails before any work
+        if rid not in fitted:
+            raise ValueError(f"no fitted strategy for {rid} with {players} players; "
+                             f"run 'sapsam fit --rules {rid} --players {players}'")
+    writable_folder(out)
+    results = []
+    for rid in ids:
+        way, gap, _ = write_houseway(rid, players, tables, seed, out)
+        results.append((way, gap))
+        click.echo(way.describe())
+        click.echo(f"Cost against fitted: {-gap.gap:.3f} units per hand "
+                   f"(95% CI {-gap.ci_high:.3f} to {-gap.ci_low:.3f}; {tables:,} paired tables)\n")
+        if price:
+            for path in write_price_of_simplicity(rid, players, tables, seed, out):
+                click.echo(f"wrote {path}")
+    if len(results) > 1:
+        click.echo(f"wrote {write_costs(results, out, players)}")
 
 
 def _report_best(result, top, as_json, csv_path):

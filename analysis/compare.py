@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from analysis.best import Z95
-from analysis.policies import make_policy
+from analysis.policies import Policy, make_policy
 from analysis.rules import BankRotation, Game, Ruleset, load_ruleset
 from analysis.sampling import block_states
 from analysis.score import points_scale, settle_tables
@@ -93,7 +93,8 @@ def policy_gap(rules, players, policy, baseline="fitted", tables=20000, seed=0):
         2, 3 or 4 seats.
     policy, baseline : str
         Policy names (:func:`analysis.policies.make_policy`); ``fitted`` needs a fitted
-        strategy for the ruleset and table size.
+        strategy for the ruleset and table size.  ``policy`` may also be a ready
+        :class:`analysis.policies.Policy` (a house way with another chart, say).
     tables : int
         Seeded tables dealt (each settled twice).
     seed : int
@@ -145,7 +146,8 @@ def policy_gaps(rules, players, policies, baseline="fitted", tables=20000, seed=
         raise ValueError("name at least one policy to compare with the baseline")
     _check_count(players, tables, seed)
     field = make_policy(baseline, rules, players)
-    tested = [make_policy(name, rules, players) for name in policies]
+    tested = [name if isinstance(name, Policy) else make_policy(name, rules, players)
+              for name in policies]
 
     hands = deal_tables(tables, players, seed)
     aces, bank = table_setup(rules, hands)
@@ -233,7 +235,7 @@ def decide(policy, rules, players, hands, states):
     shape = hands.shape[:-1]
     flat = np.ascontiguousarray(hands.reshape(-1, 13), np.uint8)
     rows, natural, key, surrender = play_hands(flat, policy.code, policy.tables,
-                                               policy.percentile, compiled.params,
+                                               policy.points, compiled.params,
                                                compiled.naturals, players - 1, states)
     return Decisions(rows.reshape(*shape, 3), natural.reshape(shape), key.reshape(shape),
                      surrender.reshape(shape))

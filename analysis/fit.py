@@ -40,7 +40,7 @@ def played_field(policy, rules, players, hands, seed):
     it surrenders."""
     compiled = rules.compile()
     deals = deal_sorted_hands(hands, seed)
-    rows, _, _, surrender = _kp.play_hands(deals, policy.code, policy.tables, policy.percentile,
+    rows, _, _, surrender = _kp.play_hands(deals, policy.code, policy.tables, policy.points,
                                            compiled.params, compiled.naturals, players - 1,
                                            block_states(seed, 0, CHUNKS))
     rows = rows[rows[:, 0] >= 0].astype(np.int64)

@@ -2,7 +2,8 @@
 
 A :class:`Policy` bundles what :func:`kernels.policies.decide` needs: the policy code, the EV
 tables of ``table``/``fitted`` (built from the field's per-row strength distributions under a
-ruleset) and the row percentiles of ``balanced``.  Fitted strategies are files under
+ruleset) and the per-row points of ``balanced`` (row percentiles) and ``houseway`` (its chart,
+:mod:`analysis.houseway`).  Fitted strategies are files under
 ``results/strategies/`` (``<ruleset>-<players>p.npz`` with a JSON manifest), written by
 ``sapsam fit`` (:mod:`analysis.fit`).
 """
@@ -21,7 +22,7 @@ from analysis.rules import Ruleset, load_ruleset
 from kernels import policies as _kp
 from kernels.evaluate import CARD_WEIGHT, FLUSH5, N_STRENGTHS, NONFLUSH5, RANK3_TABLE
 
-POLICY_NAMES = ("random", "greedy", "balanced", "table", "fitted")
+POLICY_NAMES = ("random", "greedy", "balanced", "table", "fitted", "houseway")
 STRATEGY_DIR = Path(__file__).resolve().parents[1] / "results" / "strategies"
 
 
@@ -53,6 +54,18 @@ def row_percentiles():
     return cdf / counts.sum(axis=1, keepdims=True)
 
 
+@cache
+def balanced_points():
+    """``balanced``'s points table: the front's percentile, and the five-card one for the
+    middle and the back (float64 kernels.policies.POINTS_SHAPE; never surrenders)."""
+    pct = row_percentiles()
+    points = np.zeros(_kp.POINTS_SHAPE)
+    points[0, :-1], points[1, :-1], points[2, :-1] = pct[0], pct[1], pct[1]
+    points[_kp.SURRENDER_BELOW] = -np.inf
+    points.setflags(write=False)
+    return points
+
+
 @dataclass(frozen=True)
 class Policy:
     """A policy ready for the kernels."""
@@ -60,7 +73,7 @@ class Policy:
     name: str
     code: int
     tables: np.ndarray  # float64 kernels.policies.TABLE_SHAPE; zeros unless table/fitted
-    percentile: np.ndarray  # float64 (2, N_STRENGTHS)
+    points: np.ndarray  # float64 kernels.policies.POINTS_SHAPE: balanced's and houseway's
     source: str  # where the tables came from
 
     @classmethod
@@ -68,7 +81,7 @@ class Policy:
         compiled = rules.compile()
         tables = _kp.ev_tables(np.ascontiguousarray(row_mass, np.float64), compiled.params,
                                compiled.royalty, float(surrender_rate))
-        return cls(name, _kp.TABLE, tables, row_percentiles(), source)
+        return cls(name, _kp.TABLE, tables, balanced_points(), source)
 
 
 def strategy_path(rules_id, players):
@@ -106,7 +119,7 @@ def make_policy(name, rules, players, strategy=None):
 
     Parameters
     ----------
-    name : {"random", "greedy", "balanced", "table", "fitted"}
+    name : {"random", "greedy", "balanced", "table", "fitted", "houseway"}
     rules : Ruleset or str
     players : int
     strategy : path, optional
@@ -118,7 +131,13 @@ def make_policy(name, rules, players, strategy=None):
         raise ValueError(f"unknown policy {name!r}: use one of {', '.join(POLICY_NAMES)}")
     empty = np.zeros(_kp.TABLE_SHAPE)
     if name in ("random", "greedy", "balanced"):
-        return Policy(name, _kp.POLICIES.index(name), empty, row_percentiles(), "")
+        return Policy(name, _kp.POLICIES.index(name), empty, balanced_points(), "")
+    if name == "houseway":
+        from analysis.houseway import derive
+
+        way = derive(rules.id, players)
+        return Policy(name, _kp.HOUSEWAY, empty, way.points,
+                      f"house way derived from {strategy_path(rules.id, players)}")
     if name == "table":
         return Policy.from_row_mass(name, balanced_field(players), rules,
                                     "rows of balanced players (4,000 seeded deals)")
@@ -136,6 +155,5 @@ def balanced_field(players, deals=4000, seed=20261121):
     """Per-row strength distribution of ``balanced`` settings over seeded random deals."""
     from analysis.fit import played_row_mass
 
-    policy = Policy("balanced", _kp.BALANCED, np.zeros(_kp.TABLE_SHAPE),
-                    row_percentiles(), "")
+    policy = Policy("balanced", _kp.BALANCED, np.zeros(_kp.TABLE_SHAPE), balanced_points(), "")
     return played_row_mass(policy, load_ruleset("basic"), players, deals, seed)

@@ -33,6 +33,20 @@ def provenance(**what):
             "git": git_revision(), "date": datetime.now(timezone.utc).isoformat(timespec="seconds")}
 
 
+def writable_folder(out, what="--out"):
+    """Create the folder ``out`` and check a file can be written in it; a ``ValueError``
+    naming it (one line) if not.  Returns its Path."""
+    folder = Path(out)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".write-test-{os.getpid()}"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise ValueError(f"cannot write to {what} {out}: {exc.strerror or exc}") from None
+    return folder
+
+
 def write_json(path, payload):
     """Write JSON atomically: a temporary file in the same folder, then a rename."""
     write_atomic(path, json.dumps(payload, indent=2) + "\n")

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.best import Z95
-from analysis.policies import POLICY_NAMES, make_policy, row_percentiles
+from analysis.policies import POLICY_NAMES, make_policy
 from analysis.provenance import read_checkpoint, write_npz
 from analysis.rules import BankRotation, Game, load_ruleset
 from analysis.sampling import block_states
@@ -84,9 +84,9 @@ class Compiled:
 
     rulesets: tuple
     seat_policy: np.ndarray
-    tables: np.ndarray  # float64 (M,) + kernels.policies.TABLE_SHAPE: the distinct EV tables
-    seat_table: np.ndarray  # int64 (R, P): which of them each seat uses under each ruleset
-    percentile: np.ndarray
+    tables: np.ndarray  # float64 (M,) + kernels.policies.TABLE_SHAPE: the distinct models'
+    points: np.ndarray  # float64 (M,) + kernels.policies.POINTS_SHAPE: ... and their points
+    seat_model: np.ndarray  # int64 (R, P): which model each seat uses under each ruleset
     params: np.ndarray
     royalty: np.ndarray
     naturals: np.ndarray
@@ -113,24 +113,25 @@ def compile_simulation(sim):
         for k, row in enumerate(c.naturals):
             natural_index[r, k] = kinds.index((int(row[0]), int(row[1])))
     strategies = dict(sim.strategies)
-    # each distinct EV table once (seats sharing a policy share it): the tables of a run are
-    # the simulator's working set, and 4 copies of 18 rulesets' tables overflow the caches
-    tables, index = [np.zeros(_kp.TABLE_SHAPE)], {}
-    seat_table = np.zeros((n_rules, players), np.int64)
+    # each distinct model (EV table and points) once, seats sharing a policy share it: the
+    # tables of a run are the simulator's working set, and 4 copies of 18 rulesets' tables
+    # overflow the caches
+    tables, points, index = [], [], {}
+    seat_model = np.zeros((n_rules, players), np.int64)
     seat_policy = np.zeros(players, np.int64)
     for r, rules in enumerate(rulesets):
         for p, name in enumerate(sim.seats):
             policy = make_policy(name, rules, players, strategies.get(rules.id))
             seat_policy[p] = policy.code
-            if policy.tables.any():
-                key = (rules.id, name)
-                if key not in index:
-                    index[key] = len(tables)
-                    tables.append(policy.tables)
-                seat_table[r, p] = index[key]
+            key = (rules.id, name) if name in ("table", "fitted", "houseway") else name
+            if key not in index:
+                index[key] = len(tables)
+                tables.append(policy.tables)
+                points.append(policy.points)
+            seat_model[r, p] = index[key]
     bank_mode = np.array([_bank_mode(r) for r in rulesets], np.int64)
     bank_seat = np.array([min(r.bank.seat, players - 1) for r in rulesets], np.int64)
-    return Compiled(rulesets, seat_policy, np.stack(tables), seat_table, row_percentiles(),
+    return Compiled(rulesets, seat_policy, np.stack(tables), np.stack(points), seat_model,
                     np.stack([c.params for c in compiled]).reshape(n_rules, N_PARAMS),
                     np.stack([c.royalty for c in compiled]), naturals, n_naturals,
                     np.array(kinds, np.int64), natural_index, bank_mode, bank_seat)
@@ -162,7 +163,7 @@ def run_blocks(sim, compiled, blocks):
     hist = np.zeros((len(blocks), n_rules, sim.players, _ks.N_HIST), np.int64)
     held = np.zeros((len(blocks), n_rules, k_max), np.int64)
     _ks.simulate_blocks(states, first, counts, sim.players, compiled.seat_policy,
-                        compiled.tables, compiled.seat_table, compiled.percentile, compiled.params,
+                        compiled.tables, compiled.points, compiled.seat_model, compiled.params,
                         compiled.royalty, compiled.naturals, compiled.n_naturals,
                         compiled.natural_kinds, compiled.natural_index, compiled.bank_mode,
                         compiled.bank_seat, acc, hist, held)

@@ -22,7 +22,7 @@ N_STATS = 13
 
 @njit(cache=True)
 def _sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen, players,
-                  policy, tables, percentile, params, royalty, naturals, bank, state,
+                  policy, tables, policy_points, params, royalty, naturals, bank, state,
                   first, count, points, stats):
     """Samples ``first .. first + count - 1`` (one block) into ``points[:, first:]``;
     ``stats`` (C, N_STATS) is this block's own accumulator."""
@@ -51,7 +51,7 @@ def _sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unsee
         for o in range(opponents):
             hand[:] = np.sort(deck[13 * o:13 * o + 13])
             seat = o + 1
-            place(hand, decide(hand, policy, tables, percentile, params, naturals, opponents,
+            place(hand, decide(hand, policy, tables, policy_points, params, naturals, opponents,
                                state, scratch), wheel, seat, rows, natural, key, surrender)
             a = 0
             for c in hand:
@@ -81,7 +81,7 @@ def _sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unsee
 
 
 def _sample_blocks_body(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen, players,
-                        policy, tables, percentile, params, royalty, naturals, bank, states,
+                        policy, tables, policy_points, params, royalty, naturals, bank, states,
                         first_block, block_size, n_samples, points, stats):
     n_blocks = states.shape[0]
     for b in prange(n_blocks):
@@ -89,7 +89,7 @@ def _sample_blocks_body(hero, cand_rows, cand_natural, cand_key, cand_surrender,
         first = (first_block + b) * block_size
         count = min(block_size, n_samples - (first - first_block * block_size))
         _sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen, players,
-                      policy, tables, percentile, params, royalty, naturals, bank, state,
+                      policy, tables, policy_points, params, royalty, naturals, bank, state,
                       first - first_block * block_size, count, points, stats[b])
 
 
@@ -106,7 +106,7 @@ cand_surrender : ndarray(bool), shape (C,)
 unseen : ndarray(uint8), shape (39,)
 players, policy, bank : int
 tables : ndarray(float64), shape kernels.policies.TABLE_SHAPE
-percentile : ndarray(float64), shape (2, N_STRENGTHS)
+policy_points : ndarray(float64), shape kernels.policies.POINTS_SHAPE
 params, royalty, naturals : ndarray(int64)
 states : ndarray(uint64), shape (B,)
     One stream per block (block ``first_block + b``).

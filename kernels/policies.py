@@ -6,7 +6,11 @@ Policies (codes are positions in :data:`POLICIES`):
 - ``greedy``: the strongest back, then the strongest middle from the other eight cards.
 - ``balanced``: the rule of thumb "make every row as good as it can be for its position":
   the frontier setting with the largest sum of row percentiles, each row's percentile taken
-  against random hands of its size (all 22,100 fronts; all 2,598,960 five-card hands).
+  against random hands of its size (all 22,100 fronts; all 2,598,960 five-card hands).  Its
+  ``points`` table holds those percentiles.
+- ``houseway``: a short point count (``analysis.houseway``): the frontier setting with the
+  most chart points (ties to the stronger back, then middle, then front); declares any
+  natural it holds; surrenders when its best total is below the chart's threshold.
 - ``table``: the frontier setting of highest expected value against the per-row strength
   distributions of the field (``row_mass``), with the ruleset's row, royalty, sweep and
   overall terms; declares its best natural or surrenders when that is worth more.
@@ -26,8 +30,10 @@ from kernels.rng import below
 from kernels.settings import (FIVE_POSITIONS, FRONT_POSITIONS, N_FIVES, N_SPLITS, SPLIT_ROWS,
                               _frontier, frontier_scratch, subset_strengths)
 
-POLICIES = ("random", "greedy", "balanced", "table")
-RANDOM, GREEDY, BALANCED, TABLE = range(4)
+POLICIES = ("random", "greedy", "balanced", "table", "houseway")
+RANDOM, GREEDY, BALANCED, TABLE, HOUSEWAY = range(5)
+POINTS_SHAPE = (3, N_STRENGTHS + 1)  # per-row points of balanced and houseway, see decide
+SURRENDER_BELOW = (0, N_STRENGTHS)  # where a points table keeps its surrender threshold
 TABLE_SHAPE = (3, N_STRENGTHS + 1, 4)  # an EV table, see ev_tables
 WIN, TIE, LOSS, GAIN = range(4)  # its columns
 _SURRENDER_RATE = (0, N_STRENGTHS, 0)  # where ev_tables keeps the field's surrender rate
@@ -288,19 +294,29 @@ def _better(value, split, best_value, best_split):
 
 
 @njit(cache=True)
-def _best_on_frontier(policy, tables, values, percentile, params, opponents, size, splits, rows):
-    """Best frontier split for ``balanced`` or ``table``; returns (split, value): the best
-    value, ties to the smaller split.  One loop per kind of value, so that the hot one has
-    no branch but the comparison."""
+def _best_on_frontier(policy, tables, values, points, params, opponents, size, splits, rows):
+    """Best frontier split for ``balanced``, ``houseway`` or ``table``; returns (split,
+    value): the best value, ties to the smaller split (``houseway``: to the stronger back,
+    then middle, then front).  One loop per kind of value, so that the hot one has no branch
+    but the comparison."""
     best_split = -1
     best_value = -1e300
     game = params[S.P_GAME]
     if policy == BALANCED:
         for i in range(size):
-            value = (percentile[0, rows[i, 0]] + percentile[1, rows[i, 1]]
-                     + percentile[1, rows[i, 2]])
+            value = points[0, rows[i, 0]] + points[1, rows[i, 1]] + points[2, rows[i, 2]]
             if _better(value, splits[i], best_value, best_split):
                 best_value, best_split = value, splits[i]
+    elif policy == HOUSEWAY:
+        best = -1
+        for i in range(size):
+            value = points[0, rows[i, 0]] + points[1, rows[i, 1]] + points[2, rows[i, 2]]
+            if best < 0 or value > best_value or (value == best_value and (
+                    rows[i, 2] > rows[best, 2] or (rows[i, 2] == rows[best, 2] and (
+                        rows[i, 1] > rows[best, 1] or (rows[i, 1] == rows[best, 1]
+                                                       and rows[i, 0] > rows[best, 0]))))):
+                best_value, best = value, i
+        best_split = splits[best] if best >= 0 else -1
     elif game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER:
         stake = params[S.P_POOL_STAKE]
         for i in range(size):
@@ -326,6 +342,21 @@ def _best_on_frontier(policy, tables, values, percentile, params, opponents, siz
     return best_split, best_value
 
 
+def _frontier_values_body(rows, tables, values, params, opponents, out):
+    for i in prange(rows.shape[0]):
+        out[i] = setting_ev(rows[i], tables, values, params, opponents)
+
+
+_frontier_values = njit(cache=True, parallel=True)(_frontier_values_body)
+
+
+def frontier_values(rows, tables, values, params, opponents):
+    """:func:`setting_ev` of many settings (``rows`` int16 (n, 3)), in parallel: float64 (n,)."""
+    out = np.empty(rows.shape[0])
+    _frontier_values(rows, tables, values, params, opponents, out)
+    return out
+
+
 @njit(cache=True)
 def policy_scratch():
     """Scratch arrays for :func:`decide`, one set per thread."""
@@ -334,7 +365,7 @@ def policy_scratch():
 
 
 @njit(cache=True)
-def decide(hand, policy, tables, percentile, params, naturals, opponents, state, scratch):
+def decide(hand, policy, tables, points, params, naturals, opponents, state, scratch):
     """A policy's decision for one sorted 13-card hand.
 
     Parameters
@@ -345,8 +376,10 @@ def decide(hand, policy, tables, percentile, params, naturals, opponents, state,
         Code in :data:`POLICIES`.
     tables : ndarray(float64), shape TABLE_SHAPE
         EV tables (:func:`ev_tables`) for ``table``; ignored otherwise.
-    percentile : ndarray(float64), shape (2, N_STRENGTHS)
-        Row percentiles for ``balanced``.
+    points : ndarray(float64), shape :data:`POINTS_SHAPE`
+        Per-row points of ``balanced`` and ``houseway`` (``points[k, s]`` for row k and
+        strength s); ``points[SURRENDER_BELOW]`` is the total below which ``houseway``
+        surrenders (-inf: never).  Ignored by the other policies.
     params, naturals : ndarray(int64)
         The compiled ruleset.
     opponents : int
@@ -362,15 +395,15 @@ def decide(hand, policy, tables, percentile, params, naturals, opponents, state,
         ``split`` is -1 when the hand declares a natural or surrenders.
     """
     size = 0
-    if policy == BALANCED or policy == TABLE:
+    if policy == BALANCED or policy == TABLE or policy == HOUSEWAY:
         _, size = _frontier(hand, params[S.P_WHEEL_SECOND] != 0, scratch[0], scratch[1],
                             scratch[2])
-    return choose(hand, policy, tables, percentile, params, naturals, opponents, state, scratch,
+    return choose(hand, policy, tables, points, params, naturals, opponents, state, scratch,
                   scratch[1], scratch[2], size)
 
 
 @njit(cache=True, inline="always")
-def choose(hand, policy, tables, percentile, params, naturals, opponents, state, scratch,
+def choose(hand, policy, tables, points, params, naturals, opponents, state, scratch,
            splits, rows, size):
     """:func:`decide` given the hand's frontier: ``size`` members in ``splits`` and ``rows``
     (on this ruleset's strength scale).  One frontier serves every ruleset of a simulation."""
@@ -382,8 +415,15 @@ def choose(hand, policy, tables, percentile, params, naturals, opponents, state,
         return greedy_split(hand, wheel, frontier[0], frontier[1]), -1, np.int64(0), False
     if policy == TABLE:
         outcome_values(params, values)
-    split, value = _best_on_frontier(policy, tables, values, percentile, params, opponents, size,
+    split, value = _best_on_frontier(policy, tables, values, points, params, opponents, size,
                                      splits, rows)
+    if policy == HOUSEWAY:
+        if naturals.shape[0] > 0:
+            index, key = best_natural(hand, naturals)
+            if index >= 0:
+                return -1, index, key, False
+        if params[S.P_SURRENDER_ALLOWED] and value < points[SURRENDER_BELOW]:
+            return -1, -1, np.int64(0), True
     if policy == TABLE:
         if naturals.shape[0] > 0:
             index, key = best_natural(hand, naturals)
@@ -414,7 +454,7 @@ def place(hand, decision, wheel_second, seat, rows, natural, natural_key, surren
     surrender[0, seat] = sur
 
 
-def _play_hands_body(hands, policy, tables, percentile, params, naturals, opponents, states,
+def _play_hands_body(hands, policy, tables, points, params, naturals, opponents, states,
                      rows, natural, natural_key, surrender):
     n = hands.shape[0]
     n_chunks = states.shape[0]
@@ -423,7 +463,7 @@ def _play_hands_body(hands, policy, tables, percentile, params, naturals, oppone
         state = states[c:c + 1].copy()
         scratch = policy_scratch()
         for i in range(c * n // n_chunks, (c + 1) * n // n_chunks):
-            split, nat, key, sur = decide(hands[i], policy, tables, percentile, params, naturals,
+            split, nat, key, sur = decide(hands[i], policy, tables, points, params, naturals,
                                           opponents, state, scratch)
             natural[i] = nat
             natural_key[i] = key
@@ -440,7 +480,7 @@ def _play_hands_body(hands, policy, tables, percentile, params, naturals, oppone
 play_hands_parallel = njit(cache=True, parallel=True)(_play_hands_body)
 
 
-def play_hands(hands, policy, tables, percentile, params, naturals, opponents, states):
+def play_hands(hands, policy, tables, points, params, naturals, opponents, states):
     """Decisions of a policy for many sorted hands, in parallel.
 
     ``states`` ndarray(uint64), shape (chunks,): one RNG stream per chunk of consecutive hands
@@ -453,6 +493,6 @@ def play_hands(hands, policy, tables, percentile, params, naturals, opponents, s
     natural = np.empty(n, np.int64)
     natural_key = np.empty(n, np.int64)
     surrender = np.empty(n, np.bool_)
-    play_hands_parallel(hands, policy, tables, percentile, params, naturals, opponents, states,
+    play_hands_parallel(hands, policy, tables, points, params, naturals, opponents, states,
                         rows, natural, natural_key, surrender)
     return rows, natural, natural_key, surrender

@@ -32,7 +32,7 @@ BANK_NONE, BANK_ROTATE, BANK_FIXED = range(3)
 
 
 def _simulate_blocks_body(states, first_table, counts, players, seat_policy, tables,
-                          seat_table, percentile, params, royalty, naturals, n_naturals, natural_kinds,
+                          points, seat_model, params, royalty, naturals, n_naturals, natural_kinds,
                           natural_index, bank_mode, bank_seat, acc, hist, held):
     n_rules = params.shape[0]
     no_naturals = np.zeros((0, 4), np.int64)
@@ -93,7 +93,7 @@ def _simulate_blocks_body(states, first_table, counts, players, seat_policy, tab
                         held[b, r, k] += holds[p, natural_index[r, k]]
                     state[0] = draw[0] + np.uint64(p + 1)  # seat p's stream for this table
                     decision = choose(
-                        hands[p], seat_policy[p], tables[seat_table[r, p]], percentile, params[r],
+                        hands[p], seat_policy[p], tables[seat_model[r, p]], points[seat_model[r, p]], params[r],
                         naturals[r, :n_naturals[r]] if any_natural[p] else no_naturals,
                         players - 1, state, scratch, front_split[w, p], front_rows[w, p],
                         sizes[w, p])
@@ -166,10 +166,10 @@ players : int
 seat_policy : ndarray(int64), shape (P,)
     Policy code per seat (kernels.policies.POLICIES).
 tables : ndarray(float64), shape (M,) + kernels.policies.TABLE_SHAPE
-    The distinct EV tables of the run (a zero table for policies without one).
-seat_table : ndarray(int64), shape (R, P)
-    Index into ``tables`` of each seat's table under each ruleset.
-percentile : ndarray(float64), shape (2, N_STRENGTHS)
+points : ndarray(float64), shape (M,) + kernels.policies.POINTS_SHAPE
+    The distinct (EV table, points table) pairs of the run's (ruleset, policy) models.
+seat_model : ndarray(int64), shape (R, P)
+    Index into ``tables`` and ``points`` of each seat's model under each ruleset.
 params : ndarray(int64), shape (R, N_PARAMS)
 royalty : ndarray(int64), shape (R, 3, 9)
 naturals : ndarray(int64), shape (R, K, 4)

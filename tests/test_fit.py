@@ -142,7 +142,7 @@ def small_fit(tmp_path_factory):
 
 def decision(hand, policy, compiled, opponents, state):
     """A policy's decision for a sorted hand as a Candidate (natural/surrender included)."""
-    split, natural, key, surrender = KP.decide(hand, policy.code, policy.tables, policy.percentile,
+    split, natural, key, surrender = KP.decide(hand, policy.code, policy.tables, policy.points,
                                                compiled.params, compiled.naturals, opponents, state,
                                                KP.policy_scratch())
     if split < 0:

@@ -56,7 +56,7 @@ def decide(hand, policy, rules, players, state=None):
     """The kernel's decision: (split, natural, natural_key, surrender)."""
     compiled = rules.compile()
     state = np.array([12345], np.uint64) if state is None else state
-    return KP.decide(hand, policy.code, policy.tables, policy.percentile, compiled.params,
+    return KP.decide(hand, policy.code, policy.tables, policy.points, compiled.params,
                      compiled.naturals, players - 1, state, KP.policy_scratch())
 
 
@@ -76,7 +76,7 @@ def warm_policies():
             decide(hand, p, rules_of(rules_id), players)
     p = policy_of("random", "two-four", 2)
     c = rules_of("two-four").compile()
-    KP.play_hands(hand[None], p.code, p.tables, p.percentile, c.params, c.naturals, 1,
+    KP.play_hands(hand[None], p.code, p.tables, p.points, c.params, c.naturals, 1,
                   block_states(0, 0, 1))
 
 
@@ -264,7 +264,7 @@ def test_random_is_uniform_over_legal_settings():
     draws = 10 * n_legal
     splits = np.empty(draws, np.int64)
     for i in range(draws):
-        splits[i] = KP.decide(hand, policy.code, policy.tables, policy.percentile, compiled.params,
+        splits[i] = KP.decide(hand, policy.code, policy.tables, policy.points, compiled.params,
                               compiled.naturals, 1, state, scratch)[0]
     counts = np.bincount(splits, minlength=72072)
     assert counts[~legal].sum() == 0, "random drew an illegal split"
@@ -309,7 +309,7 @@ def play(name, rules_id, players, hands, seed=0, chunks=8):
     rules = rules_of(rules_id)
     p = policy_of(name, rules_id, players)
     c = rules.compile()
-    return KP.play_hands(hands, p.code, p.tables, p.percentile, c.params, c.naturals, players - 1,
+    return KP.play_hands(hands, p.code, p.tables, p.points, c.params, c.naturals, players - 1,
                          block_states(seed, 0, chunks))
 
 

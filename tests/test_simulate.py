@@ -131,7 +131,7 @@ def test_fitted_seats_decide_as_the_policy_kernel_does():
         policy = make_policy("fitted", rules, 4)
         rows, natural, key, surrender, aces, bank = [], [], [], [], [], []
         for table, hands in naive_deals(sim):
-            decisions = [decide(np.array(h, np.uint8), policy.code, policy.tables, policy.percentile,
+            decisions = [decide(np.array(h, np.uint8), policy.code, policy.tables, policy.points,
                                 compiled.params, compiled.naturals, 3, state, scratch) for h in hands]
             wheel = str(rules.wheel_rank) == "second"
             rows.append([split_rows(np.array(h, np.uint8), d[0], wheel) if d[0] >= 0 else (0, 0, 0)
