@@ -20,28 +20,14 @@ A script that starts a ``LocalCluster`` must guard its entry point with
 ``if __name__ == "__main__":`` (worker processes are spawned and import the main module).
 """
 
-import hashlib
-from dataclasses import fields
 
 import numpy as np
 
-from analysis.simulate import Compiled, compile_simulation, empty_totals, run_blocks
+from analysis.simulate import compile_simulation, empty_totals, fingerprint, run_blocks
 
 CONNECT_TIMEOUT = 10  # seconds to reach an existing scheduler
 
 _COMPILED = {}  # per worker process: Simulation -> (Compiled, digest)
-
-
-def fingerprint(compiled):
-    """SHA-256 of the kernel arrays of a :class:`~analysis.simulate.Compiled` (hex)."""
-    digest = hashlib.sha256()
-    for f in fields(Compiled):
-        value = getattr(compiled, f.name)
-        if isinstance(value, np.ndarray):
-            value = np.ascontiguousarray(value)
-            digest.update(f"{f.name}:{value.dtype.str}:{value.shape}:".encode())
-            digest.update(value.tobytes())
-    return digest.hexdigest()
 
 
 def _compiled(sim):

@@ -43,7 +43,7 @@ from analysis.best import Z95
 from analysis.cards import RANKS
 from analysis.exact import natural_probability
 from analysis.provenance import provenance, write_atomic, write_npz
-from analysis.simulate import (CHECKPOINT, Simulation, compile_simulation, naturals_frame,
+from analysis.simulate import (CHECKPOINT, Simulation, compile_simulation, naturals_frame, run_key,
                                points_frame, seats_frame)
 from kernels import simulate as _ks
 from kernels.naturals import NATURAL_KINDS
@@ -110,7 +110,7 @@ def write_report(out_dir, sim, compiled, totals, seconds, backend, *, done=None,
     written = []
 
     write_npz(out / TOTALS, acc=acc, hist=hist, held=held, done=done,
-              run=json.dumps(sim.describe()))
+              run=json.dumps(run_key(sim, compiled)))
     written.append(out / TOTALS)
     manifest = _manifest(sim, compiled, acc, done, seconds, backend, produced)
     write_atomic(out / MANIFEST, json.dumps(manifest, indent=2) + "\n")
@@ -284,7 +284,7 @@ def _manifest(sim, compiled, acc, done, seconds, backend, produced):
     sizes = np.minimum(sim.block_size, sim.tables - starts)
     what = {
         "what": "table simulation report (analysis.report)",
-        "run": sim.describe(),
+        "run": run_key(sim, compiled),
         "rulesets": [r.id for r in compiled.rulesets],
         "ruleset_names": {r.id: r.name for r in compiled.rulesets},
         "players": sim.players,

@@ -16,8 +16,9 @@ output folder; ``resume=True`` continues an interrupted run.  :func:`seats_frame
 :func:`naturals_frame` turn totals into tidy DataFrames.
 """
 
+import hashlib
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
 import pandas as pd
@@ -137,6 +138,25 @@ def compile_simulation(sim):
                     np.array(kinds, np.int64), natural_index, bank_mode, bank_seat)
 
 
+def fingerprint(compiled):
+    """SHA-256 of the kernel arrays of a :class:`~analysis.simulate.Compiled` (hex)."""
+    digest = hashlib.sha256()
+    for f in fields(Compiled):
+        value = getattr(compiled, f.name)
+        if isinstance(value, np.ndarray):
+            value = np.ascontiguousarray(value)
+            digest.update(f"{f.name}:{value.dtype.str}:{value.shape}:".encode())
+            digest.update(value.tobytes())
+    return digest.hexdigest()
+
+
+def run_key(sim, compiled):
+    """What identifies a run's totals: its settings and the digest of the ruleset and strategy
+    arrays it ran with (:func:`fingerprint`), so that a run resumed after a refit or a ruleset
+    edit is refused rather than silently mixed."""
+    return {**sim.describe(), "digest": fingerprint(compiled)}
+
+
 def _bank_mode(rules):
     if rules.scoring.game != Game.BANK:
         return _ks.BANK_NONE
@@ -194,12 +214,13 @@ def run(sim, out=None, resume=False, progress=None, round_blocks=8, compute=None
     compiled = compile_simulation(sim)
     compute = compute or (lambda blocks: run_blocks(sim, compiled, blocks))
     checkpoint = Path(out) / CHECKPOINT if out else None
+    key = run_key(sim, compiled)
     acc, hist, held = empty_totals(sim, compiled)
     done = np.zeros(sim.blocks, np.bool_)
     if resume:
         if checkpoint is None:
             raise ValueError("--resume needs --out: the checkpoint lives in the output folder")
-        saved = read_checkpoint(checkpoint, sim.describe())
+        saved = read_checkpoint(checkpoint, key)
         if saved is not None:
             acc, hist, held, done = saved["acc"], saved["hist"], saved["held"], saved["done"]
     todo = np.flatnonzero(~done)
@@ -210,7 +231,7 @@ def run(sim, out=None, resume=False, progress=None, round_blocks=8, compute=None
         done[blocks] = True
         if checkpoint is not None:
             write_npz(checkpoint, acc=acc, hist=hist, held=held, done=done,
-                      run=json.dumps(sim.describe()))
+                      run=json.dumps(key))
         if progress is not None:
             progress(int(min(done.sum() * sim.block_size, sim.tables)), sim.tables)
     return acc, hist, held

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from analysis.cluster import _cached_simulations, dask_compute
-from analysis.simulate import CHECKPOINT, Simulation, run
+from analysis.simulate import CHECKPOINT, Simulation, compile_simulation, run, run_key
 from kernels import simulate as ks
 
 SIM = Simulation(rules=("basic", "standard"), players=4,
@@ -131,7 +131,7 @@ def test_killed_run_resumes_and_checkpoint_is_always_whole(local, tmp_path):
             if checkpoint.exists():
                 with np.load(checkpoint) as data:  # never half-written
                     done, acc = data["done"], data["acc"]
-                    assert json.loads(str(data["run"])) == BIG.describe()
+                    assert json.loads(str(data["run"])) == run_key(BIG, compile_simulation(BIG))
                 tables = int(np.minimum(BIG.block_size,
                                         BIG.tables - np.flatnonzero(done) * BIG.block_size).sum())
                 assert (acc[:, :, ks.A_HANDS] == tables).all()  # totals match the done blocks

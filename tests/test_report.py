@@ -22,7 +22,7 @@ from analysis import exact
 from analysis.provenance import write_atomic
 from analysis.report import (CHECKPOINT, NATURAL_COLUMNS, TOTALS, natural_label,
                              render_report, report_files, wilson_interval, write_report)
-from analysis.simulate import Simulation, compile_simulation, run
+from analysis.simulate import Simulation, compile_simulation, run, run_key
 from conftest import SEED, deal_hands
 from kernels import naturals as kn
 from kernels import simulate as ks
@@ -214,13 +214,13 @@ def test_report_totals_images_summary_manifest(report):
         for name, array in zip(("acc", "hist", "held"), totals):
             assert saved[name].dtype == np.int64
             np.testing.assert_array_equal(saved[name], array)
-        assert saved["done"].all() and json.loads(str(saved["run"])) == SIM.describe()
+        assert saved["done"].all() and json.loads(str(saved["run"])) == run_key(SIM, compile_simulation(SIM))
     for stem in ("ev_by_ruleset", "points_distribution", "naturals"):
         assert (folder / f"{stem}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert b"<svg" in (folder / f"{stem}.svg").read_bytes()[:1000]
     manifest = json.loads((folder / "manifest.json").read_text())
     assert MANIFEST_KEYS <= set(manifest)
-    assert manifest["run"] == SIM.describe()
+    assert manifest["run"] == run_key(SIM, compile_simulation(SIM))
     assert (manifest["blocks"], manifest["block_size"], manifest["tables"]) == (4, 50, 200)
     assert manifest["rulesets"] == ["basic", "standard"] and manifest["policies"] == ["greedy"] * 4
     assert manifest["complete"] and manifest["tables_done"] == 200
