@@ -47,5 +47,22 @@ strategies: $(STAMP)
 	    while read -r rules; do $(VENV)/bin/sapsam fit --rules $$rules --players 4 --seed 1 --quiet || exit 1; done
 	$(VENV)/bin/sapsam fit --rules two-four --players 2 --seed 1 --quiet
 
+# Every committed artifact under results/, regenerated in order (about 40 min on 2 cores):
+# strategies, the exploitability bracket, the million-table report, the house ways and their
+# price, the strategy charts, the executed notebooks and the benchmark table.
+results: strategies
+	$(VENV)/bin/sapsam exploit --rules two-four --players 2 --deals 1000 --samples 2000 --seed 1 \
+	    --out results/exploit/two-four-2p-fitted.json --quiet
+	$(VENV)/bin/sapsam simulate --rules all --players 4 --seats fitted --tables 1000000 --seed 1 \
+	    --block-size 2000 --out results/simulations/all-4p-fitted --quiet
+	$(VENV)/bin/sapsam houseway --rules all --players 4 --tables 20000 --seed 1 --out results/houseway
+	$(VENV)/bin/sapsam houseway --rules standard,two-four --players 4 --tables 20000 --seed 1 \
+	    --out results/houseway --price
+	for kind in rows front declare policies; do \
+	    $(VENV)/bin/sapsam chart $$kind --rules standard --policies greedy,balanced,houseway --seed 1 || exit 1; done
+	$(VENV)/bin/sapsam chart rulesets --rules all --policies greedy,balanced,houseway --seed 1
+	$(MAKE) notebooks
+	$(MAKE) bench
+
 clean:
 	rm -rf $(VENV) .pytest_cache
