@@ -23,6 +23,9 @@ demo: $(STAMP)
 	    "6s 6d 4c | Ts Td 9s Qd 8c | 3s 3d 3c 2s 2d" "As Kd Qc | 9c 9d 5s 5d 4s | Kh Jh 9h 8h 7h"
 	$(VENV)/bin/sapsam simulate --rules standard,two-four,pagat-typical,taiwanese \
 	    --seats fitted,fitted,greedy,balanced --tables 4000 --block-size 500 --out results/demo
+	$(VENV)/bin/sapsam houseway --rules standard --tables 4000 --out results/demo
+	$(VENV)/bin/sapsam chart policies --rules standard --policies greedy,balanced,houseway \
+	    --samples 4000 --out results/demo
 
 test: $(STAMP)
 	$(PY) -m pytest -m "not slow"
@@ -55,9 +58,9 @@ results: strategies
 	    --out results/exploit/two-four-2p-fitted.json --quiet
 	$(VENV)/bin/sapsam simulate --rules all --players 4 --seats fitted --tables 1000000 --seed 1 \
 	    --block-size 2000 --out results/simulations/all-4p-fitted --quiet
-	$(VENV)/bin/sapsam houseway --rules all --players 4 --tables 20000 --seed 1 --out results/houseway
 	$(VENV)/bin/sapsam houseway --rules standard,two-four --players 4 --tables 20000 --seed 1 \
 	    --out results/houseway --price
+	$(VENV)/bin/sapsam houseway --rules all --players 4 --tables 20000 --seed 1 --out results/houseway
 	for kind in rows front declare policies; do \
 	    $(VENV)/bin/sapsam chart $$kind --rules standard --policies greedy,balanced,houseway --seed 1 || exit 1; done
 	$(VENV)/bin/sapsam chart rulesets --rules all --policies greedy,balanced,houseway --seed 1

@@ -45,7 +45,7 @@ from kernels.settings import pareto_frontier_batch
 
 ROWS = ("front", "middle", "back")
 LINES = 4  # chart lines per row: 12 lines and three rules
-TOP_POINTS = 20  # the strongest line of any row (10 rounds away more: measured)
+MAX_POINTS = 40  # the strongest line of any row scores at most this
 SAMPLE_HANDS = 3000
 SEED = 20261121
 
@@ -282,8 +282,7 @@ def derive(rules, players=4, lines=LINES, hands=SAMPLE_HANDS, seed=SEED):
         ids = np.unique(segment[k])
         v = np.maximum.accumulate(seg_values[ids])  # keep the chart increasing
         per_row.append(v - v[0])  # a row's weakest line scores 0
-    scale = TOP_POINTS / max(float(v.max()) for v in per_row if len(v)) if any(
-        v.max() > 0 for v in per_row) else 1.0
+    scale = _point_scale(per_row)
     for k in range(3):
         ids = np.unique(segment[k])
         pts = np.rint(per_row[k] * scale).astype(int)
@@ -307,6 +306,18 @@ def derive(rules, players=4, lines=LINES, hands=SAMPLE_HANDS, seed=SEED):
     agreement = _agreement(table, policy, rules_obj, players, sample)
     return HouseWay(rules_obj.id, players, tuple(lines_out), float(table[_kp.SURRENDER_BELOW]),
                     len(compiled.naturals) > 0, agreement, table)
+
+
+def _point_scale(per_row):
+    """Points per unit of value: every step between adjacent lines worth at least one point
+    (rounding must not merge lines), and no line above :data:`MAX_POINTS`; the rare hands with
+    big royalties (quads in the back) do not squeeze the common ones."""
+    values = np.concatenate(per_row)
+    steps = np.concatenate([np.diff(v) for v in per_row])
+    steps = steps[steps > 1e-9]
+    if values.max() <= 0 or len(steps) == 0:
+        return 1.0
+    return min(1.0 / steps.min(), MAX_POINTS / values.max())
 
 
 def _best_total(table, rows):
