@@ -126,8 +126,9 @@ def policy_gaps(rules, players, policies, baseline="fitted", tables=20000, seed=
     ----------
     rules : Ruleset or str
     players : int
-    policies : sequence of str
-        Policies for seat 0, each measured against ``baseline``.
+    policies : sequence of str or Policy
+        Policies for seat 0 (names, or ready :class:`analysis.policies.Policy` objects), each
+        measured against ``baseline``.
     baseline : str
     tables, seed : int
 

@@ -19,8 +19,8 @@ b. Regress those values, within each hand (only the order inside a hand matters)
 c. Make each row's class values non-decreasing in hand strength (pool adjacent violators),
    then merge the classes into ``lines`` segments per row, the optimal piecewise-constant fit
    weighted by how often the classes occur (dynamic programming).
-d. Refit the segment values within hands, scale them so that the strongest line scores 10
-   and round to whole points.
+d. Refit the segment values within hands and round them to small whole points (each step
+   between lines at least a point where the largest line allows, see :func:`_point_scale`).
 e. Surrender total: the threshold on a hand's best total that agrees most often with the
    fitted strategy's own surrender decisions over the sample.
 
@@ -325,13 +325,12 @@ def _best_total(table, rows):
     return float((table[0, rows[:, 0]] + table[1, rows[:, 1]] + table[2, rows[:, 2]]).max())
 
 
-def _play(policy, rules, players, hands, points=None):
+def _play(policy, rules, players, hands):
     """What a policy does with each hand: (rows, natural, key, surrender)."""
     from analysis.sampling import block_states
 
     compiled = rules.compile()
-    return _kp.play_hands(hands, policy.code, policy.tables,
-                          policy.points if points is None else points, compiled.params,
+    return _kp.play_hands(hands, policy.code, policy.tables, policy.points, compiled.params,
                           compiled.naturals, players - 1, block_states(SEED, 0, 64))
 
 
@@ -360,12 +359,6 @@ def _agreement(table, policy, rules, players, hands):
     theirs = _play(policy, rules, players, hands)
     same = np.all(mine[0] == theirs[0], axis=1) & (mine[1] == theirs[1]) & (mine[3] == theirs[3])
     return float(same.mean())
-
-
-def houseway_points(rules, players):
-    """Kernel points table of the house way (float64 POINTS_SHAPE)."""
-    rid = rules.id if isinstance(rules, Ruleset) else str(rules)
-    return derive(rid, players).points
 
 
 def write_houseway(rules, players, tables, seed, out):
