@@ -265,12 +265,13 @@ def _natural_key(hand, ranks, suits, kind, parameter):
 
 
 @njit(cache=True)
-def holds_naturals(hand, kinds, out):
-    """Fill ``out`` (bool, (U,)) with whether the sorted hand is each natural of ``kinds``
-    (int64 (U, 2): kind, parameter), counting its ranks and suits once."""
+def kind_keys(hand, kinds, out):
+    """Fill ``out`` (int64, (U,)) with the sorted hand's key for each natural of ``kinds``
+    (int64 (U, 2): kind, parameter), -1 where it does not hold it; ranks and suits are
+    counted once."""
     ranks, suits = _counts(hand)
     for u in range(kinds.shape[0]):
-        out[u] = _natural_key(hand, ranks, suits, kinds[u, 0], kinds[u, 1]) >= 0
+        out[u] = _natural_key(hand, ranks, suits, kinds[u, 0], kinds[u, 1])
 
 
 @njit(cache=True)
@@ -289,16 +290,26 @@ def natural_keys(hand, naturals):
 @njit(cache=True)
 def best_natural(hand, naturals):
     """(index, key) of the highest natural (by tier, then value) the hand holds, or (-1, -1)."""
+    ranks, suits = _counts(hand)
+    keys = np.empty(naturals.shape[0], np.int64)
+    for i in range(naturals.shape[0]):
+        keys[i] = _natural_key(hand, ranks, suits, naturals[i, 0], naturals[i, 1])
+    return best_held(naturals, keys)
+
+
+@njit(cache=True)
+def best_held(naturals, keys):
+    """(index, key) of the highest natural (by tier, then value) among a ruleset's
+    ``naturals`` (int64 (k, 4)) whose ``keys`` (int64 (k,)) are not -1, or (-1, -1); ties go
+    to the first."""
     best = -1
     best_key = np.int64(-1)
-    ranks, suits = _counts(hand)
     for i in range(naturals.shape[0]):
-        key = _natural_key(hand, ranks, suits, naturals[i, 0], naturals[i, 1])
-        if key < 0:
+        if keys[i] < 0:
             continue
         if best < 0 or (naturals[i, 3], naturals[i, 2]) > (naturals[best, 3], naturals[best, 2]):
             best = i
-            best_key = key
+            best_key = keys[i]
     return best, best_key
 
 

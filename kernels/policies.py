@@ -395,18 +395,23 @@ def decide(hand, policy, tables, points, params, naturals, opponents, state, scr
         ``split`` is -1 when the hand declares a natural or surrenders.
     """
     size = 0
+    held = (-1, np.int64(-1))
     if policy == BALANCED or policy == TABLE or policy == HOUSEWAY:
         _, size = _frontier(hand, params[S.P_WHEEL_SECOND] != 0, scratch[0], scratch[1],
                             scratch[2])
-    return choose(hand, policy, tables, points, params, naturals, opponents, state, scratch,
-                  scratch[1], scratch[2], size)
+    if (policy == TABLE or policy == HOUSEWAY) and naturals.shape[0] > 0:
+        held = best_natural(hand, naturals)
+    return choose(hand, policy, tables, points, params, naturals, held, opponents, state,
+                  scratch, scratch[1], scratch[2], size)
 
 
 @njit(cache=True, inline="always")
-def choose(hand, policy, tables, points, params, naturals, opponents, state, scratch,
+def choose(hand, policy, tables, points, params, naturals, held, opponents, state, scratch,
            splits, rows, size):
-    """:func:`decide` given the hand's frontier: ``size`` members in ``splits`` and ``rows``
-    (on this ruleset's strength scale).  One frontier serves every ruleset of a simulation."""
+    """:func:`decide` given the hand's frontier (``size`` members in ``splits`` and ``rows``,
+    on this ruleset's strength scale) and its best natural, ``held`` = (index, key) as
+    :func:`kernels.naturals.best_natural` gives it.  One frontier and one detection of
+    naturals serve every ruleset of a simulation."""
     frontier, _, _, values = scratch
     wheel = params[S.P_WHEEL_SECOND] != 0
     if policy == RANDOM:
@@ -417,18 +422,15 @@ def choose(hand, policy, tables, points, params, naturals, opponents, state, scr
         outcome_values(params, values)
     split, value = _best_on_frontier(policy, tables, values, points, params, opponents, size,
                                      splits, rows)
+    index, key = held
     if policy == HOUSEWAY:
-        if naturals.shape[0] > 0:
-            index, key = best_natural(hand, naturals)
-            if index >= 0:
-                return -1, index, key, False
+        if index >= 0:
+            return -1, index, key, False
         if params[S.P_SURRENDER_ALLOWED] and value < points[SURRENDER_BELOW]:
             return -1, -1, np.int64(0), True
     if policy == TABLE:
-        if naturals.shape[0] > 0:
-            index, key = best_natural(hand, naturals)
-            if index >= 0 and naturals[index, 2] * opponents >= value:
-                return -1, index, key, False
+        if index >= 0 and naturals[index, 2] * opponents >= value:
+            return -1, index, key, False
         if params[S.P_SURRENDER_ALLOWED]:
             # against a field where a share q surrenders: a setting collects the cost from
             # them, a surrender pays only the others

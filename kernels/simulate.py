@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit, prange
 
 from kernels import settle as S
-from kernels.naturals import holds_naturals
+from kernels.naturals import best_held, kind_keys
 from kernels.policies import choose, place, policy_scratch
 from kernels.rng import shuffle_prefix
 from kernels.settings import _frontier, remap_wheel_second, wheel_rank_matters
@@ -35,7 +35,6 @@ def _simulate_blocks_body(states, first_table, counts, players, seat_policy, tab
                           points, seat_model, params, royalty, naturals, n_naturals, natural_kinds,
                           natural_index, bank_mode, bank_seat, acc, hist, held):
     n_rules = params.shape[0]
-    no_naturals = np.zeros((0, 4), np.int64)
     for b in prange(states.shape[0]):
         state = states[b:b + 1].copy()
         deck = np.arange(52).astype(np.uint8)
@@ -45,8 +44,8 @@ def _simulate_blocks_body(states, first_table, counts, players, seat_policy, tab
         sizes = np.zeros((2, players), np.int64)  # frontier size per strength scale and seat
         front_split = np.empty((2, players, out_split.shape[0]), np.int32)
         front_rows = np.empty((2, players, out_split.shape[0], 3), np.int16)
-        holds = np.zeros((players, natural_kinds.shape[0]), np.bool_)
-        any_natural = np.zeros(players, np.bool_)
+        keys = np.empty((players, natural_kinds.shape[0]), np.int64)  # per seat and kind
+        rule_keys = np.empty(naturals.shape[1], np.int64)  # one seat's, one ruleset's
         rows = np.zeros((1, players, 3), np.int16)
         natural = np.full((1, players), -1, np.int64)
         key = np.zeros((1, players), np.int64)
@@ -70,8 +69,7 @@ def _simulate_blocks_body(states, first_table, counts, players, seat_policy, tab
                 for c in hands[p]:
                     count += (c >> 2) == 12
                 aces[0, p] = count
-                holds_naturals(hands[p], natural_kinds, holds[p])  # each distinct one once
-                any_natural[p] = holds[p].any()
+                kind_keys(hands[p], natural_kinds, keys[p])  # each distinct natural once
                 # one frontier per strength scale in use; the second is a remap of the first
                 # unless the wheel's rank matters to the hand (one hand in twelve)
                 first = 0 if wheel_used[0] else 1
@@ -90,13 +88,15 @@ def _simulate_blocks_body(states, first_table, counts, players, seat_policy, tab
                 w = 1 if params[r, S.P_WHEEL_SECOND] else 0
                 for p in range(players):
                     for k in range(n_naturals[r]):
-                        held[b, r, k] += holds[p, natural_index[r, k]]
+                        rule_keys[k] = keys[p, natural_index[r, k]]
+                        held[b, r, k] += rule_keys[k] >= 0
+                    rule_naturals = naturals[r, :n_naturals[r]]
+                    best = best_held(rule_naturals, rule_keys[:n_naturals[r]])
                     state[0] = draw[0] + np.uint64(p + 1)  # seat p's stream for this table
-                    decision = choose(
-                        hands[p], seat_policy[p], tables[seat_model[r, p]], points[seat_model[r, p]], params[r],
-                        naturals[r, :n_naturals[r]] if any_natural[p] else no_naturals,
-                        players - 1, state, scratch, front_split[w, p], front_rows[w, p],
-                        sizes[w, p])
+                    model = seat_model[r, p]
+                    decision = choose(hands[p], seat_policy[p], tables[model], points[model],
+                                      params[r], rule_naturals, best, players - 1, state, scratch,
+                                      front_split[w, p], front_rows[w, p], sizes[w, p])
                     place(hands[p], decision, w == 1, p, rows, natural, key, surrender)
                 if bank_mode[r] == BANK_ROTATE:
                     banks[0] = table % players
