@@ -180,7 +180,8 @@ def outcome_values(params, out):
 
     Fills ``out`` (:data:`N_VALUES`,): at ``9 a + 3 b + c`` the units for front, middle and
     back outcomes a, b, c (0 win, 1 tie, 2 loss): the base's extras, the sweep bonus and the
-    overall point.
+    overall point.  Each depends only on wins minus losses, computed the same way for equal
+    differences, so equal differences get identical values (:func:`_summed_ev` relies on it).
     """
     base = params[S.P_BASE]
     for a in range(3):
@@ -250,9 +251,12 @@ def _summed_ev(s0, s1, s2, tables, values, scoop, opponents):
     the sweep multiplier; ``s0, s1, s2`` the setting's strengths (scalars: a view of a
     frontier row per member costs reference counting).
 
-    The hot loop of every table policy: scalar loads and the 27-outcome sum written out.
-    Loading a member's three table rows costs about as much as the sum, so every frontier
-    member is valued (bounds to skip some cost as much as they save).
+    The hot loop of every table policy: scalar loads and the 27-outcome sum written out.  An
+    outcome's value depends only on wins minus losses (:func:`outcome_values`), so the back's
+    three outcomes are dotted once per net result of front and middle (five dots, not nine);
+    the sum is the same, bit for bit, as the plain 27 terms.  Loading a member's three table
+    rows costs about as much as the sum, so every frontier member is valued (bounds to skip
+    some cost as much as they save).
     """
     f0, f1, f2 = tables[0, s0, WIN], tables[0, s0, TIE], tables[0, s0, LOSS]
     m0, m1, m2 = tables[1, s1, WIN], tables[1, s1, TIE], tables[1, s1, LOSS]
@@ -260,12 +264,15 @@ def _summed_ev(s0, s1, s2, tables, values, scoop, opponents):
     gain = tables[0, s0, GAIN] + tables[1, s1, GAIN] + tables[2, s2, GAIN]
     if scoop > 1:  # a sweep multiplies what the rows paid (3 units and the gain if positive)
         gain += (f0 * m0 * b0 - f2 * m2 * b2) * (scoop - 1) * (3.0 + max(0.0, gain))
-    extras = (f0 * (m0 * _dot(b0, b1, b2, values, 0) + m1 * _dot(b0, b1, b2, values, 3)
-                    + m2 * _dot(b0, b1, b2, values, 6))
-              + f1 * (m0 * _dot(b0, b1, b2, values, 9) + m1 * _dot(b0, b1, b2, values, 12)
-                      + m2 * _dot(b0, b1, b2, values, 15))
-              + f2 * (m0 * _dot(b0, b1, b2, values, 18) + m1 * _dot(b0, b1, b2, values, 21)
-                      + m2 * _dot(b0, b1, b2, values, 24)))
+    # the back's dot when front and middle net +2, +1, 0, -1, -2 (values at 9 a + 3 b + c)
+    up2 = _dot(b0, b1, b2, values, 0)
+    up1 = _dot(b0, b1, b2, values, 3)
+    even = _dot(b0, b1, b2, values, 6)
+    down1 = _dot(b0, b1, b2, values, 15)
+    down2 = _dot(b0, b1, b2, values, 24)
+    extras = (f0 * (m0 * up2 + m1 * up1 + m2 * even)
+              + f1 * (m0 * up1 + m1 * even + m2 * down1)
+              + f2 * (m0 * even + m1 * down1 + m2 * down2))
     return (gain + extras) * opponents
 
 

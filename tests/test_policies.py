@@ -8,7 +8,7 @@ driver ``play_hands`` agrees with ``decide`` and does not depend on the thread c
 
 import dataclasses
 from functools import cache
-from itertools import chain, combinations
+from itertools import chain, combinations, product
 
 import numba
 import numpy as np
@@ -392,7 +392,6 @@ def small_field(rng):
 def settled_ev(rules, triple, mass, support, opponents):
     """Exact EV of ``triple`` against ``opponents`` independent draws from ``mass``: every
     combination of the opponents' rows settled by the kernel and weighed (seat 0 the bank)."""
-    from itertools import product
 
     from analysis.score import points_scale, settle_tables
 
@@ -435,6 +434,20 @@ def test_setting_ev_is_the_expected_settlement(rules_id):
         got = KP.setting_ev(np.array(triple, np.int16), tables, values, compiled.params, 1)
         want = settled_ev(rules, triple, mass, support, 1)
         assert got == pytest.approx(want, abs=1e-9), f"{rules_id} {triple}: model {got}, settled {want}"
+
+
+@pytest.mark.parametrize("rules_id", ruleset_ids())
+def test_outcome_values_depend_only_on_wins_minus_losses(rules_id):
+    """The EV sum dots the back's outcomes once per net result of front and middle, which is
+    exact (bit for bit) only if outcomes with equal wins minus losses have identical values."""
+    values = np.empty(KP.N_VALUES)
+    KP.outcome_values(load_ruleset(rules_id).compile().params, values)
+    net = {}
+    for a, b, c in product(range(3), repeat=3):
+        d = sum((x == 0) - (x == 2) for x in (a, b, c))
+        net.setdefault(d, set()).add(values[9 * a + 3 * b + c])
+    assert all(len(v) == 1 for v in net.values()), net
+    assert net[3] == {-x for x in net[-3]}  # and zero-sum, as a two-player payment is
 
 
 def test_the_exact_model_covers_royalties_and_extras():
