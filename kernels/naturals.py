@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.evaluate import eval3, eval5
-from kernels.settings import FIVE_POSITIONS, FRONT_POSITIONS, N_SPLITS, SPLIT_ROWS
+from kernels.settings import FIVE_POSITIONS, FRONT_POSITIONS, N_FRONTS, N_SPLITS, SPLIT_ROWS
 
 NATURAL_KINDS = (
     "dragon", "clean-dragon", "six-pairs", "three-straights", "three-flushes",
@@ -156,31 +156,36 @@ def _three_flushes_best(hand):
     """(key, split) of the best three-flush setting of a sorted hand, or (-1, -1).
 
     Key = back * 8192**2 + middle * 8192 + front strengths; only called when the suit
-    counts allow three one-suit rows, so the full walk over the splits is rare.
+    counts allow three one-suit rows.  Splits are walked in order (the first of the best
+    key wins), only under one-suit fronts.
     """
     best = np.int64(-1)
     best_split = -1
-    for s in range(N_SPLITS):
-        f = FRONT_POSITIONS[SPLIT_ROWS[s, 0]]
-        m = FIVE_POSITIONS[SPLIT_ROWS[s, 1]]
-        b = FIVE_POSITIONS[SPLIT_ROWS[s, 2]]
-        ok = True
-        for rows_pos in (f, m, b):
-            suit = hand[rows_pos[0]] & 3
-            for p in rows_pos:
-                if hand[p] & 3 != suit:
-                    ok = False
-        if not ok:
+    for front in range(N_FRONTS):  # split s has front s // 252: skip the mixed fronts' 252
+        f = FRONT_POSITIONS[front]
+        suit = hand[f[0]] & 3
+        if hand[f[1]] & 3 != suit or hand[f[2]] & 3 != suit:
             continue
-        sm = eval5(hand[m[0]], hand[m[1]], hand[m[2]], hand[m[3]], hand[m[4]])
-        sb = eval5(hand[b[0]], hand[b[1]], hand[b[2]], hand[b[3]], hand[b[4]])
-        if sm > sb:
-            continue  # the same rows swapped are also walked
-        sf = eval3(hand[f[0]], hand[f[1]], hand[f[2]])
-        key = (np.int64(sb) << 26) | (np.int64(sm) << 13) | np.int64(sf)
-        if key > best:
-            best = key
-            best_split = s
+        for s in range(front * 252, front * 252 + 252):
+            m = FIVE_POSITIONS[SPLIT_ROWS[s, 1]]
+            b = FIVE_POSITIONS[SPLIT_ROWS[s, 2]]
+            ok = True
+            for rows_pos in (m, b):
+                suit = hand[rows_pos[0]] & 3
+                for p in rows_pos:
+                    if hand[p] & 3 != suit:
+                        ok = False
+            if not ok:
+                continue
+            sm = eval5(hand[m[0]], hand[m[1]], hand[m[2]], hand[m[3]], hand[m[4]])
+            sb = eval5(hand[b[0]], hand[b[1]], hand[b[2]], hand[b[3]], hand[b[4]])
+            if sm > sb:
+                continue  # the same rows swapped are also walked
+            sf = eval3(hand[f[0]], hand[f[1]], hand[f[2]])
+            key = (np.int64(sb) << 26) | (np.int64(sm) << 13) | np.int64(sf)
+            if key > best:
+                best = key
+                best_split = s
     return best, best_split
 
 
