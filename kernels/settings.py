@@ -45,28 +45,21 @@ def _build_tables():
     split_rows = np.empty((N_SPLITS, 3), dtype=np.int16)
     pair_a = np.empty((N_FRONTS, N_PAIRS), dtype=np.uint16)  # unsigned: see _frontier
     pair_b = np.empty((N_FRONTS, N_PAIRS), dtype=np.uint16)
-    split_a_middle = np.empty((N_FRONTS, N_PAIRS), dtype=np.int32)
-    split_b_middle = np.empty((N_FRONTS, N_PAIRS), dtype=np.int32)
     for f, front in enumerate(three):
         rest = [p for p in range(13) if p not in front]
-        middle_number = {}
         for m, chosen in enumerate(combinations(range(10), 5)):
             middle = tuple(rest[j] for j in chosen)
             back = tuple(p for p in rest if p not in middle)
             split_rows[f * 252 + m] = (f, index5[middle], index5[back])
-            middle_number[middle] = f * 252 + m
-        k = 0
-        for middle, split in middle_number.items():
-            if rest[0] in middle:  # each unordered pair once: the half holding rest[0] is "a"
-                back = tuple(p for p in rest if p not in middle)
-                pair_a[f, k], pair_b[f, k] = index5[middle], index5[back]
-                split_a_middle[f, k], split_b_middle[f, k] = split, middle_number[back]
-                k += 1
-    return combos3, combos5, split_rows, pair_a, pair_b, split_a_middle, split_b_middle
+            # each unordered pair once: the half holding rest[0] is "a".  Those are the first
+            # 126 middles in lexicographic order, and a complement comes 251 - m'th, so pair k
+            # is split f * 252 + k, and f * 252 + 251 - k the other way round
+            if m < N_PAIRS:
+                pair_a[f, m], pair_b[f, m] = index5[middle], index5[back]
+    return combos3, combos5, split_rows, pair_a, pair_b
 
 
-(FRONT_POSITIONS, FIVE_POSITIONS, SPLIT_ROWS,
- PAIR_A, PAIR_B, SPLIT_A_MIDDLE, SPLIT_B_MIDDLE) = _build_tables()
+FRONT_POSITIONS, FIVE_POSITIONS, SPLIT_ROWS, PAIR_A, PAIR_B = _build_tables()
 
 
 @njit(cache=True)
@@ -222,14 +215,14 @@ def _frontier(hand, wheel_second, scratch, out_split, out_rows):
                 k = hits[h]
                 ra = r5[pa[k]]
                 rb = r5[pb[k]]
-                if ra <= rb:  # the stronger half goes to the back
+                # the stronger half goes to the back; on a tie, "a" in the middle is the
+                # smaller split (see _build_tables)
+                if ra <= rb:
                     m, bk = ra, rb
-                    split = SPLIT_A_MIDDLE[f, k]
-                    if ra == rb and SPLIT_B_MIDDLE[f, k] < split:  # one triple: smaller split
-                        split = SPLIT_B_MIDDLE[f, k]
+                    split = f * 252 + k
                 else:
                     m, bk = rb, ra
-                    split = SPLIT_B_MIDDLE[f, k]
+                    split = f * 252 + 251 - k
                 if best[m] >= bk:
                     # matched or beaten by a member accepted since the pass (this group's
                     # included); an exact tie within this group keeps the smaller split

@@ -87,6 +87,16 @@ def test_split_cards_follow_convention(deals):
             assert (tuple(f.tolist()), tuple(m.tolist()), tuple(b.tolist())) == (front, middle, back)
 
 
+def test_pair_k_of_a_front_is_split_k_and_251_minus_k():
+    """The frontier names a pair's two splits by arithmetic: pair k of front f puts "a" in
+    the middle in split f * 252 + k and "b" in split f * 252 + 251 - k."""
+    f = np.repeat(np.arange(ks.N_FRONTS), ks.N_PAIRS)
+    k = np.tile(np.arange(ks.N_PAIRS), ks.N_FRONTS)
+    a, b = ks.PAIR_A[f, k].astype(np.int64), ks.PAIR_B[f, k].astype(np.int64)
+    assert np.array_equal(ks.SPLIT_ROWS[f * 252 + k], np.stack([f, a, b], axis=1))
+    assert np.array_equal(ks.SPLIT_ROWS[f * 252 + 251 - k], np.stack([f, b, a], axis=1))
+
+
 def test_naive_split_convention():
     """The first and last splits, spelled out by hand."""
     hand = list(range(0, 52, 4))  # 2c 3c ... Ac
