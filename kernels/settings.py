@@ -51,9 +51,9 @@ def _build_tables():
             middle = tuple(rest[j] for j in chosen)
             back = tuple(p for p in rest if p not in middle)
             split_rows[f * 252 + m] = (f, index5[middle], index5[back])
-            # each unordered pair once: the half holding rest[0] is "a".  Those are the first
-            # 126 middles in lexicographic order, and a complement comes 251 - m'th, so pair k
-            # is split f * 252 + k, and f * 252 + 251 - k the other way round
+            # each unordered pair once: the half holding rest[0] is "a".  Those halves are the
+            # first 126 middles in lexicographic order, and middle m's complement is middle
+            # 251 - m, so pair k is split f * 252 + k, and f * 252 + 251 - k the other way round
             if m < N_PAIRS:
                 pair_a[f, m], pair_b[f, m] = index5[middle], index5[back]
     return combos3, combos5, split_rows, pair_a, pair_b

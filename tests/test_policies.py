@@ -392,7 +392,6 @@ def small_field(rng):
 def settled_ev(rules, triple, mass, support, opponents):
     """Exact EV of ``triple`` against ``opponents`` independent draws from ``mass``: every
     combination of the opponents' rows settled by the kernel and weighed (seat 0 the bank)."""
-
     from analysis.score import points_scale, settle_tables
 
     draws = list(product(*support))  # one opponent's settings (rows independent)
