@@ -22,6 +22,7 @@ import numpy as np
 import pydantic
 from pydantic import ConfigDict, model_validator
 from pydantic.dataclasses import dataclass as validated
+from pydantic_core import PydanticCustomError
 
 from kernels import settle as _k
 from kernels.naturals import NATURAL_KINDS
@@ -104,9 +105,70 @@ NaturalKind = StrEnum("NaturalKind", {k.upper().replace("-", "_"): k for k in NA
 NaturalKind.__doc__ = "Special 13-card hands (RULES.md A4); see kernels.naturals for definitions."
 
 _STRICT = ConfigDict(extra="forbid", frozen=True)
-# integers and booleans must be written as such in TOML ("4" or "yes" are errors, not coerced)
-Count = Annotated[int, pydantic.Strict(), pydantic.Field(ge=0)]
-Positive = Annotated[int, pydantic.Strict(), pydantic.Field(gt=0)]
+
+# Bounds of every number in a ruleset.  The kernels count points in int64: a seat's points per
+# hand x (kernels.settle, in units of 1 / P_SCALE) are summed, and summed squared, over every
+# hand of a run (kernels.simulate, A_SUM and A_SUMSQ per ruleset and seat).  A run of up to 1e10
+# hands stays exact if x**2 * 1e10 < 2**62, that is |x| <= 21,474.  With V = VALUE_MAX,
+# N = NATURAL_MAX, M = MULTIPLIER_MAX, the worst hand of 4 players (a seat has 3 opponents, or
+# the bank faces 3 players):
+#   - pairwise and bank games, per opponent the largest of
+#       a showdown: M x (rows: 3 rows + one-six's 3, or two-of-three's home-run units, <= V;
+#                  royalties of 3 rows <= 3 V; sweep bonus <= V; overall point 1) + aces bet 8
+#                  = 10 x 501 + 8 = 5,018;
+#       a natural: N + 8 (never multiplied) = 1,008;  a surrender: V + 1 + 8 = 109;
+#     so 3 x 5,018 + rake V = 15,154 in all;
+#   - pool: P_SCALE (at most 18: _pool_scale) x (3 x (stake + sweep_extra) + rake) = 12,600;
+#   - single winner: 3 x units + rake = 400.
+# 15,154**2 x 1e10 = 2.3e18 < 2**62 = 4.6e18.  The limits are round numbers far above any real
+# ruleset (the catalogue's largest: a natural of 108, a royalty of 14, a multiplier of 4).
+VALUE_MAX = 100  # units: royalties, bonuses, base units, surrender, stakes, rake
+NATURAL_MAX = 1000  # the value of a natural
+MULTIPLIER_MAX = 10  # scoop and home-run multipliers
+SEAT_MAX = 3  # a seat number (4 players at most)
+WORST_POINTS = max(3 * (MULTIPLIER_MAX * (5 * VALUE_MAX + 1) + 8) + VALUE_MAX,
+                   3 * (NATURAL_MAX + 8) + VALUE_MAX,
+                   18 * (3 * (VALUE_MAX + VALUE_MAX) + VALUE_MAX))  # |points| of a seat per hand
+assert WORST_POINTS ** 2 * 10 ** 10 < 2 ** 62, "ruleset bounds allow int64 overflow"
+
+
+def _bounded(low, high):
+    """A whole number from ``low`` to ``high``, written as an integer in TOML ("4", 4.0 or
+    ``true`` are errors, not coerced).  Anything else (huge, negative, inf, nan, a string)
+    fails with one message naming the value and the range."""
+
+    def check(value):
+        if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
+            return value
+        context = {"value": _shown(value), "low": low, "high": high}
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and not (
+                low <= value <= high):  # nan and inf fail here too
+            raise PydanticCustomError(
+                "out_of_range", "{value} is out of range: use a whole number from {low} to {high}",
+                context)
+        raise PydanticCustomError(
+            "not_integer", "{value} is not an integer: use a whole number from {low} to {high}",
+            context)
+
+    return Annotated[int, pydantic.BeforeValidator(check)]  # check returns only such an int
+
+
+def _shown(value):
+    """A TOML value as it would be written (for error messages)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return "{ ... }" if isinstance(value, dict) else "[ ... ]" if isinstance(value, list) else repr(value)
+
+
+Count = _bounded(0, VALUE_MAX)
+Positive = _bounded(1, VALUE_MAX)
+Multiplier = _bounded(1, MULTIPLIER_MAX)
+NaturalValue = _bounded(0, NATURAL_MAX)
+Seat = _bounded(0, SEAT_MAX)
 Flag = pydantic.StrictBool
 _FRONT_CATEGORIES = {Category.HIGH_CARD, Category.PAIR, Category.TRIPS}
 
@@ -119,8 +181,8 @@ class Scoring:
     base: Base = Base.PER_ROW
     sweep_bonus: Count = 0
     overall_point: Flag = False
-    scoop_multiplier: Positive = 1
-    home_run_multiplier: Positive = 1  # total factor for sweeping every opponent
+    scoop_multiplier: Multiplier = 1
+    home_run_multiplier: Multiplier = 1  # total factor for sweeping every opponent
     majority_units: Count = 1  # two-of-three: 2 rows to 1 (net)
     sweep_units: Count = 6  # two-of-three: all three rows
     home_run_units: Count = 9  # two-of-three: all three against everyone
@@ -152,7 +214,7 @@ class NaturalHand:
     """One natural of a ruleset's list, with the options RULES.md A4 names."""
 
     kind: NaturalKind
-    value: Count
+    value: NaturalValue
     same_tier: Flag = False  # ranks equal with the previous entry ("=" in RULES.md)
     six_pairs_counts: str = "strict"  # strict | quads-as-two | any
     front_straight_ace: str = "both"  # both | low | high: which of A-2-3 / Q-K-A count
@@ -211,7 +273,7 @@ class Bank:
     """RULES.md A7: used when ``scoring.game = "bank"``."""
 
     rotation: BankRotation = BankRotation.ROTATE
-    seat: Count = 0  # the bank's seat when rotation = "fixed"
+    seat: Seat = 0  # the bank's seat when rotation = "fixed"
 
 
 @validated(config=_STRICT)
@@ -248,7 +310,7 @@ class Ruleset:
     source: str
     defaults: tuple[str, ...] = ()  # every default chosen where the source is silent
     options: tuple[str, ...] = ()  # variants the source names, and how to select them
-    players: Annotated[int, pydantic.Strict(), pydantic.Field(ge=2, le=4)] = 4
+    players: _bounded(2, 4) = 4
     wheel_rank: WheelRank = WheelRank.ACE_LOW
     scoring: Scoring = field(default_factory=Scoring)
     royalties: Royalties = field(default_factory=Royalties)
@@ -465,6 +527,9 @@ def _explain(exc, path):
             message = "unknown key"
         elif err["type"] == "missing_argument" or err["type"] == "missing":
             message = "required key is missing"
+        elif err["type"] in ("out_of_range", "not_integer"):  # "<value> is out of range: ..."
+            lines.append(f"key '{key}' = {message}")
+            continue
         lines.append(f"key '{key}': {message}")
     return f"{path}: " + "; ".join(lines)
 

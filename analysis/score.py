@@ -22,6 +22,9 @@ from kernels import settle as _k
 from kernels.naturals import NATURAL_KINDS, best_natural, natural_key
 
 ROWS = ("front", "middle", "back")
+# a chip stack only caps payments (a stack above any payment is unlimited); the bound keeps
+# it, and what is left of it, an int64
+CHIPS_MAX = 10**9
 
 
 @dataclass(frozen=True)
@@ -116,7 +119,7 @@ def score_showdown(rules, declarations, bank=None, chips=None, names=None):
     bank : int, optional
         The bank's seat in a bank game (default: the ruleset's ``bank.seat``).
     chips : sequence of int, optional
-        Chip stacks: settles chip-limited (RULES.md A10).
+        Chip stacks, 0 to ``CHIPS_MAX`` each: settles chip-limited (RULES.md A10).
     names : sequence of str, optional
         Seat names for the breakdown (default ``P1..Pn``).
     """
@@ -165,8 +168,8 @@ def score_showdown(rules, declarations, bank=None, chips=None, names=None):
         raise ValueError(f"bank seat {seat} is not at this table of {n}")
     params = compiled.params
     if chips is not None:
-        if len(chips) != n or any(c < 0 for c in chips):
-            raise ValueError(f"need {n} chip stacks of 0 or more, got {list(chips)}")
+        if len(chips) != n or any(not 0 <= c <= CHIPS_MAX for c in chips):
+            raise ValueError(f"need {n} chip stacks from 0 to {CHIPS_MAX}, got {list(chips)}")
         params = params.copy()
         params[_k.P_CHIP_LIMITED] = 1
         stacks = np.array(chips, np.int64)

@@ -12,8 +12,11 @@ import tomllib
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import naive
+from analysis import rules as rules_module
 from analysis import score
 from analysis.cli import main
 from analysis.rules import RulesetError, as_dict, load_ruleset, ruleset_ids
@@ -275,6 +278,31 @@ MALFORMED = {  # name: (file text, key the message must name, further text it mu
                         ["no-such-ruleset", "basic", "standard"]),
     "syntax": (HEAD + "[scoring]\nbase = per-row\n", "base", ["line 5"]),
     "missing-id": ('name = "n"\nsource = "s"\nextends = "basic"\n', "id", ["missing"]),
+    # numbers out of range (issue 12, item 8): the value, the key and the range allowed
+    "huge-royalty": (HEAD + "[royalties]\nback = { quads = 1e300 }\n", "royalties.back.quads",
+                     ["= 1e+300 is out of range: use a whole number from 1 to 100"]),
+    "huge-integer": (HEAD + "[pool]\nstake = 100000000000000000000\n", "pool.stake",
+                     ["= 100000000000000000000 is out of range", "from 1 to 100"]),
+    "negative-bonus": (HEAD + "[scoring]\nsweep_bonus = -1\n", "scoring.sweep_bonus",
+                       ["= -1 is out of range: use a whole number from 0 to 100"]),
+    "nan-natural": (HEAD + '[naturals]\nhands = [{ kind = "dragon", value = nan }]\n',
+                    "naturals.hands.0.value", ["= nan is out of range", "from 0 to 1000"]),
+    "huge-natural": (HEAD + '[naturals]\nhands = [{ kind = "dragon", value = 1001 }]\n',
+                     "naturals.hands.0.value", ["= 1001 is out of range", "from 0 to 1000"]),
+    "inf-multiplier": (HEAD + "[scoring]\nhome_run_multiplier = inf\n", "scoring.home_run_multiplier",
+                       ["= inf is out of range: use a whole number from 1 to 10"]),
+    "zero-multiplier": (HEAD + "[scoring]\nscoop_multiplier = 0\n", "scoring.scoop_multiplier",
+                        ["from 1 to 10"]),
+    "negative-surrender": (HEAD + '[surrender]\nmode = "fixed"\nunits = -inf\n', "surrender.units",
+                           ["= -inf is out of range", "from 0 to 100"]),
+    "huge-rake": (HEAD + "[extras]\nrake = 101\n", "extras.rake", ["101", "from 0 to 100"]),
+    "huge-units": (HEAD + "[scoring]\nhome_run_units = 1e19\n", "scoring.home_run_units",
+                   ["1e+19", "from 0 to 100"]),
+    "bank-seat": (HEAD + "[bank]\nseat = 9\n", "bank.seat", ["= 9 is out of range", "from 0 to 3"]),
+    "zero-single-units": (HEAD + '[single_winner]\nunits = 0\n', "single_winner.units",
+                          ["from 1 to 100"]),
+    "whole-float": (HEAD + "[pool]\nsweep_extra = 3.0\n", "pool.sweep_extra",
+                    ["= 3.0 is not an integer: use a whole number from 0 to 100"]),
 }
 
 
@@ -295,6 +323,15 @@ def test_malformed_file_names_file_and_key(tmp_path, case):
     assert key in message, message
     for fragment in more:
         assert fragment in message, message
+
+
+def test_out_of_range_message_is_one_line(tmp_path):
+    """The whole message for a number out of range: file, key, value, what is allowed."""
+    path = write(tmp_path, "huge", HEAD + 'extends = "standard"\n[royalties]\nback = { quads = 1e300 }\n')
+    with pytest.raises(ValueError) as info:
+        load_ruleset(path)
+    assert str(info.value) == (f"{path}: key 'royalties.back.quads' = 1e+300 is out of range: "
+                               "use a whole number from 1 to 100")
 
 
 def test_cycle_of_extends(tmp_path):
@@ -414,3 +451,134 @@ def test_user_file_chain_and_relative_extends(tmp_path):
     assert [str(h.kind) for h in rules.naturals.hands] == ["no-pictures"]
     assert {str(k): v for k, v in rules.royalties.front.items()} == {"trips": 3, "pair": 1}
     assert str(rules.naturals.clash) == "higher-wins-full"
+
+
+# ---- bounds: no legal ruleset overflows the int64 sums ------------------------------------------
+
+def test_bounds_keep_int64_sums_exact():
+    """The worst points of a seat in one hand, squared, over 1e10 hands, fit in an int64 (with
+    room to spare); every named ruleset is well inside the bounds."""
+    assert rules_module.WORST_POINTS ** 2 * 10 ** 10 < 2 ** 62
+    assert rules_module.VALUE_MAX == 100 and rules_module.NATURAL_MAX == 1000
+    assert rules_module.MULTIPLIER_MAX == 10
+    for rid in RULESET_IDS:
+        compiled = load_ruleset(rid).compile()
+        assert compiled.royalty.max() <= rules_module.VALUE_MAX
+        assert compiled.naturals[:, 2].max(initial=0) <= rules_module.NATURAL_MAX
+
+
+ROYALTY_CATEGORIES = ("high-card", "pair", "two-pair", "trips", "straight", "flush", "full-house",
+                      "quads", "straight-flush")
+
+
+def extreme_toml(game="pairwise", base="per-row", mode="extra", when="winner", overall=True,
+                 clash="difference", surrender="fixed", aces=True, chips=False, rake=0):
+    """A ruleset with every number at its bound (multipliers, units, royalties of every row
+    and category, naturals, stakes), the switches as given."""
+    v, m, nat = rules_module.VALUE_MAX, rules_module.MULTIPLIER_MAX, rules_module.NATURAL_MAX
+    rows_only = game in ("pool", "single-winner")  # these games take no royalties, naturals...
+    text = (HEAD + f'players = 4\n[scoring]\ngame = "{game}"\nbase = "{base}"\n'
+            f"sweep_bonus = {v}\noverall_point = {str(overall).lower()}\n"
+            f"scoop_multiplier = {m}\nhome_run_multiplier = {m}\n"
+            f"majority_units = {v}\nsweep_units = {v}\nhome_run_units = {v}\n"
+            f"[pool]\nstake = {v}\nsweep_takes_all = true\nsweep_extra = {v}\n"
+            f"[single_winner]\nunits = {v}\n"
+            f"[extras]\nrake = {rake}\naces_bet = {str(aces and not rows_only).lower()}\n"
+            f"chip_limited = {str(chips and not rows_only).lower()}\n")
+    if rows_only:
+        return text
+    tables = {row: ", ".join(f"{c} = {v}" for c in ROYALTY_CATEGORIES
+                             if row != "front" or c in ("high-card", "pair", "trips"))
+              for row in ("front", "middle", "back")}
+    hands = ", ".join(f'{{ kind = "{k}", value = {nat} }}' for k in NATURAL_KINDS)
+    return (text + f'[royalties]\nmode = "{mode}"\nwhen = "{when}"\n'
+            + "".join(f"{row} = {{ {t} }}\n" for row, t in tables.items())
+            + f'[naturals]\nclash = "{clash}"\nhands = [{hands}]\n'
+            + f'[surrender]\nmode = "{surrender}"\nunits = {v if surrender == "fixed" else 0}\n')
+
+
+@pytest.fixture(scope="module")
+def extreme_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("extreme")
+
+
+def load_extreme(directory, **switches):
+    path = directory / ("x-" + "-".join(f"{k}{v}" for k, v in sorted(switches.items())) + ".toml")
+    path.write_text(extreme_toml(**switches))
+    return load_ruleset(path)
+
+
+def seat_of(text):
+    """naive.Seat from 'front | middle | back'."""
+    front, middle, back = (tuple(naive.cards(part)) for part in text.split("|"))
+    return naive.Seat(front, middle, back)
+
+
+HOME_RUN = ["As Ah Ad | 9s 8s 7s 6s 5s | Kh Qh Jh Th 9h",  # trips, two straight flushes, 3 aces
+            "2c 3d 4c | 5c 6d 7c 8d Tc | Jc Jd Qc Qd 2d",
+            "2h 3h 4d | 5d 6h 7d 8h Td | Kc Kd 3c 4s 2s",
+            "Ac 5h 4h | 9c 9d 8c 7h 6c | Ks Qs Js Ts 3s"]
+
+
+@pytest.mark.parametrize("base", ["per-row", "two-four", "one-six", "two-of-three"])
+def test_home_run_at_the_bounds_is_zero_sum_and_within_the_worst(extreme_dir, base):
+    """Close to the worst hand the bounds allow: a home run with three royalty rows and every
+    multiplier, unit and royalty at its maximum.  Exact (as naive Python integers), zero-sum,
+    and within WORST_POINTS."""
+    rules = load_extreme(extreme_dir, base=base)
+    result = score.score_showdown(rules, HOME_RUN)
+    v, m = rules_module.VALUE_MAX, rules_module.MULTIPLIER_MAX
+    rows = v if base == "two-of-three" else 3 + {"two-four": 1, "one-six": 3}.get(base, 0)
+    per_opponent = m * (rows + 3 * v + v + 1)  # rows, royalties, sweep bonus, overall point
+    aces = 3 * 6 - 2 * 0 - 1  # 3 aces (6) against 0, 0 and 1 ace (1)
+    assert result.totals[0] == 3 * per_opponent + aces
+    assert sum(result.totals) == 0
+    assert max(map(abs, result.totals)) <= rules_module.WORST_POINTS
+    if base == "two-of-three":
+        assert result.totals[0] > 0.99 * rules_module.WORST_POINTS  # the bound is not loose
+    assert naive.settle(rules, [seat_of(t) for t in HOME_RUN]) == result.points.tolist()
+
+
+@settings(max_examples=40, deadline=None)
+@given(game=st.sampled_from(["pairwise", "bank", "pool", "single-winner"]),
+       base=st.sampled_from(["per-row", "two-four", "one-six", "two-of-three"]),
+       royalties=st.sampled_from([("extra", "winner"), ("extra", "always"), ("instead", "winner")]),
+       overall=st.booleans(), clash=st.sampled_from(["higher-wins-full", "difference",
+                                                     "equal-tier-no-payment"]),
+       surrender=st.sampled_from(["none", "two-rows", "fixed"]), aces=st.booleans(),
+       chips=st.booleans(), seed=st.integers(0, 2 ** 32 - 1))
+def test_rulesets_at_the_bounds_stay_zero_sum(extreme_dir, game, base, royalties, overall, clash,
+                                              surrender, aces, chips, seed):
+    """Any ruleset with its numbers at the bounds, on random tables (royalty rows, naturals,
+    surrenders, fouls, 2-4 players): the kernel's int64 points equal the naive scorer's Python
+    integers, every table sums to zero and no seat passes WORST_POINTS."""
+    from test_settle import kernel_settle, random_table
+
+    mode, when = royalties
+    if base == "two-of-three" and mode == "instead":
+        mode = "extra"  # two-of-three pays no unit per row for a royalty to replace
+    rules = load_extreme(extreme_dir, game=game, base=base, mode=mode, when=when, overall=overall,
+                         clash=clash, surrender=surrender, aces=aces, chips=chips)
+    rng = np.random.default_rng(seed)
+    for n in (2, 3, 4):
+        tables = [random_table(rng, rules, n) for _ in range(20)]
+        got = kernel_settle(rules, tables, parallel=False)
+        for t, (seats, bank, stacks) in enumerate(tables):
+            want = naive.settle(rules, seats, bank, stacks)
+            assert got[t].tolist() == want
+            assert sum(want) == 0
+            assert max(map(abs, want)) <= rules_module.WORST_POINTS
+
+
+def test_rake_is_the_only_leak(extreme_dir):
+    """With a rake at its bound the seats pay exactly players x rake to the house."""
+    rules = load_extreme(extreme_dir, rake=rules_module.VALUE_MAX)
+    result = score.score_showdown(rules, HOME_RUN)
+    assert sum(result.totals) == -4 * rules_module.VALUE_MAX
+    assert max(map(abs, result.totals)) <= rules_module.WORST_POINTS
+
+
+def test_chip_stacks_are_bounded():
+    with pytest.raises(ValueError, match="from 0 to 1000000000"):
+        score.score_showdown("basic", C2, chips=[10 ** 30, 5])
+    assert score.score_showdown("basic", C2, chips=[score.CHIPS_MAX, 0]).totals == [0, 0]
