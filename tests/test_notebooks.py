@@ -7,13 +7,17 @@ this environment), with the notebooks folder as its working directory, as Jupyte
 notebook takes seconds; the numbers are then noise, and only errors are tested.  The executed
 copy stays in memory: the committed notebooks, with their full-budget outputs, are never
 rewritten here.
+
+Every notebook runs and must pass: nothing here is skipped.  The runners (nbformat, nbclient,
+ipykernel) are test dependencies (pyproject.toml), imported plainly, and a module a notebook
+imports that is missing or broken fails the notebook like any other error.
 """
 
-import importlib
 import re
 import sys
 from pathlib import Path
 
+import ipykernel  # noqa: F401  (the notebooks' kernel: a missing one is an error, not a skip)
 import nbformat
 import pytest
 from nbclient import NotebookClient
@@ -22,8 +26,6 @@ from nbclient.exceptions import CellExecutionError
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 SAMPLES = 200  # tables or sampled hands per analysis
 TIMEOUT = 600  # seconds per cell: generous, for a cold Numba cache on a busy machine
-# notebooks that need a module someone may still be writing: skipped, not failed, without it
-REQUIRES = {"03-strategy-charts.ipynb": "analysis.charts"}
 CHECK_KERNEL = "import sys; print(sys.prefix)"  # the kernel's environment
 
 
@@ -37,12 +39,6 @@ def test_notebooks_are_found():
 
 @pytest.mark.parametrize("path", notebook_paths(), ids=lambda p: p.stem)
 def test_notebook_runs(path, monkeypatch):
-    module = REQUIRES.get(path.name)
-    if module:
-        try:
-            importlib.import_module(module)
-        except ImportError as error:
-            pytest.skip(f"{path.name} needs {module}, which cannot be imported here ({error})")
     notebook = nbformat.read(path, as_version=4)
     notebook.cells.append(nbformat.v4.new_code_cell(CHECK_KERNEL))  # the in-memory copy only
     monkeypatch.setenv("SAPSAM_SAMPLES", str(SAMPLES))
