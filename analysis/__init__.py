@@ -1,16 +1,33 @@
 """sapsam: a Monte Carlo strategy analyser for 13-card Chinese Poker.
 
 The Python face of the Numba kernels: parsing, descriptions, settings, rulesets, analyses,
-reports and the ``sapsam`` command line.
+reports and the ``sapsam`` command line.  The public names below are imported on first use
+(PEP 562), so that importing the package, as the command line does, does not load Numba.
 """
 
-from analysis.cards import format_cards, format_setting, parse_cards, parse_hand, parse_setting
-from analysis.hands import describe, rank3, rank5, strength
-from analysis.settings import (Frontier, Setting, legal_splits, pareto_frontier,
-                               pareto_frontier_batch, split_strengths)
+from importlib import import_module
 
 __version__ = "0.1.0"
 
-__all__ = ["Frontier", "Setting", "describe", "format_cards", "format_setting", "legal_splits",
-           "pareto_frontier", "pareto_frontier_batch", "parse_cards", "parse_hand",
-           "parse_setting", "rank3", "rank5", "split_strengths", "strength"]
+_PUBLIC = {
+    "format_cards": "analysis.cards", "format_setting": "analysis.cards",
+    "parse_cards": "analysis.cards", "parse_hand": "analysis.cards",
+    "parse_setting": "analysis.cards",
+    "describe": "analysis.hands", "rank3": "analysis.hands", "rank5": "analysis.hands",
+    "strength": "analysis.hands",
+    "Frontier": "analysis.settings", "Setting": "analysis.settings",
+    "legal_splits": "analysis.settings", "pareto_frontier": "analysis.settings",
+    "pareto_frontier_batch": "analysis.settings", "split_strengths": "analysis.settings",
+}
+
+__all__ = sorted(_PUBLIC)
+
+
+def __getattr__(name):
+    if name in _PUBLIC:
+        return getattr(import_module(_PUBLIC[name]), name)
+    raise AttributeError(f"module 'analysis' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(list(globals()) + __all__)

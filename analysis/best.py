@@ -19,7 +19,8 @@ import pandas as pd
 
 from analysis.cards import format_setting
 from analysis.hands import setting_strengths
-from analysis.policies import make_policy
+from analysis.memory import require_memory
+from analysis.policies import Policy, make_policy
 from analysis.rules import Game, Ruleset, SurrenderMode, load_ruleset
 from analysis.score import points_scale
 from analysis.sampling import block_states
@@ -29,6 +30,7 @@ from kernels.naturals import NATURAL_KINDS, best_natural
 
 Z95 = 1.959963984540054
 BLOCK = 100  # samples per RNG block
+SAMPLE_BYTES = 40  # memory per candidate and sample: points, their copies and the summary's
 
 
 @dataclass(frozen=True)
@@ -100,8 +102,8 @@ def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=
     rules : Ruleset or str
     players : int
         Table size, 2 to 4 (the hand is seat 1; in a bank game the bank is the last seat).
-    opponents : str
-        Opponent policy: random, greedy, balanced, table or fitted.
+    opponents : str or analysis.policies.Policy
+        Opponent policy: random, greedy, balanced, table, fitted or houseway (or one made).
     samples : int
         Sampled opponent tables (the most used with ``precision``).
     seed : int
@@ -112,7 +114,8 @@ def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=
     strategy : path, optional
         Strategy file for ``fitted`` opponents.
     progress : callable, optional
-        ``progress(done, total)`` after each round.
+        ``progress(done, total)`` after each round (with it, rounds are a twentieth of the
+        samples or smaller; the numbers do not depend on the rounds).
     """
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
     if not 2 <= players <= 4:
@@ -122,15 +125,19 @@ def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=
     if precision is not None and precision <= 0:
         raise ValueError(f"precision must be positive, got {precision}")
     cards = sorted_hand(hand)
-    policy = make_policy(opponents, rules, players, strategy)
+    policy = opponents if isinstance(opponents, Policy) else make_policy(opponents, rules,
+                                                                          players, strategy)
     cands = candidates(cards, rules, extra)
     scale = points_scale(rules)
     n = len(cands)
+    require_memory(n * samples * SAMPLE_BYTES, f"{samples:,} samples of {n} candidates")
     points = np.zeros((n, samples), np.int64)
     stats = np.zeros((n, _mc.N_STATS), np.int64)
     seen = np.zeros(n, np.int64)  # samples each candidate has met
     alive = np.arange(n)
     round_blocks = min(20, -(-samples // BLOCK)) if precision else -(-samples // BLOCK)
+    if progress is not None:
+        round_blocks = max(1, min(round_blocks, -(-samples // (20 * BLOCK))))
     done = 0
     while done < samples:
         count = min(round_blocks * BLOCK, samples - done)
@@ -151,7 +158,7 @@ def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=
             if len(alive) == 1:
                 break
     table = _summarise(cands, points, stats, seen, scale)
-    return BestResult(cards, rules, players, opponents, seed, done, table.reset_index(drop=True))
+    return BestResult(cards, rules, players, policy.name, seed, done, table.reset_index(drop=True))
 
 
 def simulate(cards, rules, players, policy, cands, samples, seed, first_block=0, unseen=None):

@@ -47,6 +47,7 @@ from analysis.compare import (CHUNKS, deal_tables, decide, mean_interval, policy
 from analysis.fit import deal_sorted_hands
 from analysis.hands import CATEGORY_NAMES
 from analysis.policies import load_strategy, make_policy, strategy_path
+from analysis.progress import shifted
 from analysis.provenance import REPOSITORY, provenance, writable_folder, write_atomic, write_json
 from analysis.report import natural_label, wilson_interval
 from analysis.rules import Ruleset, load_ruleset, ruleset_ids
@@ -121,16 +122,16 @@ def _checked(kind, rules, players, samples, seed, policies):
     return kind, rulesets, int(players), samples, int(seed), policies
 
 
-def _compute(kind, rulesets, players, samples, seed, policies):
+def _compute(kind, rulesets, players, samples, seed, policies, progress=None):
     if kind == "rulesets":
-        return rulesets_frame(rulesets, players, policies, samples, seed)
+        return rulesets_frame(rulesets, players, policies, samples, seed, progress)
     if kind == "policies":
-        return policies_frame(rulesets[0], players, policies, samples, seed)
+        return policies_frame(rulesets[0], players, policies, samples, seed, progress)
     if kind == "rows":
         return rows_frame(rulesets[0], players)
     if kind == "front":
-        return front_frame(rulesets[0], players, samples, seed)
-    return declare_frame(rulesets[0], players, samples, seed)
+        return front_frame(rulesets[0], players, samples, seed, progress)
+    return declare_frame(rulesets[0], players, samples, seed, progress)
 
 
 def _check_kind(kind):
@@ -285,7 +286,7 @@ def front_shapes(strengths):
     return shape, rank
 
 
-def front_frame(rules, players, hands, seed):
+def front_frame(rules, players, hands, seed, progress=None):
     """Shares of the front shapes the fitted strategy plays over ``hands`` seeded hands.
 
     Columns: ``rules``, ``players``, ``shape``, ``top_rank`` (-1 where none), ``label``
@@ -294,7 +295,7 @@ def front_frame(rules, players, hands, seed):
     """
     policy = make_policy(BASELINE, rules, players)
     dealt = deal_sorted_hands(hands, seed)
-    decisions = decide(policy, rules, players, dealt, block_states(seed, 0, CHUNKS))
+    decisions = decide(policy, rules, players, dealt, block_states(seed, 0, CHUNKS), progress)
     shape, rank = front_shapes(decisions.rows[:, 0])
     observed = pd.DataFrame({"shape": shape, "top_rank": rank}).value_counts()
     groups = ([("high card", r) for r in range(2, 13)] + [("pair", r) for r in range(13)]
@@ -309,7 +310,7 @@ def front_frame(rules, players, hands, seed):
         "share": counts / hands, "ci_low": low, "ci_high": high})
 
 
-def declare_frame(rules, players, tables, seed):
+def declare_frame(rules, players, tables, seed, progress=None):
     """How often seat 0 of a table of fitted players declares or surrenders, and its worth.
 
     Deals ``tables`` seeded tables (set up as :mod:`analysis.compare` does), every seat
@@ -325,7 +326,7 @@ def declare_frame(rules, players, tables, seed):
     policy = make_policy(BASELINE, rules, players)
     hands = deal_tables(tables, players, seed)
     aces, bank = table_setup(rules, hands)
-    decisions = decide(policy, rules, players, hands, block_states(seed, 0, CHUNKS))
+    decisions = decide(policy, rules, players, hands, block_states(seed, 0, CHUNKS), progress)
     units = settle_decisions(rules, decisions, aces, bank)[:, 0] / points_scale(rules)
     natural, surrender = decisions.natural[:, 0], decisions.surrender[:, 0]
     compiled = rules.compile()
@@ -348,7 +349,7 @@ def declare_frame(rules, players, tables, seed):
     return pd.DataFrame(records)
 
 
-def policies_frame(rules, players, policies, tables, seed):
+def policies_frame(rules, players, policies, tables, seed, progress=None):
     """Seat 0's EV with each policy against fitted opponents and the paired gap to fitted.
 
     Columns: those of :meth:`analysis.compare.Gap.to_dict` (``rules``, ``players``,
@@ -356,14 +357,17 @@ def policies_frame(rules, players, policies, tables, seed):
     ``ev_baseline``, ``ev_baseline_ci_low``, ``ev_baseline_ci_high``, ``gap``, ``sd``,
     ``ci_low``, ``ci_high``), one row per policy, all in units per hand.
     """
-    gaps = policy_gaps(rules, players, policies, BASELINE, tables, seed)
+    gaps = policy_gaps(rules, players, policies, BASELINE, tables, seed, progress)
     return pd.DataFrame([g.to_dict() for g in gaps])
 
 
-def rulesets_frame(rulesets, players, policies, tables, seed):
+def rulesets_frame(rulesets, players, policies, tables, seed, progress=None):
     """:func:`policies_frame` for every ruleset, in order (the same seeded deals for each)."""
-    return pd.concat([policies_frame(r, players, policies, tables, seed) for r in rulesets],
-                     ignore_index=True)
+    each = tables * (players + len(policies))  # hands decided per ruleset
+    total = each * len(rulesets)
+    return pd.concat([policies_frame(r, players, policies, tables, seed,
+                                     shifted(progress, i * each, total))
+                      for i, r in enumerate(rulesets)], ignore_index=True)
 
 
 # ---- figures ----------------------------------------------------------------------------------
@@ -632,7 +636,7 @@ def chart_stem(kind, rules, players):
 
 
 def write_chart(kind, rules, players=4, samples=None, seed=0, out="results/charts",
-                policies=DEFAULT_POLICIES):
+                policies=DEFAULT_POLICIES, progress=None):
     """Compute a chart and write its figure (PNG, SVG), data (CSV) and manifest (JSON).
 
     Parameters
@@ -641,6 +645,8 @@ def write_chart(kind, rules, players=4, samples=None, seed=0, out="results/chart
         As :func:`chart_data`.
     out : path
         Folder (created if missing); files with the same names are replaced atomically.
+    progress : callable, optional
+        ``progress(hands_decided, hands)`` as the fitted and measured policies set hands.
 
     Returns
     -------
@@ -662,7 +668,7 @@ def write_chart(kind, rules, players=4, samples=None, seed=0, out="results/chart
     checked = _checked(kind, rules, players, samples, seed, policies)
     kind, rulesets, players, samples, seed, policies = checked
     folder = writable_folder(out)
-    frame = _compute(*checked)
+    frame = _compute(*checked, progress)
     ids = [r.id for r in rulesets]
     label = ("all" if isinstance(rules, str) and rules == "all" else ids) if kind == "rulesets" \
         else ids[0]

@@ -21,6 +21,8 @@ A script that starts a ``LocalCluster`` must guard its entry point with
 """
 
 
+from contextlib import contextmanager
+
 import numpy as np
 
 from analysis.simulate import compile_simulation, empty_totals, fingerprint, run_blocks
@@ -44,6 +46,34 @@ def _run_block(sim, block):
     compiled, digest = _compiled(sim)
     acc, hist, held = run_blocks(sim, compiled, [block])
     return digest, acc, hist, held
+
+
+@contextmanager
+def _workers_ignore_ctrl_c():
+    """Start worker processes with Ctrl-C ignored (a process inherits it, and Python keeps a
+    SIGINT it was started ignoring ignored).  Ctrl-C in a terminal reaches every process of
+    the foreground group; this way only the client hears it and shuts the workers down,
+    instead of each worker printing its own traceback."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _quiet_shutdown():
+    """After Ctrl-C, the client's event loop and the workers report the cancelled gathers and
+    closed connections as errors on their way down: nothing the user needs to read."""
+    import logging
+
+    for name in ("asyncio", "distributed", "tornado"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def _one_line(exc, limit=200):
@@ -86,13 +116,18 @@ class DaskCompute:
             raise
 
     def _start_local(self, workers):
+        import logging
         import os
 
         from distributed import Client, LocalCluster
 
         n = workers if workers is not None else max(1, os.cpu_count() or 1)
-        self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                    host="127.0.0.1", dashboard_address=None)
+        with _workers_ignore_ctrl_c():
+            # workers' warnings (a cancelled task on shutdown, a busy event loop) are not the
+            # user's business; their errors still show
+            self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                        host="127.0.0.1", dashboard_address=None,
+                                        silence_logs=logging.ERROR)
         self.client = Client(self.cluster)
 
     def _connect(self, address, timeout):
@@ -122,6 +157,9 @@ class DaskCompute:
                    for b in blocks]
         try:
             results = self.client.gather(futures)
+        except KeyboardInterrupt:
+            _quiet_shutdown()  # closing the cluster stops its tasks; cancelling them is noise
+            raise
         except BaseException:
             self.client.cancel(futures)
             raise

@@ -26,13 +26,16 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from analysis.best import Z95
+from analysis.memory import require_memory
 from analysis.policies import Policy, make_policy
+from analysis.progress import shifted
 from analysis.rules import BankRotation, Game, Ruleset, load_ruleset
 from analysis.sampling import block_states
 from analysis.score import points_scale, settle_tables
 from kernels.policies import play_hands
 
 CHUNKS = 64  # RNG streams per batch of hands, as analysis.fit
+HAND_BYTES = 200  # memory per hand dealt: cards and their sorted copy, decisions, points
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ class Decisions:
     surrender: np.ndarray
 
 
-def policy_gap(rules, players, policy, baseline="fitted", tables=20000, seed=0):
+def policy_gap(rules, players, policy, baseline="fitted", tables=20000, seed=0, progress=None):
     """Seat 0's EV with ``policy`` minus its EV with ``baseline``, the other seats ``baseline``.
 
     Parameters
@@ -99,6 +102,8 @@ def policy_gap(rules, players, policy, baseline="fitted", tables=20000, seed=0):
         Seeded tables dealt (each settled twice).
     seed : int
         Fixes the deal and the policies' random choices.
+    progress : callable, optional
+        ``progress(hands_decided, hands)``, as in :func:`policy_gaps`.
 
     Returns
     -------
@@ -116,10 +121,11 @@ def policy_gap(rules, players, policy, baseline="fitted", tables=20000, seed=0):
     >>> gap.gap < 0  # doctest: +SKIP
     True
     """
-    return policy_gaps(rules, players, (policy,), baseline, tables, seed)[0]
+    return policy_gaps(rules, players, (policy,), baseline, tables, seed, progress)[0]
 
 
-def policy_gaps(rules, players, policies, baseline="fitted", tables=20000, seed=0):
+def policy_gaps(rules, players, policies, baseline="fitted", tables=20000, seed=0,
+                progress=None):
     """:func:`policy_gap` for several policies on the same tables (one deal, one baseline run).
 
     Parameters
@@ -131,6 +137,8 @@ def policy_gaps(rules, players, policies, baseline="fitted", tables=20000, seed=
         measured against ``baseline``.
     baseline : str
     tables, seed : int
+    progress : callable, optional
+        ``progress(hands_decided, hands)`` as the baseline's and each policy's hands are set.
 
     Returns
     -------
@@ -150,14 +158,18 @@ def policy_gaps(rules, players, policies, baseline="fitted", tables=20000, seed=
     tested = [name if isinstance(name, Policy) else make_policy(name, rules, players)
               for name in policies]
 
+    require_memory(tables * players * HAND_BYTES, f"{tables:,} tables of {players} players")
     hands = deal_tables(tables, players, seed)
     aces, bank = table_setup(rules, hands)
     scale = points_scale(rules)
-    field_decisions = decide(field, rules, players, hands, block_states(seed, 0, CHUNKS))
+    total = tables * (players + len(tested))
+    field_decisions = decide(field, rules, players, hands, block_states(seed, 0, CHUNKS),
+                             shifted(progress, 0, total))
     baseline_points = settle_decisions(rules, field_decisions, aces, bank)[:, 0] / scale
     gaps = []
-    for policy in tested:
-        seat = decide(policy, rules, players, hands[:, 0], block_states(seed, CHUNKS, CHUNKS))
+    for i, policy in enumerate(tested):
+        seat = decide(policy, rules, players, hands[:, 0], block_states(seed, CHUNKS, CHUNKS),
+                      shifted(progress, tables * (players + i), total))
         table = with_seat(field_decisions, 0, seat)
         points = settle_decisions(rules, table, aces, bank)[:, 0] / scale
         gaps.append(_paired(points, baseline_points, rules.id, players, policy.name, baseline,
@@ -213,7 +225,7 @@ def table_setup(rules, hands):
     return aces, bank
 
 
-def decide(policy, rules, players, hands, states):
+def decide(policy, rules, players, hands, states, progress=None):
     """A policy's decisions for hands of any leading shape.
 
     Parameters
@@ -226,6 +238,8 @@ def decide(policy, rules, players, hands, states):
         Sorted hands.
     states : ndarray(uint64), shape (chunks,)
         One random stream per chunk of consecutive hands (:func:`kernels.policies.play_hands`).
+    progress : callable, optional
+        ``progress(hands_decided, hands)`` now and then.
 
     Returns
     -------
@@ -237,7 +251,8 @@ def decide(policy, rules, players, hands, states):
     flat = np.ascontiguousarray(hands.reshape(-1, 13), np.uint8)
     rows, natural, key, surrender = play_hands(flat, policy.code, policy.tables,
                                                policy.points, compiled.params,
-                                               compiled.naturals, players - 1, states)
+                                               compiled.naturals, players - 1, states,
+                                               progress)
     return Decisions(rows.reshape(*shape, 3), natural.reshape(shape), key.reshape(shape),
                      surrender.reshape(shape))
 

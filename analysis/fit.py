@@ -7,8 +7,9 @@ distribution of what was played, and blends it into the field:
 fictitious-play average that keeps a floor so late iterations still move).  It stops when the
 largest change of any row's cumulative distribution falls below ``tolerance`` or after
 ``iterations``.  Every iteration uses its own seeded deals, so a fit is reproducible from its
-seed.  The result is stored as ``results/strategies/<ruleset>-<players>p.npz`` with a JSON
-manifest (ruleset, players, iterations, hands, seed, versions).  Every round is checkpointed,
+seed.  The result is stored as ``<ruleset>-<players>p.npz`` in the user's strategy folder
+(:func:`analysis.policies.user_strategy_dir`, or where asked) with a JSON manifest beside it
+(ruleset, players, iterations, hands, seed, versions).  Every round is checkpointed,
 so an interrupted fit resumes (``sapsam fit --resume``) with the same result.
 """
 
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from analysis.memory import require_memory
 from analysis.provenance import provenance, read_checkpoint, write_json, write_npz
 from analysis.rules import Ruleset, load_ruleset
 from analysis.sampling import block_states
@@ -29,6 +31,7 @@ CHUNKS = 64  # RNG streams per batch of hands (fixes the numbers whatever the th
 
 def deal_sorted_hands(n, seed):
     """``n`` random 13-card hands, each from its own shuffled deck, sorted: uint8 (n, 13)."""
+    require_memory(n * 120, f"{n:,} hands")  # a shuffled pack each, then the hand and its rows
     rng = np.random.default_rng(seed)
     decks = rng.permuted(np.broadcast_to(np.arange(52, dtype=np.uint8), (n, 52)), axis=1)
     return np.ascontiguousarray(np.sort(decks[:, :13], axis=1))
@@ -56,7 +59,7 @@ def played_row_mass(policy, rules, players, hands, seed):
 
 
 def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.2,
-                    tolerance=0.002, progress=None, checkpoint=None, resume=False):
+                    tolerance=0.002, progress=None, checkpoint=None, resume=False, fresh=False):
     """Fit the per-row field distribution of a ruleset and table size.
 
     Parameters
@@ -76,7 +79,8 @@ def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.
         Called as ``progress(iteration, change)`` after each round.
     checkpoint : path, optional
         Written (atomically) after every round; with ``resume``, a run continues from it and
-        ends with the same numbers as an uninterrupted one (each round has its own seed).
+        ends with the same numbers as an uninterrupted one (each round has its own seed);
+        ``fresh`` discards it; an existing one is refused without either.
 
     Returns
     -------
@@ -91,7 +95,7 @@ def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.
 
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
     run = {"ruleset": rules.id, "players": players, "hands": hands, "seed": seed, "blend": blend}
-    saved = read_checkpoint(checkpoint, run) if (checkpoint and resume) else None
+    saved = read_checkpoint(checkpoint, run, resume, fresh) if checkpoint else None
     if saved is not None:
         field, rate = saved["field"], float(saved["surrender_rate"])
         history = saved["history"].tolist()
@@ -119,9 +123,19 @@ def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.
     return field, rate, history
 
 
+def strategy_file(path):
+    """``path`` as a strategy file: it must end in ``.npz``, so that its manifest (the same
+    name ending in ``.json``) never takes its place."""
+    path = Path(path)
+    if path.suffix != ".npz":
+        raise ValueError(f"a strategy file ends in .npz (its manifest is written beside it as "
+                         f".json), got {path}")
+    return path
+
+
 def save_strategy(path, row_mass, surrender_rate, rules, players, history, hands, seed, seconds):
     """Write a strategy file and its manifest, each atomically."""
-    path = Path(path)
+    path = strategy_file(path)
     write_npz(path, row_mass=row_mass, surrender_rate=np.float64(surrender_rate))
     manifest = provenance(
         ruleset=rules.id, players=players, surrender_rate=surrender_rate,
@@ -132,17 +146,29 @@ def save_strategy(path, row_mass, surrender_rate, rules, players, history, hands
     return manifest
 
 
-def fit_and_save(rules, players, path=None, resume=False, **options):
-    """Fit and store; returns the manifest.  Rounds are checkpointed beside the strategy file
-    (``.<name>.partial.npz``, removed at the end); ``resume`` continues an interrupted fit."""
-    from analysis.policies import strategy_path
+def default_strategy_path(rules_id, players):
+    """Where ``sapsam fit`` writes when not told: the user's strategy folder, never the
+    strategies shipped in the package."""
+    from analysis.policies import strategy_name, user_strategy_dir
 
+    return user_strategy_dir() / strategy_name(rules_id, players)
+
+
+def checkpoint_path(path):
+    """The checkpoint of a fit that writes the strategy file ``path``."""
+    return Path(path).with_name(f".{Path(path).stem}.partial.npz")
+
+
+def fit_and_save(rules, players, path=None, resume=False, fresh=False, **options):
+    """Fit and store; returns the manifest.  Rounds are checkpointed beside the strategy file
+    (:func:`checkpoint_path`, removed at the end); ``resume`` continues an interrupted fit,
+    ``fresh`` discards its checkpoint."""
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
-    path = Path(path or strategy_path(rules.id, players))
-    checkpoint = path.with_name(f".{path.stem}.partial.npz")
+    path = strategy_file(path or default_strategy_path(rules.id, players))
+    checkpoint = checkpoint_path(path)
     start = time.perf_counter()
     mass, rate, history = fit_equilibrium(rules, players, checkpoint=checkpoint, resume=resume,
-                                          **options)
+                                          fresh=fresh, **options)
     manifest = save_strategy(path, mass, rate, rules, players, history, options.get("hands", 20000),
                              options.get("seed", 0), time.perf_counter() - start)
     checkpoint.unlink(missing_ok=True)

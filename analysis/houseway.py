@@ -30,13 +30,13 @@ on the same deals that seat 0 plays fitted.
 """
 
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 import numpy as np
 
 from analysis.cards import RANKS
 from analysis.fit import deal_sorted_hands
+from analysis.progress import shifted
 from analysis.rules import Ruleset, load_ruleset
 from kernels import policies as _kp
 from kernels import settle as _ks
@@ -155,9 +155,10 @@ def _ace_low(rows, wheel):
     return inverse[rows]
 
 
-def _design(offsets, rows, values, wheel, segment):
+def _design(offsets, rows, values, wheel, segment, progress=None):
     """Within-hand centred design (class indicators per row) and values; ``segment`` maps
-    each row's fine class to a column (per row, offset into one column space)."""
+    each row's fine class to a column (per row, offset into one column space).
+    ``progress(hands_done, hands)`` every few hundred hands."""
     low = _ace_low(rows.astype(np.int64), wheel)
     columns = np.stack([segment[0][CLASS_OF[0, low[:, 0]]],
                         segment[1][CLASS_OF[1, low[:, 1]]],
@@ -175,6 +176,10 @@ def _design(offsets, rows, values, wheel, segment):
         y = values[a:b] - values[a:b].mean()
         xtx += x.T @ x
         xty += x.T @ y
+        if progress is not None and (h + 1) % 250 == 0:
+            progress(h + 1, len(offsets) - 1)
+    if progress is not None:
+        progress(len(offsets) - 1, len(offsets) - 1)
     counts = np.bincount(columns.ravel(), minlength=n_columns)
     return xtx, xty, counts, columns
 
@@ -230,8 +235,7 @@ def _segments(y, w, k):
     return bounds[::-1]
 
 
-@cache
-def derive(rules, players=4, lines=LINES, hands=SAMPLE_HANDS, seed=SEED):
+def derive(rules, players=4, lines=LINES, hands=SAMPLE_HANDS, seed=SEED, progress=None):
     """The house way of a ruleset and table size, from its fitted strategy.
 
     Parameters
@@ -242,7 +246,19 @@ def derive(rules, players=4, lines=LINES, hands=SAMPLE_HANDS, seed=SEED):
         Chart lines per row.
     hands, seed : int
         Sampled hands (seeded) the chart is fitted on.
+    progress : callable, optional
+        ``progress(done, total)`` as the chart is fitted (two passes over the hands).
     """
+    key = (rules, players, lines, hands, seed)
+    if key not in _DERIVED:
+        _DERIVED[key] = _derive(rules, players, lines, hands, seed, progress)
+    return _DERIVED[key]
+
+
+_DERIVED = {}  # derive's results in this process (each takes seconds)
+
+
+def _derive(rules, players, lines, hands, seed, progress):
     rules_obj = load_ruleset(rules) if not isinstance(rules, Ruleset) else rules
     if lines < 1:
         raise ValueError(f"lines must be at least 1, got {lines}")
@@ -254,7 +270,8 @@ def derive(rules, players=4, lines=LINES, hands=SAMPLE_HANDS, seed=SEED):
     # b. fine classes: one column per (row, class)
     starts = np.cumsum([0] + n_fine[:-1])
     fine = [starts[k] + np.arange(n_fine[k]) for k in range(3)]
-    xtx, xty, counts, _ = _design(offsets, rows, values, wheel, fine)
+    xtx, xty, counts, _ = _design(offsets, rows, values, wheel, fine,
+                                  shifted(progress, 0, 2 * hands))
     beta = _solve(xtx, xty)
     # c. monotone per row, then k segments weighted by occurrence
     segment = []
@@ -274,7 +291,8 @@ def derive(rules, players=4, lines=LINES, hands=SAMPLE_HANDS, seed=SEED):
         bounds_per_row.append(bounds)
         next_column += len(bounds)
     # d. refit the segments, scale, round
-    xtx, xty, counts, columns = _design(offsets, rows, values, wheel, segment)
+    xtx, xty, counts, columns = _design(offsets, rows, values, wheel, segment,
+                                        shifted(progress, hands, 2 * hands))
     seg_values = _solve(xtx, xty)
     lines_out, table = [], np.zeros(_kp.POINTS_SHAPE)
     per_row = []
@@ -361,17 +379,20 @@ def _agreement(table, policy, rules, players, hands):
     return float(same.mean())
 
 
-def write_houseway(rules, players, tables, seed, out):
+def write_houseway(rules, players, tables, seed, out, stage=None):
     """Derive, measure its cost against fitted (paired, ``tables`` seeded tables), and write
-    ``<rules>-<players>p.md`` and ``.json`` under ``out``; returns (HouseWay, Gap, paths)."""
+    ``<rules>-<players>p.md`` and ``.json`` under ``out``; returns (HouseWay, Gap, paths).
+    ``stage(label, unit)``, if given, makes a progress callback for each step."""
     import time
 
     from analysis.compare import policy_gap
     from analysis.provenance import provenance, write_atomic, write_json
 
     start = time.perf_counter()
-    way = derive(rules, players)
-    gap = policy_gap(rules, players, "houseway", tables=tables, seed=seed)
+    name = rules if isinstance(rules, str) else rules.id
+    way = derive(rules, players, progress=_stage(stage, f"{name}: fitting the chart", "hands"))
+    gap = policy_gap(rules, players, "houseway", tables=tables, seed=seed,
+                     progress=_stage(stage, f"{name}: measuring its cost", "hands"))
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     stem = out / f"{way.rules}-{players}p"
@@ -391,10 +412,15 @@ def write_houseway(rules, players, tables, seed, out):
     return way, gap, [stem.with_suffix(".md"), stem.with_suffix(".json")]
 
 
-def price_of_simplicity(rules, players, lines=(2, 3, 4, 5, 6, 8), tables=20000, seed=0):
+def _stage(stage, label, unit):
+    return None if stage is None else stage(label, unit=unit)
+
+
+def price_of_simplicity(rules, players, lines=(2, 3, 4, 5, 6, 8), tables=20000, seed=0,
+                        progress=None):
     """The house way's cost against fitted for charts of each number of ``lines`` per row:
     a DataFrame (lines, chart_lines, cost, ci_low, ci_high, agreement), paired on the same
-    seeded tables."""
+    seeded tables.  ``progress(charts_done, charts)`` after each."""
     import pandas as pd
 
     from analysis.compare import policy_gap
@@ -409,16 +435,19 @@ def price_of_simplicity(rules, players, lines=(2, 3, 4, 5, 6, 8), tables=20000, 
         records.append({"ruleset": way.rules, "players": players, "lines_per_row": n,
                         "chart_lines": len(way.lines), "cost": -gap.gap, "ci_low": -gap.ci_high,
                         "ci_high": -gap.ci_low, "agreement": way.agreement})
+        if progress is not None:
+            progress(len(records), len(lines))
     return pd.DataFrame(records)
 
 
-def write_price_of_simplicity(rules, players, tables, seed, out, lines=(2, 3, 4, 5, 6, 8)):
+def write_price_of_simplicity(rules, players, tables, seed, out, lines=(2, 3, 4, 5, 6, 8),
+                              progress=None):
     """:func:`price_of_simplicity` as ``price-<rules>-<players>p.csv`` and a plot (PNG, SVG)
     under ``out``; returns the paths."""
     from analysis import plots
     from analysis.provenance import write_atomic
 
-    frame = price_of_simplicity(rules, players, lines, tables, seed)
+    frame = price_of_simplicity(rules, players, lines, tables, seed, progress)
     stem = Path(out) / f"price-{frame.ruleset[0]}-{players}p"
     write_atomic(stem.with_suffix(".csv"), frame.to_csv(index=False, float_format="%.5g"))
     figure = plots.figure(7, 4)

@@ -3,9 +3,12 @@
 A :class:`Policy` bundles what :func:`kernels.policies.decide` needs: the policy code, the EV
 tables of ``table``/``fitted`` (built from the field's per-row strength distributions under a
 ruleset) and the per-row points of ``balanced`` (row percentiles) and ``houseway`` (its chart,
-:mod:`analysis.houseway`).  Fitted strategies are files under
-``results/strategies/`` (``<ruleset>-<players>p.npz`` with a JSON manifest), written by
-``sapsam fit`` (:mod:`analysis.fit`).
+:mod:`analysis.houseway`).
+
+Fitted strategies are files ``<ruleset>-<players>p.npz`` with a JSON manifest beside them,
+written by ``sapsam fit`` (:mod:`analysis.fit`).  They ship inside the package
+(``analysis/strategies/``); a user's own fits live in the user's data folder
+(:func:`user_strategy_dir`) and take precedence, so that a fit the user made is the one used.
 """
 
 import json
@@ -23,7 +26,7 @@ from kernels import policies as _kp
 from kernels.evaluate import CARD_WEIGHT, FLUSH5, N_STRENGTHS, NONFLUSH5, RANK3_TABLE
 
 POLICY_NAMES = ("random", "greedy", "balanced", "table", "fitted", "houseway")
-STRATEGY_DIR = Path(__file__).resolve().parents[1] / "results" / "strategies"
+SHIPPED_STRATEGY_DIR = Path(__file__).resolve().parent / "strategies"
 
 
 @cache
@@ -84,26 +87,65 @@ class Policy:
         return cls(name, _kp.TABLE, tables, balanced_points(), source)
 
 
+def user_strategy_dir():
+    """The folder of the user's own fits: ``$SAPSAM_DATA/strategies`` if that variable is set,
+    else ``strategies`` in the user's data folder (platformdirs)."""
+    import os
+
+    from platformdirs import user_data_path
+
+    root = os.environ.get("SAPSAM_DATA")
+    return (Path(root) if root else user_data_path("sapsam", appauthor=False)) / "strategies"
+
+
+def strategy_name(rules_id, players):
+    """The file name of a ruleset id's strategy at a table size."""
+    return f"{rules_id}-{players}p.npz"
+
+
 def strategy_path(rules_id, players):
-    """Where the fitted strategy of a ruleset id and table size lives."""
-    return STRATEGY_DIR / f"{rules_id}-{players}p.npz"
+    """The strategy file used for a ruleset id and table size: the user's own fit if there is
+    one, else the shipped one (which may not exist: check ``is_file()``)."""
+    own = user_strategy_dir() / strategy_name(rules_id, players)
+    return own if own.is_file() else SHIPPED_STRATEGY_DIR / strategy_name(rules_id, players)
 
 
 def fitted_strategies():
-    """(ruleset id, players) of every shipped or fitted strategy."""
-    found = []
-    for path in sorted(STRATEGY_DIR.glob("*p.npz")):
-        rid, _, n = path.stem.rpartition("-")
-        found.append((rid, int(n[:-1])))
-    return found
+    """(ruleset id, players) of every shipped or user-fitted strategy, sorted."""
+    found = set()
+    for folder in (SHIPPED_STRATEGY_DIR, user_strategy_dir()):
+        for path in folder.glob("*p.npz"):
+            rid, _, n = path.stem.rpartition("-")
+            if n[:-1].isdigit():
+                found.add((rid, int(n[:-1])))
+    return sorted(found)
+
+
+def check_strategy(path, rules_id, players):
+    """Refuse a strategy file made for another ruleset or table size (its manifest says which)."""
+    path = Path(path)
+    try:
+        made = manifest(path)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"strategy {path}: its manifest {path.with_suffix('.json')} cannot be "
+                         f"read ({getattr(exc, 'strerror', None) or exc}); a strategy file needs the "
+                         "manifest 'sapsam fit' writes beside it") from None
+    theirs = (made.get("ruleset"), made.get("players"))
+    if theirs != (rules_id, players):
+        raise ValueError(f"strategy {path} was fitted for {theirs[0]} with {theirs[1]} players, "
+                         f"not {rules_id} with {players} players")
 
 
 def load_strategy(path):
     """A strategy file's per-row strength distribution (float64 (3, N_STRENGTHS)) and the
     share of the field that surrenders (0 for files without it)."""
-    with np.load(path) as data:
-        mass = data["row_mass"]
-        rate = float(data["surrender_rate"]) if "surrender_rate" in data.files else 0.0
+    try:
+        with np.load(path) as data:
+            mass = data["row_mass"]
+            rate = float(data["surrender_rate"]) if "surrender_rate" in data.files else 0.0
+    except (OSError, EOFError, ValueError, KeyError) as exc:
+        raise ValueError(f"strategy {path} cannot be read ({exc}): it is not a strategy file "
+                         "written by 'sapsam fit'") from None
     if mass.shape != (3, N_STRENGTHS):
         raise ValueError(f"{path}: row_mass has shape {mass.shape}, expected (3, {N_STRENGTHS})")
     return mass, rate
@@ -114,7 +156,7 @@ def manifest(path):
     return json.loads(Path(path).with_suffix(".json").read_text())
 
 
-def make_policy(name, rules, players, strategy=None):
+def make_policy(name, rules, players, strategy=None, progress=None):
     """A :class:`Policy` by name for a ruleset and table size.
 
     Parameters
@@ -125,6 +167,8 @@ def make_policy(name, rules, players, strategy=None):
     strategy : path, optional
         A strategy file for ``fitted`` (default: the one for this ruleset and table size).
         ``table`` uses the field of ``balanced`` players.
+    progress : callable, optional
+        ``progress(done, total)`` while ``houseway`` derives its chart (seconds of work).
     """
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
     if name not in POLICY_NAMES:
@@ -135,13 +179,15 @@ def make_policy(name, rules, players, strategy=None):
     if name == "houseway":
         from analysis.houseway import derive
 
-        way = derive(rules.id, players)
+        way = derive(rules.id, players, progress=progress)
         return Policy(name, _kp.HOUSEWAY, empty, way.points,
                       f"house way derived from {strategy_path(rules.id, players)}")
     if name == "table":
         return Policy.from_row_mass(name, balanced_field(players), rules,
                                     "rows of balanced players (4,000 seeded deals)")
     path = Path(strategy) if strategy else strategy_path(rules.id, players)
+    if strategy and path.is_file():
+        check_strategy(path, rules.id, players)
     if not path.is_file():
         have = ", ".join(f"{r} ({p} players)" for r, p in fitted_strategies()) or "none"
         raise ValueError(f"no fitted strategy for {rules.id} with {players} players at {path} "

@@ -5,6 +5,7 @@ import os
 import platform
 import subprocess
 import tempfile
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -81,17 +82,57 @@ def write_npz(path, **arrays):
     write_atomic(path, buffer.getvalue())
 
 
-def read_checkpoint(path, expected):
-    """Arrays of a checkpoint written by :func:`write_npz`, if it exists and was written for
-    the same run (``expected``: the run's settings, stored in it as ``run``); else None."""
+def read_checkpoint(path, expected, resume=True, fresh=False):
+    """Arrays of the checkpoint at ``path`` to continue from, or None to start from nothing.
+
+    Finished work is never dropped silently: a checkpoint that exists is continued only with
+    ``resume``, discarded only with ``fresh``, and otherwise refused; so is one that cannot be
+    read or that was written for another run (``expected``: the run's settings, stored in it
+    as ``run``).  Each refusal is a ``ValueError`` naming the file and what to do.
+    """
+    import zipfile
+
     import numpy as np
 
     path = Path(path)
+    if fresh:
+        path.unlink(missing_ok=True)
+        return None
     if not path.is_file():
         return None
-    with np.load(path) as data:
-        stored = json.loads(str(data["run"]))
-        if stored != json.loads(json.dumps(expected)):
-            raise ValueError(f"{path} is a checkpoint of another run ({stored}); "
-                             "delete it or run without --resume")
-        return {key: data[key] for key in data.files}
+    if not resume:
+        raise ValueError(f"{path} holds the finished work of an earlier run: add --resume to "
+                         "continue it, or --fresh to discard it and start over")
+    try:
+        with np.load(path) as data:
+            arrays = {key: data[key] for key in data.files}
+        stored = json.loads(str(arrays["run"]))
+    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+        reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        raise ValueError(f"{path} is not a readable checkpoint ({reason}); run with --fresh to "
+                         "discard it and start over") from None
+    if stored != json.loads(json.dumps(expected)):
+        raise ValueError(f"{path} is a checkpoint of another run ({stored}); run with --fresh "
+                         "to discard it and start over, or write elsewhere")
+    return arrays
+
+
+@contextmanager
+def exclusive(path, what):
+    """Hold a lock file ``path`` while one run writes ``what``; a second run that asks for it
+    meanwhile is refused at once (``ValueError``) rather than corrupting the first's work."""
+    from filelock import FileLock, Timeout
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(path)
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        raise ValueError(f"another sapsam run is writing {what} (it holds {path}); wait for it "
+                         "to finish or write elsewhere") from None
+    try:
+        yield
+    finally:
+        lock.release()
+        path.unlink(missing_ok=True)  # a second run never waits on it, so this is safe

@@ -190,7 +190,7 @@ def run_blocks(sim, compiled, blocks):
     return acc.sum(axis=0), hist.sum(axis=0), held.sum(axis=0)
 
 
-def run(sim, out=None, resume=False, progress=None, round_blocks=8, compute=None):
+def run(sim, out=None, resume=False, progress=None, round_blocks=8, compute=None, fresh=False):
     """Run a simulation; returns its totals (acc, hist, held).
 
     Parameters
@@ -200,7 +200,9 @@ def run(sim, out=None, resume=False, progress=None, round_blocks=8, compute=None
         Folder for the checkpoint (``checkpoint.npz``, rewritten atomically after every
         round of blocks).
     resume : bool
-        Continue from the checkpoint in ``out`` (refused if it belongs to another run).
+        Continue from the checkpoint in ``out`` (refused if it belongs to another run).  An
+        existing checkpoint is never overwritten without ``resume`` or ``fresh``
+        (:func:`analysis.provenance.read_checkpoint`).
     progress : callable, optional
         ``progress(tables_done, tables)`` after every round.
     round_blocks : int
@@ -208,8 +210,16 @@ def run(sim, out=None, resume=False, progress=None, round_blocks=8, compute=None
     compute : callable, optional
         ``compute(blocks) -> (acc, hist, held)``; default :func:`run_blocks` here (a Dask
         backend passes its own).
+    fresh : bool
+        Discard a checkpoint in ``out`` and start over.
+
+    The checkpoint also keeps the wall time of all the sessions of the run
+    (:func:`elapsed`).
     """
+    import time
     from pathlib import Path
+
+    start = time.perf_counter()
 
     compiled = compile_simulation(sim)
     compute = compute or (lambda blocks: run_blocks(sim, compiled, blocks))
@@ -217,12 +227,13 @@ def run(sim, out=None, resume=False, progress=None, round_blocks=8, compute=None
     key = run_key(sim, compiled)
     acc, hist, held = empty_totals(sim, compiled)
     done = np.zeros(sim.blocks, np.bool_)
-    if resume:
-        if checkpoint is None:
-            raise ValueError("--resume needs --out: the checkpoint lives in the output folder")
-        saved = read_checkpoint(checkpoint, key)
-        if saved is not None:
-            acc, hist, held, done = saved["acc"], saved["hist"], saved["held"], saved["done"]
+    before = 0.0  # seconds of earlier sessions
+    if resume and checkpoint is None:
+        raise ValueError("--resume needs --out: the checkpoint lives in the output folder")
+    saved = read_checkpoint(checkpoint, key, resume, fresh) if checkpoint else None
+    if saved is not None:
+        acc, hist, held, done = saved["acc"], saved["hist"], saved["held"], saved["done"]
+        before = float(saved.get("seconds", 0.0))
     todo = np.flatnonzero(~done)
     for start in range(0, len(todo), round_blocks):
         blocks = todo[start:start + round_blocks]
@@ -231,10 +242,21 @@ def run(sim, out=None, resume=False, progress=None, round_blocks=8, compute=None
         done[blocks] = True
         if checkpoint is not None:
             write_npz(checkpoint, acc=acc, hist=hist, held=held, done=done,
-                      run=json.dumps(key))
+                      seconds=before + time.perf_counter() - start, run=json.dumps(key))
         if progress is not None:
             progress(int(min(done.sum() * sim.block_size, sim.tables)), sim.tables)
     return acc, hist, held
+
+
+def elapsed(out):
+    """Wall seconds of all the sessions of the run checkpointed in folder ``out`` (0 if none)."""
+    from pathlib import Path
+
+    path = Path(out) / CHECKPOINT
+    if not path.is_file():
+        return 0.0
+    with np.load(path) as data:
+        return float(data["seconds"]) if "seconds" in data.files else 0.0
 
 
 def seats_frame(sim, compiled, acc):

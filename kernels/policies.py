@@ -463,15 +463,14 @@ def place(hand, decision, wheel_second, seat, rows, natural, natural_key, surren
     surrender[0, seat] = sur
 
 
-def _play_hands_body(hands, policy, tables, points, params, naturals, opponents, states,
+def _play_hands_body(hands, policy, tables, points, params, naturals, opponents, states, bounds,
                      rows, natural, natural_key, surrender):
-    n = hands.shape[0]
     n_chunks = states.shape[0]
     wheel = params[S.P_WHEEL_SECOND] != 0
     for c in prange(n_chunks):
         state = states[c:c + 1].copy()
         scratch = policy_scratch()
-        for i in range(c * n // n_chunks, (c + 1) * n // n_chunks):
+        for i in range(bounds[c], bounds[c + 1]):
             split, nat, key, sur = decide(hands[i], policy, tables, points, params, naturals,
                                           opponents, state, scratch)
             natural[i] = nat
@@ -489,19 +488,30 @@ def _play_hands_body(hands, policy, tables, points, params, naturals, opponents,
 play_hands_parallel = njit(cache=True, parallel=True)(_play_hands_body)
 
 
-def play_hands(hands, policy, tables, points, params, naturals, opponents, states):
+def play_hands(hands, policy, tables, points, params, naturals, opponents, states,
+               progress=None, steps=8):
     """Decisions of a policy for many sorted hands, in parallel.
 
     ``states`` ndarray(uint64), shape (chunks,): one RNG stream per chunk of consecutive hands
-    (the chunking, not the thread count, fixes the numbers).  Returns ``rows`` int16 (n, 3)
-    (-1 for a natural or surrender), ``natural`` int64 (n,), ``natural_key`` int64 (n,) and
-    ``surrender`` bool (n,).
+    (chunk ``c`` is hands ``c * n // chunks`` up to the next; the chunking, not the thread
+    count, fixes the numbers).  Returns ``rows`` int16 (n, 3) (-1 for a natural or
+    surrender), ``natural`` int64 (n,), ``natural_key`` int64 (n,) and ``surrender`` bool (n,).
+    With ``progress``, the chunks run in ``steps`` groups and ``progress(hands_done, n)`` is
+    called after each: the same numbers, told as they come.
     """
     n = hands.shape[0]
+    n_chunks = states.shape[0]
+    bounds = (np.arange(n_chunks + 1, dtype=np.int64) * n) // max(n_chunks, 1)
     rows = np.empty((n, 3), np.int16)
     natural = np.empty(n, np.int64)
     natural_key = np.empty(n, np.int64)
     surrender = np.empty(n, np.bool_)
-    play_hands_parallel(hands, policy, tables, points, params, naturals, opponents, states,
-                        rows, natural, natural_key, surrender)
+    groups = 1 if progress is None else max(1, min(steps, n_chunks))
+    cuts = [g * n_chunks // groups for g in range(groups + 1)]
+    for first, last in zip(cuts[:-1], cuts[1:]):
+        play_hands_parallel(hands, policy, tables, points, params, naturals, opponents,
+                            states[first:last], bounds[first:last + 1], rows, natural,
+                            natural_key, surrender)
+        if progress is not None:
+            progress(int(bounds[last]), n)
     return rows, natural, natural_key, surrender

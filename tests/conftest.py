@@ -24,6 +24,19 @@ def deal_hands(rng, n, size=13, sort=True):
 
 
 @pytest.fixture(scope="session", autouse=True)
+def own_data_folder(tmp_path_factory):
+    """The user's data folder (their own fits) is a temporary one for every test and every
+    command a test runs, so that neither sees nor changes the real one."""
+    before = os.environ.get("SAPSAM_DATA")
+    os.environ["SAPSAM_DATA"] = str(tmp_path_factory.mktemp("sapsam-data"))
+    yield
+    if before is None:
+        os.environ.pop("SAPSAM_DATA", None)
+    else:
+        os.environ["SAPSAM_DATA"] = before
+
+
+@pytest.fixture(scope="session", autouse=True)
 def warm_jit():
     """Compile (or load from cache) every kernel once, on tiny inputs, before any test."""
     from kernels import evaluate, settings

@@ -1,0 +1,79 @@
+"""The ``sapsam`` command line.
+
+One module per group of commands (:mod:`~analysis.cli.hands`, :mod:`~analysis.cli.decide`,
+:mod:`~analysis.cli.strategy`, :mod:`~analysis.cli.simulate`), each parsing and printing only;
+the work is done in :mod:`analysis`.  Every command validates its input first: bad input
+prints one line ``Error: ...`` and exits with status 2, never a traceback.  An interrupted
+command prints one line (with the command that resumes it, where there is one) and exits
+with status 130.  Nothing is imported until a command runs, so ``--help`` and ``--version``
+answer at once.
+"""
+
+import sys
+
+import click
+
+from analysis.cli.common import interrupted_line
+from analysis.cli.decide import best_command, review_command
+from analysis.cli.hands import rules_command, score_command, settings_command
+from analysis.cli.simulate import report_command, simulate_command
+from analysis.cli.strategy import chart_command, exploit_command, fit_command, houseway_command
+
+
+class Sapsam(click.Group):
+    """The command group, whose errors are one line however it is invoked (console script,
+    ``python -m analysis.cli`` or click's test runner)."""
+
+    def main(self, args=None, **options):
+        options["standalone_mode"] = False
+        try:
+            code = super().main(args, **options)
+        except click.UsageError as exc:
+            click.echo(f"Error: {exc.format_message()}", err=True)
+            sys.exit(2)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except (click.Abort, KeyboardInterrupt):
+            click.echo(interrupted_line(), err=True)
+            sys.exit(130)
+        except BrokenPipeError:  # the reader of a pipe left (`sapsam rules | head`)
+            sys.stderr.close()
+            sys.exit(0)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=Sapsam, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="sapsam")
+def main():
+    """Strategy analyser for 13-card Chinese Poker (Sap Sam Cheung, Pusoy, Xap Xam, Thirteen)."""
+
+
+@main.command("compile")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def compile_command(quiet):
+    """Compile and cache every kernel now (otherwise the first run of each command does)."""
+    import time
+
+    from analysis.jit import warm
+    from analysis.progress import Progress
+
+    start = time.perf_counter()
+    with Progress(quiet) as bars:
+        warm(bars.task("compiling kernels", unit="steps"))
+    click.echo(f"kernels compiled and cached in {time.perf_counter() - start:.1f} s")
+
+
+for command in (settings_command, rules_command, score_command, best_command, review_command,
+                fit_command, exploit_command, simulate_command, report_command, chart_command,
+                houseway_command):
+    main.add_command(command)
+
+
+def run():
+    """The ``sapsam`` console command."""
+    main()
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,165 @@
+"""What every command shares: bad input as one line and exit status 2, output paths checked
+before any work, comma-separated lists, the console, the first-compile notice, and the line
+an interrupted run leaves behind.
+
+Nothing here imports Numba, so ``sapsam --help`` and ``--version`` answer at once.
+"""
+
+import functools
+import os
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+POLICY_NAMES = ("random", "greedy", "balanced", "table", "fitted", "houseway")  # as analysis.policies
+WIDE = 120  # columns from which tables show every column
+
+
+class InputError(click.ClickException):
+    """Bad input from the user: one line on stderr, exit status 2."""
+
+    exit_code = 2
+
+
+def reports_bad_input(command):
+    """Turn ``ValueError``/``TypeError`` raised by validation into an :class:`InputError`."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except (ValueError, TypeError) as exc:
+            raise InputError(" ".join(str(exc).split())) from None
+
+    return wrapper
+
+
+class Names(click.ParamType):
+    """A comma-separated list of names (rulesets, policies, seat names), each given once.
+
+    ``choices`` limits the names; ``every`` is a word standing for all of them ("all")."""
+
+    name = "names"
+
+    def __init__(self, choices=None, every=None, repeats=False):
+        self.choices, self.every, self.repeats = choices, every, repeats
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        names = tuple(x.strip() for x in str(value).split(","))
+        if not all(names):
+            self.fail(f"{value!r} has an empty name: separate names by single commas", param, ctx)
+        if self.every and names == (self.every,):
+            return names
+        if self.choices is not None:
+            unknown = [x for x in names if x not in self.choices]
+            if unknown:
+                self.fail(f"unknown {unknown[0]!r}: use {', '.join(self.choices)}", param, ctx)
+        if not self.repeats:
+            twice = sorted({x for x in names if names.count(x) > 1})
+            if twice:
+                self.fail(f"{', '.join(twice)} given twice", param, ctx)
+        return names
+
+
+class OutputFile(click.ParamType):
+    """A file the command will write: checked writable (its folder made) before any work."""
+
+    name = "file"
+
+    def convert(self, value, param, ctx):
+        path = Path(value)
+        if path.is_dir():
+            self.fail(f"{value} is a folder, not a file", param, ctx)
+        reason = _unwritable(path.parent if str(path.parent) else Path("."))
+        if reason:
+            self.fail(f"cannot write {value}: {reason}", param, ctx)
+        return str(path)
+
+
+class OutputFolder(click.ParamType):
+    """A folder the command will write in: made and checked writable before any work."""
+
+    name = "folder"
+
+    def convert(self, value, param, ctx):
+        reason = _unwritable(Path(value))
+        if reason:
+            self.fail(f"cannot write to {value}: {reason}", param, ctx)
+        return str(value)
+
+
+def _unwritable(folder):
+    """Why files cannot be written in ``folder`` (made if missing), or None if they can."""
+    import tempfile
+
+    existing = next((f for f in (folder, *folder.parents) if f.exists()), None)
+    if existing is not None and not existing.is_dir():
+        return f"{existing} is a file, not a folder"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
+
+
+def console():
+    """A rich console for results on stdout.  Its width is the terminal's, else $COLUMNS,
+    else wide enough for whole rows (a file or a pipe)."""
+    from rich.console import Console
+
+    term = Console()
+    if term.is_terminal or os.environ.get("COLUMNS", "").isdigit():
+        return term
+    return Console(width=200)
+
+
+def wide(out):
+    """Whether a console has room for every column of the wide tables."""
+    return out.width >= WIDE
+
+
+def table(*columns, title=None):
+    """A compact rich table; a column named with a leading '>' is right-aligned."""
+    from rich import box
+    from rich.table import Table
+
+    grid = Table(box=box.SIMPLE_HEAD, header_style="bold", title=title, pad_edge=False,
+                 padding=(0, 1))
+    for name in columns:
+        right = name.startswith(">")
+        grid.add_column(name.lstrip(">"), justify="right" if right else "left", no_wrap=True)
+    return grid
+
+
+def compile_notice(quiet, *dispatchers):
+    """One line on stderr when kernels a command needs are not compiled and cached yet."""
+    if quiet:
+        return
+    from analysis.jit import cached
+
+    if not cached(dispatchers):
+        click.echo("compiling kernels, first run only (a minute or two)...", err=True)
+
+
+# What to tell the user if the running command is interrupted (set by commands that resume).
+_RESUME = {}
+
+
+def resumable(flag="--resume"):
+    """Note that the running command can be resumed: adding ``flag`` to its command line."""
+    args = [a for a in sys.argv[1:] if a != "--fresh"]
+    if flag not in args:
+        args.append(flag)
+    _RESUME["command"] = "sapsam " + shlex.join(args)
+
+
+def interrupted_line():
+    """The one line an interrupted command leaves."""
+    command = _RESUME.get("command")
+    return f"interrupted; resume with: {command}" if command else "interrupted"

@@ -1,0 +1,169 @@
+"""Commands that decide one hand: ``best`` ranks its settings, ``review`` grades one."""
+
+import json
+
+import click
+
+from analysis.cli.common import (POLICY_NAMES, OutputFile, compile_notice, console,
+                                 reports_bad_input, table, wide)
+
+_POLICY = click.Choice(POLICY_NAMES)
+
+
+def _opponents(bars, name, rules, players, strategy):
+    """The opponents' policy, made before sampling (a house way takes seconds to derive)."""
+    from analysis.policies import make_policy
+
+    task = bars.task("deriving the house way", unit="hands") if name == "houseway" else None
+    return make_policy(name, rules, players, strategy, progress=task)
+
+
+def _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet, **options):
+    """Load, warn of a first compile, and rank the candidates with a progress bar."""
+    from analysis.best import SAMPLE_BYTES, best_setting
+    from analysis.cards import parse_hand
+    from analysis.jit import best_kernels
+    from analysis.memory import require_memory
+    from analysis.progress import Progress
+    from analysis.rules import load_ruleset
+
+    if isinstance(hand, str):
+        parse_hand(hand)  # bad cards are told before anything else
+    rules = load_ruleset(ruleset)
+    require_memory(samples * SAMPLE_BYTES, f"{samples:,} samples")  # with one candidate
+    compile_notice(quiet, *best_kernels())
+    with Progress(quiet) as bars:
+        policy = _opponents(bars, opponents, rules, players, strategy)
+        return best_setting(hand, rules, players, policy, samples, seed,
+                            progress=bars.task("sampling tables", unit="tables"), **options)
+
+
+@click.command("best")
+@click.argument("hand")
+@click.option("--rules", "ruleset", default="standard", show_default=True, help="Ruleset id or TOML file.")
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option("--opponents", type=_POLICY, default="fitted", show_default=True, help="Opponent policy.")
+@click.option("--samples", type=click.IntRange(1), default=10000, show_default=True,
+              help="Sampled opponent tables (the most used with --precision).")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--precision", type=click.FloatRange(0, min_open=True), default=None,
+              help="Stop once the best is separated or every CI half-width is below this.")
+@click.option("--top", type=click.IntRange(1), default=None, help="Show only the best K.")
+@click.option("--strategy", type=click.Path(dir_okay=False, exists=True), default=None,
+              help="Strategy file for fitted opponents.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--csv", "csv_path", type=OutputFile(), default=None,
+              help="Also write every candidate to this CSV file.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@reports_bad_input
+def best_command(hand, ruleset, players, opponents, samples, seed, precision, top, strategy,
+                 as_json, csv_path, quiet):
+    """Rank every sensible way to set a 13-card HAND by Monte Carlo EV.
+
+    Candidates are the Pareto frontier (plus declaring a natural and surrendering where the
+    ruleset has them); all meet the same sampled opponents, so gaps between them are paired.
+    """
+    result = _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet or as_json,
+                     precision=precision)
+    if csv_path:
+        from analysis.provenance import write_atomic
+
+        write_atomic(csv_path, result.table.to_csv(index=False))
+    if as_json:
+        click.echo(json.dumps({"hand": _hand_text(result), "rules": result.rules.id,
+                               "players": result.players, "opponents": result.opponents,
+                               "samples": result.samples, "seed": result.seed,
+                               "candidates": result.to_records(top)}, indent=2))
+        return
+    _print_ranking(result, top)
+
+
+def _hand_text(result):
+    from analysis.cards import format_cards
+
+    return format_cards(result.hand, descending=True)
+
+
+def _print_ranking(result, top):
+    out = console()
+    out.print(f"Hand: [bold]{_hand_text(result)}[/bold]")
+    out.print(f"{result.rules.id}, {result.players} players, {result.opponents} opponents, "
+              f"{result.samples:,} sampled tables (seed {result.seed})")
+    full = wide(out)
+    columns = (">#", "setting", ">EV", ">95% CI" if full else ">±95%", ">gap to best")
+    if full:
+        columns += (">gap CI", ">F w/t/l", ">M w/t/l", ">B w/t/l", ">sweep", ">swept")
+    grid = table(*columns)
+    for i, row in enumerate(result.table.head(top).itertuples(index=False), 1):
+        gap = "best" if i == 1 else f"{row.gap:+.3f}" + ("" if row.distinguishable else " ~")
+        ci = f"[{row.ci_low:+.3f}, {row.ci_high:+.3f}]" if full else f"{(row.ci_high - row.ci_low) / 2:.3f}"
+        cells = [str(i), row.setting, f"{row.ev:+.3f}", ci, gap]
+        if full:
+            cells += ["" if i == 1 else f"[{row.gap_low:+.3f}, {row.gap_high:+.3f}]",
+                      *(f"{getattr(row, r + '_win'):.2f}/{getattr(row, r + '_tie'):.2f}/"
+                        f"{getattr(row, r + '_loss'):.2f}" for r in ("front", "middle", "back")),
+                      f"{row.sweep:.3f}", f"{row.swept:.3f}"]
+        grid.add_row(*cells)
+    out.print(grid)
+    out.print("[dim]EV: units per hand; ~: not distinguishable from the best at 95%"
+              + ("; w/t/l per opponent" if full else "") + "[/dim]")
+    if not full:
+        out.print("[dim]rows' win/tie/loss, sweeps and gap CIs: a wider terminal or --json[/dim]")
+
+
+@click.command("review")
+@click.argument("hand")
+@click.argument("setting")
+@click.option("--rules", "ruleset", default="standard", show_default=True, help="Ruleset id or TOML file.")
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option("--opponents", type=_POLICY, default="fitted", show_default=True, help="Opponent policy.")
+@click.option("--samples", type=click.IntRange(1), default=10000, show_default=True)
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--strategy", type=click.Path(dir_okay=False, exists=True), default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@reports_bad_input
+def review_command(hand, setting, ruleset, players, opponents, samples, seed, strategy, as_json, quiet):
+    """Review the SETTING played with a 13-card HAND: its rank and EV loss against the best."""
+    import numpy as np
+
+    from analysis.best import candidates
+    from analysis.cards import format_setting, parse_hand, parse_setting
+    from analysis.hands import setting_strengths
+
+    cards = parse_hand(hand)
+    rows = parse_setting(setting)
+    if sorted(np.concatenate(rows).tolist()) != sorted(cards.tolist()):
+        raise ValueError("the setting must use exactly the 13 cards of the hand")
+    played = format_setting(*rows)
+    result = _decide(cards, ruleset, players, opponents, samples, seed, strategy, quiet or as_json,
+                     extra=[rows])
+    ranking = result.table
+    triple = setting_strengths(*rows, result.rules.wheel_rank)
+    # the played setting, or the candidate with its strength triple (they score the same)
+    same = {c.label for c in candidates(result.hand, result.rules, extra=[rows])
+            if c.rows == triple and c.natural < 0 and not c.surrender}
+    match = [i for i, c in enumerate(ranking["setting"]) if c in same]
+    row = ranking.iloc[match[0]]
+    payload = {"setting": played, "rank": match[0] + 1, "candidates": len(ranking),
+               "ev": row.ev, "ci": [row.ci_low, row.ci_high], "best": ranking.iloc[0].setting,
+               "best_ev": ranking.iloc[0].ev, "loss": -row.gap,
+               "loss_ci": [-row.gap_high, -row.gap_low],
+               "distinguishable": bool(row.distinguishable), "samples": result.samples}
+    if as_json:
+        click.echo(json.dumps(payload, indent=2))
+        return
+    out = console()
+    legal = triple[2] >= triple[1] >= triple[0]
+    out.print(f"Played: [bold]{played}[/bold] ({'legal' if legal else 'foul'})")
+    out.print(f"Rank {payload['rank']} of {payload['candidates']}; EV {row.ev:+.3f} "
+              f"[{row.ci_low:+.3f}, {row.ci_high:+.3f}] units per hand")
+    if payload["rank"] == 1:
+        out.print("This is the best setting found.")
+    else:
+        out.print(f"Best: {payload['best']} (EV {payload['best_ev']:+.3f})")
+        out.print(f"Loss: {payload['loss']:.3f} [{payload['loss_ci'][0]:.3f}, "
+                  f"{payload['loss_ci'][1]:.3f}]"
+                  + ("" if row.distinguishable else " (not distinguishable from 0)"))
+    out.print(f"[dim]{result.samples:,} sampled tables, {players} players, {opponents} opponents, "
+              f"{result.rules.id}[/dim]")

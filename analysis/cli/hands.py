@@ -1,0 +1,138 @@
+"""Commands about one hand or one showdown: ``settings``, ``rules``, ``score``."""
+
+import json
+
+import click
+
+from analysis.cli.common import Names, console, reports_bad_input, table, wide
+
+
+@click.command("settings")
+@click.argument("hand")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@click.option("--wheel-rank", type=click.Choice(["ace-low", "second"]), default="ace-low",
+              show_default=True, help="Where A-2-3-4-5 ranks among straights.")
+@reports_bad_input
+def settings_command(hand, as_json, wheel_rank):
+    """Count the legal settings of a 13-card HAND and list its Pareto frontier.
+
+    HAND is 13 cards such as "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d". The frontier keeps
+    the legal settings no other legal setting matches or beats in every row, one per
+    distinct strength triple (the others with that triple are counted as 'same').
+    """
+    from analysis import settings as _settings
+    from analysis.cards import format_cards
+
+    frontier = _settings.pareto_frontier(hand, wheel_rank=wheel_rank)
+    if as_json:
+        payload = {
+            "hand": format_cards(frontier.hand, descending=True),
+            "legal": frontier.legal,
+            "distinct": frontier.distinct,
+            "frontier": [[format_cards(row, descending=True) for row in (m.front, m.middle, m.back)]
+                         for m in frontier.members],
+            "details": [{"setting": m.text, "split": m.split, "strengths": list(m.strengths),
+                         "rows": list(m.describe()), "same": m.equivalent}
+                        for m in frontier.members],
+        }
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        return
+    out = console()
+    out.print(f"Hand: [bold]{format_cards(frontier.hand, descending=True)}[/bold]")
+    out.print(f"Legal splits: {frontier.legal:,} of {_settings.N_SPLITS:,}   "
+              f"distinct strength triples: {frontier.distinct:,}   "
+              f"frontier: {len(frontier.members):,}")
+    full = wide(out)
+    grid = table(">#", "front", "middle", "back",
+                 *(("front hand", "middle hand", "back hand") if full else ()), ">same")
+    for i, m in enumerate(frontier.members, 1):
+        grid.add_row(str(i), *m.text.split(" | "), *(m.describe() if full else ()),
+                     str(m.equivalent))
+    out.print(grid)
+    if not full:
+        out.print("[dim]the rows' hand names show at 120 columns or more[/dim]")
+
+
+@click.command("rules")
+@click.argument("ruleset", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@reports_bad_input
+def rules_command(ruleset, as_json):
+    """List the named rulesets, or show RULESET (an id or a TOML file) in full.
+
+    RULES.md explains every ruleset: where it comes from and each default chosen where the
+    sources are silent.
+    """
+    from analysis import rules as _rules
+
+    if ruleset is None:
+        listing = {rid: _rules.load_ruleset(rid) for rid in _rules.ruleset_ids()}
+        if as_json:
+            click.echo(json.dumps({rid: r.describe() for rid, r in listing.items()}, indent=2))
+            return
+        out = console()
+        grid = table("id", *(("name",) if wide(out) else ()), "scoring")
+        grid.columns[-1].no_wrap = False
+        for rid, r in listing.items():
+            grid.add_row(rid, *((r.name,) if wide(out) else ()), r.describe())
+        out.print(grid)
+        return
+    rules = _rules.load_ruleset(ruleset)
+    if as_json:
+        click.echo(json.dumps(_rules.as_dict(rules), indent=2))
+        return
+    click.echo(_rules.as_toml(rules))
+
+
+@click.command("score")
+@click.argument("declarations", nargs=-1, required=True)
+@click.option("--rules", "ruleset", default="standard", show_default=True,
+              help="Ruleset id or TOML file.")
+@click.option("--bank", type=click.IntRange(1), default=None,
+              help="The bank's seat (1-based) in a bank game.")
+@click.option("--chips", default=None, help="Chip stacks A,B,C,D: chip-limited settlement.")
+@click.option("--names", type=Names(), default=None, help="Seat names, e.g. North,East,South,West.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@reports_bad_input
+def score_command(declarations, ruleset, bank, chips, names, as_json):
+    """Settle a showdown of 2-4 players.
+
+    Each DECLARATION is 'front | middle | back', 'natural:<13 cards>' or
+    'surrender:<13 cards>'. A foul setting is scored as a foul and flagged.
+    """
+    from analysis import score as _score
+
+    chip_stacks = _whole_numbers(chips, "--chips") if chips else None
+    result = _score.score_showdown(ruleset, declarations, bank=None if bank is None else bank - 1,
+                                   chips=chip_stacks, names=list(names) if names else None)
+    if as_json:
+        payload = {"rules": result.rules.id, "names": list(result.names), "status": list(result.status),
+                   "totals": result.totals, "pairs": result.pairs()}
+        click.echo(json.dumps(payload, indent=2))
+        return
+    out = console()
+    out.print(f"Ruleset: [bold]{result.rules.id}[/bold] ({result.rules.describe()})")
+    for name, decl, status in zip(result.names, result.declarations, result.status):
+        flag = "  [red]FOUL[/red]" if status == "foul" else ""
+        out.print(f"  {name}: {decl.text}  [dim]({status})[/dim]{flag}")
+    pairs = result.pairs()
+    if pairs:
+        parts = ("rows", "royalties", "bonus", "naturals", "surrender", "aces")
+        shown = parts if wide(out) else tuple(k for k in parts
+                                              if any(p["breakdown"][k] for p in pairs))
+        grid = table("pair", "front", "middle", "back", ">units", *(">" + k for k in shown))
+        for p in pairs:
+            rows = p["rows"] or {"front": "-", "middle": "-", "back": "-"}
+            b = p["breakdown"]
+            grid.add_row(" v ".join(p["names"]), rows["front"], rows["middle"], rows["back"],
+                         f"{p['units']:+g}", *(f"{b[k]:+g}" for k in shown))
+        out.print(grid)
+        out.print("[dim]units: paid to the first seat of the pair by the second[/dim]")
+    out.print("Totals: " + ", ".join(f"{n} {t:+g}" for n, t in zip(result.names, result.totals)))
+
+
+def _whole_numbers(text, option):
+    try:
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise ValueError(f"{option} takes whole numbers separated by commas, got {text!r}") from None

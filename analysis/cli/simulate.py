@@ -1,0 +1,104 @@
+"""Commands of the table simulator: ``simulate`` (resumable, local or on Dask) and ``report``."""
+
+import click
+
+from analysis.cli.common import (POLICY_NAMES, Names, OutputFolder, compile_notice, console,
+                                 reports_bad_input, resumable, table)
+
+
+@click.command("simulate")
+@click.option("--rules", "rulesets", type=Names(every="all"), required=True,
+              help="Ruleset ids or TOML files, comma-separated; 'all' for every named one.")
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option("--seats", type=Names(POLICY_NAMES, repeats=True), default="fitted",
+              show_default=True, help="A policy per seat, comma-separated, or one for every seat.")
+@click.option("--tables", type=click.IntRange(1), default=100000, show_default=True)
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--block-size", type=click.IntRange(1), default=500, show_default=True,
+              help="Tables per block (one random stream each; the unit of checkpoints and tasks).")
+@click.option("--out", required=True, type=OutputFolder(),
+              help="Folder for the reports, plots, manifest and checkpoint.")
+@click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
+@click.option("--fresh", is_flag=True, help="Discard the checkpoint in --out and start over.")
+@click.option("--scheduler", default=None, help="Run the blocks on this Dask scheduler (tcp://HOST:PORT).")
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="Start a local Dask cluster of this many worker processes.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@reports_bad_input
+def simulate_command(rulesets, players, seats, tables, seed, block_size, out, resume, fresh,
+                     scheduler, workers, quiet):
+    """Deal many tables, set them with the seats' policies, score them under every ruleset.
+
+    The same deals meet every ruleset (common random numbers).  Finished blocks are
+    checkpointed in --out; after an interruption, --resume continues and ends with the same
+    numbers (--fresh starts over).  The report (CSV, Parquet, Markdown, plots, manifest) is
+    written at the end; `sapsam report DIR` re-renders it.
+    """
+    import time
+    from pathlib import Path
+
+    from analysis import rules as _rules
+    from analysis.jit import simulate_kernels
+    from analysis.progress import Progress
+    from analysis.provenance import exclusive, read_checkpoint
+    from analysis.report import write_report
+    from analysis.simulate import (CHECKPOINT, Simulation, compile_simulation, elapsed, run,
+                                   seats_frame)
+
+    if resume and fresh:
+        raise ValueError("--resume continues a checkpoint and --fresh discards it: give one")
+    if scheduler and workers:
+        raise ValueError("give --scheduler or --workers, not both")
+    ids = _rules.ruleset_ids() if rulesets == ("all",) else list(rulesets)
+    for rid in ids:
+        _rules.load_ruleset(rid)  # unknown ids and malformed files fail here, with their message
+    sim = Simulation(tuple(ids), players, tuple(seats * players if len(seats) == 1 else seats),
+                     tables, seed, block_size)
+    compile_notice(quiet or bool(scheduler or workers), *simulate_kernels())
+    resumable()
+    with exclusive(Path(out) / ".sapsam.lock", out):
+        if not (resume or fresh):  # refuse an earlier run's checkpoint before starting work
+            read_checkpoint(Path(out) / CHECKPOINT, None, resume=False)
+        start = time.perf_counter()
+        backend = "local"
+        with Progress(quiet) as bars:
+            progress = bars.task("tables", tables, unit="tables")
+            if scheduler or workers:
+                from analysis.cluster import dask_compute
+
+                backend = f"dask {scheduler or f'LocalCluster({workers} workers)'}"
+                with dask_compute(sim, scheduler=scheduler, workers=workers) as compute:
+                    # rounds (between checkpoints) big enough to keep every worker busy
+                    totals = run(sim, out, resume, progress, compute=compute, fresh=fresh,
+                                 round_blocks=max(8, 4 * (workers or compute.workers)))
+            else:
+                totals = run(sim, out, resume, progress, fresh=fresh)
+        session = time.perf_counter() - start
+        seconds = max(elapsed(out), session)
+        compiled = compile_simulation(sim)
+        write_report(out, sim, compiled, totals, seconds, backend)
+    grid = table("ruleset", ">seat", "policy", ">EV", ">95% CI", ">SD",
+                 title="EV per hand (units), 95% CI")
+    for row in seats_frame(sim, compiled, totals[0]).itertuples(index=False):
+        grid.add_row(row.ruleset, str(row.seat), row.policy, f"{row.mean:+.4f}",
+                     f"{row.ci_low:+.4f} {row.ci_high:+.4f}", f"{row.sd:.3f}")
+    out_console = console()
+    out_console.print(grid)
+    sessions = "" if abs(seconds - session) < 0.05 else f" over all sessions ({session:.1f} s in this one)"
+    out_console.print(f"{tables:,} tables x {len(ids)} rulesets in {seconds:.1f} s{sessions} "
+                      f"({tables / seconds:,.0f} tables/s); report, plots and manifest in {out}")
+
+
+@click.command("report")
+@click.argument("folder", type=click.Path(file_okay=False))
+@reports_bad_input
+def report_command(folder):
+    """Re-render the report of a finished simulation in FOLDER (no simulating)."""
+    from pathlib import Path
+
+    from analysis.report import render_report
+
+    if not any((Path(folder) / name).is_file() for name in ("manifest.json", "checkpoint.npz")):
+        raise ValueError(f"{folder} holds no simulation (no manifest.json or checkpoint.npz)")
+    render_report(folder)
+    click.echo(f"re-rendered the report in {folder}")

@@ -1,0 +1,214 @@
+"""Commands about strategies: ``fit`` one, ``exploit`` it, derive the ``houseway`` from it,
+draw a ``chart`` of it."""
+
+import json
+
+import click
+
+from analysis.cli.common import (POLICY_NAMES, Names, OutputFile, OutputFolder, compile_notice,
+                                 reports_bad_input, resumable)
+
+_POLICY = click.Choice(POLICY_NAMES)
+
+
+@click.command("fit")
+@click.option("--rules", "ruleset", required=True, help="Ruleset id or TOML file.")
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option("--iterations", type=click.IntRange(1), default=30, show_default=True)
+@click.option("--hands", type=click.IntRange(100), default=20000, show_default=True,
+              help="Hands dealt per iteration.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--out", type=OutputFile(), default=None,
+              help="Strategy file, ending in .npz [default: <ruleset>-<players>p.npz in your "
+                   "data folder, where sapsam looks first].")
+@click.option("--resume", is_flag=True, help="Continue an interrupted fit from its checkpoint.")
+@click.option("--fresh", is_flag=True, help="Discard an interrupted fit's checkpoint and start over.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@reports_bad_input
+def fit_command(ruleset, players, iterations, hands, seed, out, resume, fresh, quiet):
+    """Fit a strategy by blended iterated best response and store it with a manifest.
+
+    Every iteration is checkpointed; after an interruption, --resume continues and ends with
+    the same strategy as an uninterrupted fit.  The shipped strategies are never overwritten
+    unless --out names them.
+    """
+    from analysis.fit import checkpoint_path, default_strategy_path, fit_and_save, strategy_file
+    from analysis.jit import policy_kernels
+    from analysis.progress import Progress
+    from analysis.provenance import exclusive
+    from analysis.rules import load_ruleset
+
+    _resume_or_fresh(resume, fresh)
+    rules = load_ruleset(ruleset)
+    path = strategy_file(out or default_strategy_path(rules.id, players))
+    compile_notice(quiet, *policy_kernels())
+    resumable()
+    with exclusive(checkpoint_path(path).with_suffix(".lock"), path), Progress(quiet) as bars:
+        task = bars.task("fitting", iterations, unit="iterations")
+        manifest = fit_and_save(rules, players, path, resume=resume, fresh=fresh,
+                                iterations=iterations, hands=hands, seed=seed,
+                                progress=(lambda it, change: task(it)) if task else None)
+    click.echo(f"fitted {manifest['ruleset']} with {players} players: {manifest['iterations']} "
+               f"iterations, last CDF change {manifest['cdf_change_per_iteration'][-1]:.4f}, "
+               f"{manifest['seconds']} s\nwrote {path} and {path.with_suffix('.json')}")
+
+
+@click.command("exploit")
+@click.option("--rules", "ruleset", default="two-four", show_default=True)
+@click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
+@click.option("--policy", type=_POLICY, default="fitted", show_default=True)
+@click.option("--deals", type=click.IntRange(1), default=200, show_default=True)
+@click.option("--samples", type=click.IntRange(4), default=2000, show_default=True,
+              help="Sampled opponent tables per hand (half choose the best response, half measure it).")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--strategy", type=click.Path(dir_okay=False, exists=True), default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--out", type=OutputFile(), default=None,
+              help="Write the result with its provenance to this JSON file (and checkpoint "
+                   "finished deals beside it).")
+@click.option("--resume", is_flag=True, help="Continue an interrupted run from its checkpoint.")
+@click.option("--fresh", is_flag=True, help="Discard an interrupted run's checkpoint and start over.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@reports_bad_input
+def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as_json, out, resume,
+                    fresh, quiet):
+    """What a policy loses per hand to its Monte Carlo best response (duplicate deals)."""
+    from contextlib import nullcontext
+    from pathlib import Path
+
+    from analysis.exploit import exploitability
+    from analysis.jit import best_kernels
+    from analysis.progress import Progress
+    from analysis.provenance import exclusive, provenance, write_json
+
+    _resume_or_fresh(resume, fresh)
+    if (resume or fresh) and not out:
+        raise ValueError("--resume and --fresh need --out: the checkpoint lives beside the "
+                         "result file")
+    checkpoint = Path(out).with_name(f".{Path(out).stem}.partial.npz") if out else None
+    compile_notice(quiet or as_json, *best_kernels())
+    if out:
+        resumable()
+    lock = exclusive(checkpoint.with_suffix(".lock"), out) if out else nullcontext()
+    with lock, Progress(quiet or as_json) as bars:
+        result = exploitability(ruleset, players, policy, deals, samples, seed, strategy,
+                                bars.task("deals", deals, unit="deals"), checkpoint=checkpoint,
+                                resume=resume, fresh=fresh)
+        payload = {"gap": result.gap, "ci": list(result.ci), "gap_in_sample": result.gap_in_sample,
+                   "ci_in_sample": list(result.ci_in_sample), "deals": result.deals,
+                   "hands": len(result.gaps), "samples": result.samples}
+        if out:
+            write_json(out, {**payload, "provenance": provenance(
+                ruleset=ruleset, players=players, policy=policy, seed=seed, strategy=result.strategy)})
+            checkpoint.unlink(missing_ok=True)
+    if as_json:
+        click.echo(json.dumps(payload))
+        return
+    click.echo(f"{policy} loses {result.gap:.4f} units per hand to its best response\n"
+               f"  held out (a lower estimate): 95% CI [{result.ci[0]:.4f}, {result.ci[1]:.4f}]\n"
+               f"in-sample best response (an upper estimate): {result.gap_in_sample:.4f} "
+               f"[{result.ci_in_sample[0]:.4f}, {result.ci_in_sample[1]:.4f}]\n"
+               f"{result.deals} deals played from every seat, {result.samples} samples per hand")
+
+
+# analysis.charts.CHART_KINDS, spelled out so that the command line does not import pandas
+# (tests/test_charts.py checks they agree)
+_CHART_KINDS = ("rows", "front", "rulesets", "declare", "policies")
+
+
+@click.command("chart")
+@click.argument("kind", type=click.Choice(_CHART_KINDS))
+@click.option("--rules", "rulesets", type=Names(every="all"), default=None,
+              help="Ruleset id or TOML file [default: standard]; for 'rulesets', ids "
+                   "comma-separated or 'all' (every one with a fitted strategy) [default: all].")
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option("--samples", type=click.IntRange(1), default=None,
+              help="Hands (front) or tables (rulesets: per ruleset; declare, policies) "
+                   "[default: 20,000; rulesets 4,000]; rows is exact.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--policies", type=Names(POLICY_NAMES), default="greedy,balanced",
+              show_default=True,
+              help="Policies measured against fitted (rulesets, policies), comma-separated.")
+@click.option("--out", type=OutputFolder(), default="results/charts",
+              show_default=True, help="Folder for the chart, its data and manifest.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@reports_bad_input
+def chart_command(kind, rulesets, players, samples, seed, policies, out, quiet):
+    """Draw a strategy chart of the fitted strategy: KIND is rows (win chance by hand and row),
+    front (what goes in front), declare (naturals and surrender), policies (what greedy,
+    balanced... cost against fitted) or rulesets (the same, by ruleset).
+
+    Writes <kind>-<rules>-<players>p.png/.svg, the data as .csv and a .json manifest.
+    """
+    from analysis.charts import write_chart
+    from analysis.jit import policy_kernels
+    from analysis.progress import Progress
+
+    if kind == "rulesets":
+        rules = "all" if rulesets in (None, ("all",)) else list(rulesets)
+    else:
+        if rulesets and len(rulesets) > 1:
+            raise ValueError(f"chart {kind} takes one ruleset, got {','.join(rulesets)}")
+        rules = rulesets[0] if rulesets else "standard"
+    compile_notice(quiet, *policy_kernels())
+    with Progress(quiet) as bars:
+        paths = write_chart(kind, rules, players, samples, seed, out, list(policies),
+                            progress=bars.task(f"chart {kind}", unit="hands"))
+    for path in paths:
+        click.echo(str(path))
+
+
+@click.command("houseway")
+@click.option("--rules", "rulesets", type=Names(every="all"), default="standard", show_default=True,
+              help="Ruleset ids, comma-separated, or 'all' (every one with a fitted strategy).")
+@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option("--tables", type=click.IntRange(1), default=20000, show_default=True,
+              help="Seeded tables for the paired cost against fitted (per ruleset).")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--out", type=OutputFolder(), default="results/houseway",
+              show_default=True, help="Folder for <rules>-<players>p.md/.json and costs.csv.")
+@click.option("--price", is_flag=True,
+              help="Also measure charts of 2 to 8 lines per row (the price of simplicity).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@reports_bad_input
+def houseway_command(rulesets, players, tables, seed, out, price, quiet):
+    """Derive the house way (a dozen-line point count for setting a hand) from the fitted
+    strategy and measure what following it costs against fitted players.
+
+    Prints the rules and the cost with its 95% CI; writes them under --out.
+    """
+    from analysis import rules as _rules
+    from analysis.houseway import write_costs, write_houseway, write_price_of_simplicity
+    from analysis.jit import policy_kernels
+    from analysis.policies import fitted_strategies
+    from analysis.progress import Progress
+
+    fitted = [r for r, p in fitted_strategies() if p == players]
+    ids = fitted if rulesets == ("all",) else list(rulesets)
+    for rid in ids:
+        _rules.load_ruleset(rid)  # an unknown id fails before any work
+        if rid not in fitted:
+            raise ValueError(f"no fitted strategy for {rid} with {players} players; "
+                             f"run 'sapsam fit --rules {rid} --players {players}'")
+    compile_notice(quiet, *policy_kernels())
+    results = []
+    for rid in ids:
+        with Progress(quiet) as bars:
+            way, gap, _ = write_houseway(rid, players, tables, seed, out, stage=bars.task)
+            click.echo(way.describe())
+            click.echo(f"Cost against fitted: {-gap.gap:.3f} units per hand "
+                       f"(95% CI {-gap.ci_high:.3f} to {-gap.ci_low:.3f}; {tables:,} paired "
+                       "tables)\n")
+            if price:
+                task = bars.task(f"{rid}: price of simplicity", unit="charts")
+                for path in write_price_of_simplicity(rid, players, tables, seed, out,
+                                                      progress=task):
+                    click.echo(f"wrote {path}")
+        results.append((way, gap))
+    if len(results) > 1:
+        click.echo(f"wrote {write_costs(results, out, players)}")
+
+
+def _resume_or_fresh(resume, fresh):
+    if resume and fresh:
+        raise ValueError("--resume continues a checkpoint and --fresh discards it: give one")

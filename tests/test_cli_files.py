@@ -1,0 +1,255 @@
+"""What the command line writes, where, and what it refuses (issue 12, items 4 to 8): output
+paths checked before any work, checkpoints that are never lost or silently replaced, one
+writer per output folder, a clean line on Ctrl-C, and sizes checked before allocating."""
+
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from analysis.cli import main
+from analysis.policies import SHIPPED_STRATEGY_DIR, user_strategy_dir
+from terminal import HAND, environment, in_terminal, piped
+
+SIM = ["simulate", "--rules", "standard", "--tables", "400", "--block-size", "100", "--quiet"]
+
+
+def run(*args, env=None):
+    return CliRunner().invoke(main, list(args), env=env)
+
+
+def one_error_line(result, *words):
+    """Exit status 2 and one line on stderr, starting 'Error:' and holding every word."""
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("Error:"), lines[0]
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    assert "Traceback" not in result.output
+
+
+@pytest.fixture
+def data_folder(tmp_path, monkeypatch):
+    """The user's data folder, in a temporary place."""
+    folder = tmp_path / "data"
+    monkeypatch.setenv("SAPSAM_DATA", str(folder))
+    return folder
+
+
+# ---- item 4: nothing written over a shipped strategy; strategy and manifest apart -------------
+
+def test_fit_writes_into_the_user_data_folder(data_folder):
+    shipped = {p.name: p.read_bytes() for p in SHIPPED_STRATEGY_DIR.iterdir()}
+    result = run("fit", "--rules", "standard", "--players", "4", "--iterations", "1",
+                 "--hands", "300", "--quiet")
+    assert result.exit_code == 0, result.output
+    assert user_strategy_dir() == data_folder / "strategies"
+    mine = data_folder / "strategies" / "standard-4p.npz"
+    assert mine.is_file() and mine.with_suffix(".json").is_file()
+    assert {p.name: p.read_bytes() for p in SHIPPED_STRATEGY_DIR.iterdir()} == shipped
+    # the user's own fit is the one used from now on
+    from analysis.policies import make_policy
+
+    assert make_policy("fitted", "standard", 4).source == str(mine)
+
+
+@pytest.mark.parametrize("name", ["s.json", "s", "strategy.npz.json"])
+def test_fit_refuses_a_strategy_path_its_manifest_would_take(tmp_path, name):
+    result = run("fit", "--rules", "basic", "--players", "2", "--iterations", "1", "--hands",
+                 "200", "--out", str(tmp_path / name), "--quiet")
+    one_error_line(result, ".npz", name)
+    assert not any(tmp_path.iterdir())
+
+
+def test_strategy_for_another_table_is_refused():
+    path = SHIPPED_STRATEGY_DIR / "two-four-2p.npz"
+    result = run("best", HAND, "--rules", "standard", "--strategy", str(path), "--samples", "100")
+    one_error_line(result, str(path), "two-four with 2 players", "standard with 4 players")
+
+
+# ---- item 5: output paths checked before any work ---------------------------------------------
+
+@pytest.fixture
+def not_a_folder(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    return blocker
+
+
+@pytest.mark.parametrize("args, option", [
+    (["best", HAND, "--csv", "{bad}/ranked.csv"], "--csv"),
+    (["fit", "--rules", "basic", "--out", "{bad}/s.npz"], "--out"),
+    (["exploit", "--out", "{bad}/gap.json"], "--out"),
+    (["simulate", "--rules", "standard", "--out", "{bad}/sim"], "--out"),
+    (["chart", "rows", "--out", "{bad}/charts"], "--out"),
+    (["houseway", "--out", "{bad}/hw"], "--out"),
+])
+def test_unwritable_output_is_refused_before_any_work(args, option, not_a_folder):
+    start = time.perf_counter()
+    result = run(*[a.format(bad=not_a_folder) for a in args])
+    one_error_line(result, option, str(not_a_folder), "not a folder")
+    assert time.perf_counter() - start < 10  # refused at once, not after the work (generous)
+
+
+def test_csv_to_a_folder_is_refused(tmp_path):
+    one_error_line(run("best", HAND, "--csv", str(tmp_path)), str(tmp_path), "folder")
+
+
+# ---- item 6: checkpoints ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("content", [b"", b"PK\x03\x04truncated", b"not a checkpoint at all"],
+                         ids=["empty", "truncated", "garbage"])
+def test_unreadable_checkpoint_names_the_file_and_the_way_out(tmp_path, content):
+    out = tmp_path / "sim"
+    out.mkdir()
+    (out / "checkpoint.npz").write_bytes(content)
+    result = run(*SIM, "--out", str(out), "--resume")
+    one_error_line(result, str(out / "checkpoint.npz"), "--fresh")
+    assert (out / "checkpoint.npz").read_bytes() == content  # still there to look at
+    assert run(*SIM, "--out", str(out), "--fresh").exit_code == 0
+
+
+def test_truncated_real_checkpoint(tmp_path):
+    out = tmp_path / "sim"
+    assert run(*SIM, "--out", str(out)).exit_code == 0
+    data = (out / "checkpoint.npz").read_bytes()
+    (out / "checkpoint.npz").write_bytes(data[:len(data) // 2])
+    one_error_line(run(*SIM, "--out", str(out), "--resume"), "checkpoint.npz", "--fresh")
+
+
+def test_finished_work_is_never_replaced_silently(tmp_path):
+    out = tmp_path / "sim"
+    assert run(*SIM, "--out", str(out)).exit_code == 0
+    before = (out / "checkpoint.npz").read_bytes()
+    one_error_line(run(*SIM, "--out", str(out)), str(out / "checkpoint.npz"), "--resume",
+                   "--fresh")
+    assert (out / "checkpoint.npz").read_bytes() == before
+    assert run(*SIM, "--out", str(out), "--resume").exit_code == 0
+
+
+def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
+    from filelock import FileLock
+
+    out = tmp_path / "sim"
+    out.mkdir()
+    with FileLock(out / ".sapsam.lock"):  # as a first run holds it
+        result = run(*SIM, "--out", str(out))
+    one_error_line(result, "another sapsam run", str(out))
+    assert not (out / "checkpoint.npz").exists()
+
+
+def test_resumed_run_reports_the_time_of_all_sessions(tmp_path):
+    from analysis.simulate import Simulation, elapsed
+    from analysis.simulate import run as simulate
+
+    out = tmp_path / "sim"
+    sim = Simulation(("standard",), 4, ("fitted",) * 4, 400, 0, 100)
+
+    def stop(done, total):
+        time.sleep(1.0)  # a first session that took a while
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        simulate(sim, out, progress=stop, round_blocks=1)
+    first = elapsed(out)
+    assert first >= 1.0
+    result = run(*SIM, "--out", str(out), "--resume")
+    assert result.exit_code == 0, result.output
+    assert "over all sessions" in result.stdout
+    assert elapsed(out) > first
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["seconds"] >= first
+
+
+# ---- item 7: interrupts -----------------------------------------------------------------------
+
+def _interrupt(args, after, tmp_path):
+    """Start ``sapsam ARGS`` in a terminal, press Ctrl-C once ``after`` shows; the screen."""
+    import pexpect
+
+    from terminal import ANSI, sapsam
+
+    child = pexpect.spawn(sapsam(), args, env=environment(), dimensions=(40, 80),
+                          encoding="utf-8", timeout=300)
+    child.expect(after)
+    time.sleep(1.0)
+    child.sendintr()
+    rest = child.read()
+    child.close()
+    return child.exitstatus, ANSI.sub("", rest).replace("\r", "\n")
+
+
+@pytest.mark.parametrize("workers", [None, 2], ids=["local", "dask-2-workers"])
+def test_ctrl_c_leaves_one_line_and_the_finished_blocks(tmp_path, workers):
+    out = tmp_path / "sim"
+    args = ["simulate", "--rules", "all", "--tables", "400000", "--block-size", "200",
+            "--out", str(out)] + (["--workers", str(workers)] if workers else [])
+    status, screen = _interrupt(args, r" [1-9]\d*/400000", tmp_path)  # a round is done
+    assert status == 130, screen
+    assert "Traceback" not in screen and "Error" not in screen, screen
+    said = [line for line in screen.splitlines() if "interrupted" in line]
+    assert len(said) == 1 and "resume with: sapsam simulate" in said[0], screen
+    assert said[0].rstrip().endswith("--resume")
+    bar = ("━", " left", "/400000")  # pieces of the progress bar's frames
+    others = [line for line in screen.splitlines()
+              if line.strip() and line not in said and not any(b in line for b in bar)]
+    assert not others, screen
+    with np.load(out / "checkpoint.npz") as data:
+        assert data["done"].any()  # finished blocks kept
+
+
+# ---- item 8: sizes and lists checked at the start ---------------------------------------------
+
+def test_samples_beyond_memory_are_refused():
+    one_error_line(run("best", HAND, "--samples", "1000000000000"), "1,000,000,000,000",
+                   "memory")
+
+
+def test_same_ruleset_twice_is_refused(tmp_path):
+    one_error_line(run("simulate", "--rules", "basic,basic", "--tables", "10", "--out",
+                       str(tmp_path / "sim")), "basic", "twice")
+    assert not (tmp_path / "sim" / "checkpoint.npz").exists()
+
+
+def test_bad_input_in_a_terminal_is_one_line_exit_2():
+    result = in_terminal("best", HAND.replace("2d", "2c"))
+    assert result.status == 2
+    lines = [line for line in result.out.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error:") and "2c" in lines[0], result.out
+
+
+def test_compile_notice_only_when_kernels_are_not_cached(monkeypatch):
+    import analysis.jit
+
+    monkeypatch.setattr(analysis.jit, "cached", lambda dispatchers: False)
+    result = run("best", HAND, "--samples", "100", "--quiet")
+    assert result.exit_code == 0
+    assert "first run only" not in result.stderr  # --quiet
+    result = run("best", HAND, "--samples", "100")
+    assert result.stderr.count("compiling kernels, first run only") == 1
+    monkeypatch.undo()
+    assert "first run only" not in run("best", HAND, "--samples", "100").stderr
+
+
+def test_cache_check_sees_a_kernel_compiled_or_not(tmp_path, monkeypatch):
+    """:func:`analysis.jit.cached` on a kernel of its own: not cached, then cached."""
+    import importlib
+    import sys
+
+    from analysis.jit import cached
+
+    (tmp_path / "fresh_kernel.py").write_text(
+        "from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("fresh_kernel")
+    try:
+        assert not cached([module.twice])
+        assert module.twice(21) == 42
+        assert cached([module.twice])
+    finally:
+        sys.modules.pop("fresh_kernel", None)

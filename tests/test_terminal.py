@@ -1,0 +1,112 @@
+"""Every long command as a person runs it: in an 80-column terminal and piped, with colours,
+with TERM=dumb and NO_COLOR=1.  Progress shows on the terminal only; no run says "Error" or
+prints a traceback (issue 12, items 1, 2 and 9)."""
+
+import sys
+
+import pytest
+
+from terminal import HAND, environment, in_terminal, piped
+
+SETTING = "5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts"
+
+# each command with a small budget, and a word of its progress bar
+COMMANDS = {
+    "best": (["best", HAND, "--samples", "3000"], "sampling tables"),
+    "review": (["review", HAND, SETTING, "--samples", "3000"], "sampling tables"),
+    "fit": (["fit", "--rules", "basic", "--players", "2", "--iterations", "3", "--hands", "3000",
+             "--out", "{tmp}/basic-2p.npz"], "fitting"),
+    "exploit": (["exploit", "--deals", "3", "--samples", "200"], "deals"),
+    "simulate": (["simulate", "--rules", "standard,two-four", "--tables", "3000",
+                  "--block-size", "100", "--out", "{tmp}/sim"], "tables"),
+    "houseway": (["houseway", "--tables", "2000", "--out", "{tmp}/hw"], "fitting the chart"),
+    "chart": (["chart", "policies", "--samples", "3000", "--out", "{tmp}/charts"], "chart policies"),
+}
+
+
+def _args(name, tmp_path):
+    args, word = COMMANDS[name]
+    return [a.format(tmp=tmp_path) for a in args], word
+
+
+def _clean(run):
+    text = run.out + run.err
+    assert run.status == 0, text
+    assert "Error" not in text and "Traceback" not in text, text
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_in_a_terminal_with_progress(name, tmp_path):
+    args, word = _args(name, tmp_path)
+    run = in_terminal(*args)
+    _clean(run)
+    assert word in run.out, f"no progress bar ({word!r}) on the terminal:\n{run.out}"
+    assert "━" in run.raw  # the bar itself
+    assert "\x1b[" in run.raw  # colours and cursor moves: a real terminal
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_piped_without_progress(name, tmp_path):
+    args, word = _args(name, tmp_path)
+    run = piped(*args)
+    _clean(run)
+    assert word not in run.err and "━" not in run.raw, run.err
+    assert "\x1b[" not in run.raw  # no escape codes in a file or a pipe
+
+
+def test_quiet_terminal_shows_no_bar():
+    run = in_terminal("best", HAND, "--samples", "2000", "--quiet")
+    _clean(run)
+    assert "sampling tables" not in run.out and "━" not in run.raw
+
+
+@pytest.mark.parametrize("variable, value", [("TERM", "dumb"), ("NO_COLOR", "1")])
+def test_dumb_terminal_and_no_color(variable, value):
+    run = in_terminal("best", HAND, "--samples", "2000", env=environment(**{variable: value}))
+    _clean(run)
+    assert "Hand: As Kd Qh Jc Ts 9s 9h 5d 5c 4h 3s 2d 2c" in run.out
+    if variable == "TERM":  # no animation on a terminal that cannot move its cursor
+        assert "━" not in run.raw
+    else:  # the bar, but not a colour
+        assert not any(f"\x1b[{code}m" in run.raw for code in ("31", "32", "36", "91"))
+
+
+@pytest.mark.parametrize("args", [
+    ["best", HAND, "--samples", "2000", "--top", "12"],
+    ["review", HAND, SETTING, "--samples", "2000"],
+    ["settings", HAND],
+    ["rules"],
+    ["score", "--names", "Amy,Bob", "6s 6d 4c | Ts Td 9s Qd 8c | 3s 3d 3c 2s 2d",
+     "As Kd Qc | 9c 9d 5s 5d 4s | Kh Jh 9h 8h 7h"],
+], ids=["best", "review", "settings", "rules", "score"])
+@pytest.mark.parametrize("columns", [80, 132])
+def test_tables_fit_the_terminal(args, columns):
+    run = in_terminal(*args, columns=columns)
+    _clean(run)
+    lines = run.out.splitlines()
+    assert max(len(line) for line in lines) <= columns, run.out
+    if args[0] == "best":  # one line per candidate: '1   <front> | <middle> | <back>  EV ...'
+        ranked = [line for line in lines if line.strip()[:1].isdigit() and "|" in line]
+        assert len(ranked) >= 5, run.out
+        assert all(line.count("|") == 2 for line in ranked)
+        assert ("F w/t/l" in run.out) == (columns >= 120)
+
+
+def test_piped_width_follows_columns():
+    wide = piped("best", HAND, "--samples", "1000")
+    narrow = piped("best", HAND, "--samples", "1000", env=environment(COLUMNS="80"))
+    assert "F w/t/l" in wide.out and "F w/t/l" not in narrow.out
+    assert max(map(len, narrow.out.splitlines())) <= 80
+
+
+def test_help_and_version_do_not_load_numba():
+    """``--help`` and ``--version`` import the command line only: no Numba, no kernels."""
+    import subprocess
+
+    code = ("import sys; from analysis.cli import main\n"
+            "heavy = [m for m in ('numba', 'kernels', 'pandas', 'matplotlib') if m in sys.modules]\n"
+            "assert not heavy, heavy")
+    subprocess.run([sys.executable, "-c", code], check=True)
+    for flag in ("--help", "--version"):
+        run = piped(flag)
+        assert run.status == 0 and run.out and not run.err
