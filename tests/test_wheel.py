@@ -1,0 +1,217 @@
+"""The install is whole: the wheel built from this checkout, installed in a fresh virtual
+environment outside the checkout, runs ``sapsam best`` for every shipped ruleset.
+
+Every command runs with its working folder in a temporary folder outside the checkout,
+without PYTHONPATH, and with SAPSAM_DATA (the user's data folder) pointing at an empty
+temporary folder, so neither the checkout nor the user's own fits can stand in for what the
+wheel ships.  The dependencies come through pip's configured index (its cache makes it quick).
+
+Costs (seconds, a 2-core machine): build ~5, venv + install ~25, the first ``best`` ~90 (Numba
+compiles the kernels into the new environment's cache), a later command ~3; ``best`` for the
+other rulesets runs in one process of the installed package (~1 each).  The timings
+of a run are printed at the end of the module (``pytest -s`` shows them).
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
+SAMPLES = "300"
+PLAYERS = 4  # every shipped ruleset has a fitted strategy at this table size
+FIRST = "standard"  # the default ruleset: its run compiles the kernels
+
+TIMINGS = {}  # label -> [seconds, runs]
+
+
+def _timed(label, args, timeout, **kwargs):
+    start = time.perf_counter()
+    result = subprocess.run(args, capture_output=True, text=True, timeout=timeout, **kwargs)
+    seconds = time.perf_counter() - start
+    total = TIMINGS.setdefault(label, [0.0, 0])
+    total[0] += seconds
+    total[1] += 1
+    return result
+
+
+def _shown(result):
+    return (f"$ {' '.join(map(str, result.args))}\nexit {result.returncode}\n"
+            f"--- stdout\n{result.stdout[-4000:]}\n--- stderr\n{result.stderr[-4000:]}")
+
+
+def _check(result):
+    assert result.returncode == 0, _shown(result)
+    return result
+
+
+def _print_timings():
+    print("\n\nwheel test timings (seconds):")
+    for label, (seconds, runs) in TIMINGS.items():
+        each = f"  ({runs} runs, {seconds / runs:.1f} each)" if runs > 1 else ""
+        print(f"  {label:<28} {seconds:7.1f}{each}")
+    print(f"  {'total':<28} {sum(s for s, _ in TIMINGS.values()):7.1f}")
+
+
+@pytest.fixture(scope="module")
+def tmp():
+    """A temporary folder outside the checkout (a venv is ~0.6 GB: removed at the end)."""
+    folder = Path(tempfile.mkdtemp(prefix="sapsam-wheel-")).resolve()
+    assert not folder.is_relative_to(ROOT), f"temporary folder {folder} is inside the checkout"
+    TIMINGS.clear()
+    yield folder
+    _print_timings()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def clean_env(tmp):
+    """The environment every command runs in: no path into the checkout, no user data."""
+    env = dict(os.environ)
+    for name in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "VIRTUAL_ENV", "NUMBA_CACHE_DIR",
+                 "PYTHONDONTWRITEBYTECODE"):  # the install skips byte-compiling: let runs do it
+        env.pop(name, None)
+    env["PYTHONNOUSERSITE"] = "1"
+    env["SAPSAM_DATA"] = str(tmp / "data")
+    (tmp / "data").mkdir()
+    (tmp / "cwd").mkdir()
+    return env
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp, clean_env):
+    """The wheel built from the checkout."""
+    dist = tmp / "dist"
+    _check(_timed("build wheel", [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet",
+                                  "-w", str(dist), str(ROOT)],
+                  timeout=600, cwd=tmp / "cwd", env=clean_env))
+    wheels = list(dist.glob("sapsam-*.whl"))
+    assert len(wheels) == 1, wheels
+    return wheels[0]
+
+
+@pytest.fixture(scope="module")
+def venv(tmp, clean_env, wheel):
+    """A fresh venv (no system site-packages) with the wheel and its dependencies installed.
+    Made without its own pip: the checkout's pip installs into it (``pip --python``), which
+    saves seeding pip into every new venv."""
+    root = tmp / "venv"
+    _check(_timed("create venv", [sys.executable, "-m", "venv", "--without-pip", str(root)],
+                  timeout=300, cwd=tmp / "cwd", env=clean_env))
+    python = root / "bin" / "python"
+    _check(_timed("pip install wheel + deps",
+                  [sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
+                   "--no-compile", str(wheel)],
+                  timeout=1800, cwd=tmp / "cwd", env=clean_env))
+    env = dict(clean_env, PATH=f"{root / 'bin'}{os.pathsep}{clean_env.get('PATH', '')}")
+    purelib = _check(subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, timeout=60, cwd=tmp / "cwd", env=env)).stdout.strip()
+    return {"root": root, "python": python, "sapsam": root / "bin" / "sapsam", "env": env,
+            "cwd": tmp / "cwd", "purelib": Path(purelib).resolve()}
+
+
+def _sapsam(venv, label, *args, timeout=300):
+    return _timed(label, [str(venv["sapsam"]), *args], timeout=timeout, cwd=venv["cwd"],
+                  env=venv["env"])
+
+
+def _clean_output(result):
+    _check(result)
+    for word in ("Traceback", "Error"):
+        assert word not in result.stdout + result.stderr, _shown(result)
+    return result
+
+
+def test_wheel_ships_package_data(wheel):
+    """Every strategy (with its manifest) and ruleset of the checkout is in the wheel."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    shipped = [p.relative_to(ROOT).as_posix()
+               for pattern in ("analysis/strategies/*-*p.npz", "analysis/strategies/*-*p.json",
+                               "analysis/rulesets/*.toml")
+               for p in sorted(ROOT.glob(pattern))]
+    assert any(s.endswith(".npz") for s in shipped) and any(s.endswith(".toml") for s in shipped)
+    assert [s for s in shipped if s not in names] == []
+    assert "kernels/__init__.py" in names and "analysis/cli/__init__.py" in names
+    entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
+    assert "sapsam = analysis.cli:run" in zipfile.ZipFile(wheel).read(entry_points).decode()
+
+
+def test_venv_is_fresh_and_outside_the_checkout(venv):
+    config = (venv["root"] / "pyvenv.cfg").read_text()
+    assert re.search(r"include-system-site-packages\s*=\s*false", config), config
+    result = _check(subprocess.run(
+        [str(venv["python"]), "-c",
+         "import sys, analysis, kernels; print(analysis.__file__); print(kernels.__file__);"
+         "print('\\n'.join(sys.path))"],
+        capture_output=True, text=True, timeout=120, cwd=venv["cwd"], env=venv["env"]))
+    analysis_file, kernels_file, *path = result.stdout.splitlines()
+    for file in (analysis_file, kernels_file):
+        assert Path(file).resolve().is_relative_to(venv["purelib"]), result.stdout
+    assert not any(p and Path(p).resolve().is_relative_to(ROOT) for p in path), result.stdout
+
+
+def test_version(venv):
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    result = _clean_output(_sapsam(venv, "sapsam --version", "--version"))
+    assert version in result.stdout
+
+
+def test_best_runs_for_every_shipped_ruleset(venv):
+    """``best`` with fitted opponents (the default) for every ruleset id the installed package
+    names, at 4 players, and for every other table size a strategy is shipped for."""
+    ids = list(json.loads(_clean_output(_sapsam(venv, "sapsam rules --json", "rules",
+                                                "--json")).stdout))
+    package = venv["purelib"] / "analysis"
+    assert sorted(ids) == sorted(p.stem for p in (package / "rulesets").glob("*.toml"))
+    shipped = sorted((p.stem.rpartition("-")[0], int(p.stem.rpartition("-")[2][:-1]))
+                     for p in (package / "strategies").glob("*-*p.npz"))
+    for rid, players in shipped:
+        assert rid in ids, f"strategy {rid}-{players}p.npz for an unknown ruleset"
+        assert (package / "strategies" / f"{rid}-{players}p.json").is_file()
+    missing = [rid for rid in ids if (rid, PLAYERS) not in shipped]
+    assert missing == [], f"no fitted {PLAYERS}-player strategy shipped for {missing}"
+
+    first = (FIRST, PLAYERS) if FIRST in ids else (ids[0], PLAYERS)
+    runs = [first] + [run for run in shipped if run != first]
+    # the first through the console script (it compiles the kernels); the others through the
+    # same command group in one process of the installed package (a process start is ~3 s)
+    result = _sapsam(venv, "best (first: compiles)", *_best_args(*first), timeout=1200)
+    outputs = [(first, result.returncode, result.stdout + result.stderr)]
+    script = ("import json, sys\nfrom click.testing import CliRunner\n"
+              "from analysis.cli import main\n"
+              "for args in json.loads(sys.argv[1]):\n"
+              "    r = CliRunner().invoke(main, args)\n"
+              "    print(json.dumps([r.exit_code, r.output]))\n")
+    rest = _check(_timed("best (the others, one process)",
+                         [str(venv["python"]), "-c", script,
+                          json.dumps([_best_args(*run) for run in runs[1:]])],
+                         timeout=1200, cwd=venv["cwd"], env=venv["env"]))
+    outputs += [(run, *json.loads(line)) for run, line in zip(runs[1:], rest.stdout.splitlines())]
+    assert len(outputs) == len(runs), _shown(rest)
+    failures = [f"{rid} ({players} players): exit {code}\n{text[-3000:]}"
+                for (rid, players), code, text in outputs
+                if not (code == 0 and "Traceback" not in text and "Error" not in text
+                        and f"{rid}, {players} players, fitted opponents" in text
+                        and re.search(r"^\s*1\s.*\bbest\b", text, re.MULTILINE))]
+    assert failures == [], "\n\n".join(failures)
+
+
+def _best_args(rid, players):
+    return ["best", HAND, "--rules", rid, "--players", str(players), "--samples", SAMPLES,
+            "--quiet"]
+
+
+def test_settings(venv):
+    result = _clean_output(_sapsam(venv, "sapsam settings", "settings", HAND))
+    assert "frontier" in result.stdout and re.search(r"^\s*1\s", result.stdout, re.MULTILINE)
