@@ -129,8 +129,8 @@ def table(*columns, title=None):
     from rich import box
     from rich.table import Table
 
-    grid = Table(box=box.SIMPLE_HEAD, header_style="bold", title=title, pad_edge=False,
-                 padding=(0, 1))
+    grid = Table(box=box.SIMPLE_HEAD, header_style="bold", title=title, show_edge=False,
+                 pad_edge=False, padding=(0, 1))
     for name in columns:
         right = name.startswith(">")
         grid.add_column(name.lstrip(">"), justify="right" if right else "left", no_wrap=True)
