@@ -2,6 +2,7 @@
 
 import os
 import re
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -32,12 +33,24 @@ class Run:
     raw: str  # as written, escape codes and all
 
 
-def in_terminal(*args, columns=80, timeout=600, env=None, program=None):
-    """Run ``sapsam ARGS`` in a pseudo-terminal ``columns`` wide; the screen's text."""
+def _ctrl_c_as_in_a_shell():
+    """Ctrl-C interrupts, as in an interactive shell, even when the tests themselves were
+    started with it ignored (a background job of a non-interactive shell is)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def spawn(*args, columns=80, timeout=600, env=None, program=None):
+    """``sapsam ARGS`` started in a pseudo-terminal ``columns`` wide: a pexpect child."""
     import pexpect
 
-    child = pexpect.spawn(program or sapsam(), list(args), env=env or environment(),
-                          dimensions=(40, columns), encoding="utf-8", timeout=timeout)
+    return pexpect.spawn(program or sapsam(), list(args), env=env or environment(),
+                         dimensions=(40, columns), encoding="utf-8", timeout=timeout,
+                         preexec_fn=_ctrl_c_as_in_a_shell)
+
+
+def in_terminal(*args, columns=80, timeout=600, env=None, program=None):
+    """Run ``sapsam ARGS`` in a pseudo-terminal ``columns`` wide; the screen's text."""
+    child = spawn(*args, columns=columns, timeout=timeout, env=env, program=program)
     raw = child.read()
     child.close()
     status = child.exitstatus if child.exitstatus is not None else 128 + child.signalstatus

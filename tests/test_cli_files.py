@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from analysis.cli import main
 from analysis.policies import SHIPPED_STRATEGY_DIR, user_strategy_dir
-from terminal import HAND, environment, in_terminal, piped
+from terminal import HAND, in_terminal, piped
 
 SIM = ["simulate", "--rules", "standard", "--tables", "400", "--block-size", "100", "--quiet"]
 
@@ -170,12 +170,9 @@ def test_resumed_run_reports_the_time_of_all_sessions(tmp_path):
 
 def _interrupt(args, after, tmp_path):
     """Start ``sapsam ARGS`` in a terminal, press Ctrl-C once ``after`` shows; the screen."""
-    import pexpect
+    from terminal import ANSI, spawn
 
-    from terminal import ANSI, sapsam
-
-    child = pexpect.spawn(sapsam(), args, env=environment(), dimensions=(40, 80),
-                          encoding="utf-8", timeout=300)
+    child = spawn(*args, timeout=300)
     child.expect(after)
     time.sleep(1.0)
     child.sendintr()

@@ -14,6 +14,8 @@ SETTING = "5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts"
 COMMANDS = {
     "best": (["best", HAND, "--samples", "3000"], "sampling tables"),
     "review": (["review", HAND, SETTING, "--samples", "3000"], "sampling tables"),
+    "best-houseway": (["best", HAND, "--opponents", "houseway", "--samples", "1000"],
+                      "deriving the house way"),
     "fit": (["fit", "--rules", "basic", "--players", "2", "--iterations", "3", "--hands", "3000",
              "--out", "{tmp}/basic-2p.npz"], "fitting"),
     "exploit": (["exploit", "--deals", "3", "--samples", "200"], "deals"),

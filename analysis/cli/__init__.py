@@ -59,6 +59,9 @@ def compile_command(quiet):
     from analysis.progress import Progress
 
     start = time.perf_counter()
+    if not quiet:
+        click.echo("compiling the kernels, or loading them once cached (a minute or two the "
+                   "first time)...", err=True)
     with Progress(quiet) as bars:
         warm(bars.task("compiling kernels", unit="steps"))
     click.echo(f"kernels compiled and cached in {time.perf_counter() - start:.1f} s")
