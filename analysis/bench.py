@@ -25,6 +25,7 @@ import os
 import platform
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -38,6 +39,9 @@ SEED = 20240613
 REPEATS = 7
 QUICK_REPEATS = 3
 REPOSITORY = Path(__file__).resolve().parents[1]
+SAPSAM = Path(sys.executable).with_name("sapsam")  # the console script installed beside Python
+CLI_REPEATS = 5
+CLI_HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
 
 BENCHMARKS = {}
 
@@ -358,6 +362,74 @@ def best(context):
                      "s/hand", 1, 2)]
 
 
+def cli_seconds(arguments, repeats=1, env=None):
+    """Wall seconds of each of ``repeats`` runs of the ``sapsam`` console script, as a user runs
+    it: a new process, its output piped and discarded.
+
+    Parameters
+    ----------
+    arguments : list of str
+        Arguments after ``sapsam``.
+    repeats : int
+        Timed runs.
+    env : dict, optional
+        The process's environment; this one's by default.
+
+    Returns
+    -------
+    ndarray(float64), shape (repeats,)
+
+    Raises
+    ------
+    RuntimeError
+        When a run fails, with its standard error.
+    """
+    seconds = np.empty(repeats)
+    for i in range(repeats):
+        start = time.perf_counter()
+        result = subprocess.run([str(SAPSAM), *arguments], capture_output=True, text=True, env=env)
+        seconds[i] = time.perf_counter() - start
+        if result.returncode:
+            raise RuntimeError(f"sapsam {' '.join(arguments)} failed: {result.stderr.strip()}")
+    return seconds
+
+
+@benchmark("cli")
+def cli(context):
+    """``sapsam best`` and ``sapsam --version`` through the console script: the first run with an
+    empty Numba cache (once: it takes minutes), warm runs, and the sampling cost alone."""
+    if not SAPSAM.is_file():
+        print(f"skipped cli: no console script at {SAPSAM}", file=sys.stderr)
+        return []
+
+    def best_arguments(samples):
+        return ["best", CLI_HAND, "--rules", "standard", "--samples", str(samples), "--quiet"]
+
+    threads = numba.config.NUMBA_NUM_THREADS  # the CLI's default
+    repeats = min(CLI_REPEATS, context.repeats)
+    try:
+        # NUMBA_CACHE_DIR comes before the cache beside the kernels' source, so an empty one
+        # compiles every kernel afresh and leaves that cache as it is
+        with tempfile.TemporaryDirectory(prefix="sapsam-numba-") as empty:
+            first = cli_seconds(best_arguments(10000), env={**os.environ, "NUMBA_CACHE_DIR": empty})
+        cli_seconds(best_arguments(10000))  # warm-up: loads (or compiles) the usual cache
+        warm = cli_seconds(best_arguments(10000), repeats)
+        fewer = cli_seconds(best_arguments(1000), repeats)
+        version = cli_seconds(["--version"], repeats)
+    except RuntimeError as exc:
+        print(f"skipped cli: {exc}", file=sys.stderr)
+        return []
+    sampling = (warm.min() - fewer.min(), np.median(warm) - np.median(fewer))
+    return [
+        Row("sapsam best, first run, empty Numba cache (1 run)", threads, float(first[0]),
+            float(first[0]), "s", higher_is_better=False),
+        time_row("sapsam best, warm cache", threads, warm, 1, "s"),
+        Row("sapsam best, sampling alone (10,000 minus 1,000 samples)", threads, float(sampling[0]),
+            float(sampling[1]), "s", higher_is_better=False),
+        time_row("sapsam --version", threads, version, 1, "s", target=0.5),
+    ]
+
+
 @benchmark("simulate")
 def simulate(context):
     """4-player tables, fitted seats, scored under every named ruleset with a fitted strategy;
@@ -456,6 +528,14 @@ def report(rows, command, repeats):
         "time, highest rate); targets are judged on the median. Inputs from "
         f"`numpy.random.default_rng({SEED})`, re-seeded per benchmark; threads set with "
         "`numba.set_num_threads`. Per-deal times include the call from Python.",
+        "- `sapsam` rows: wall time of the console script in a new process, output piped: "
+        f"`sapsam best \"{CLI_HAND}\" --rules standard --samples 10000 --quiet` (fitted "
+        "opponents, 4 players) includes process start, imports, loading the ruleset and the "
+        "fitted strategy, and sampling, plus compiling every kernel it needs on the first run "
+        "(one run, `NUMBA_CACHE_DIR` set to an empty folder) or loading them from the cache when "
+        f"warm (median of {min(CLI_REPEATS, repeats)} after an untimed run; best is the "
+        "fastest). Sampling alone is the warm time minus that of `--samples 1000`; `--version` "
+        "is process start and the CLI's imports.",
     ]
     return "\n".join(header) + "\n\n" + markdown_table(rows) + "\n"
 

@@ -114,8 +114,7 @@ def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=
     strategy : path, optional
         Strategy file for ``fitted`` opponents.
     progress : callable, optional
-        ``progress(done, total)`` after each round (with it, rounds are a twentieth of the
-        samples or smaller; the numbers do not depend on the rounds).
+        ``progress(done, total)`` about twenty times; the numbers do not depend on it.
     """
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
     if not 2 <= players <= 4:
@@ -136,19 +135,22 @@ def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=
     seen = np.zeros(n, np.int64)  # samples each candidate has met
     alive = np.arange(n)
     round_blocks = min(20, -(-samples // BLOCK)) if precision else -(-samples // BLOCK)
-    if progress is not None:
-        round_blocks = max(1, min(round_blocks, -(-samples // (20 * BLOCK))))
+    # with progress, a round is sampled in steps of about a twentieth of the samples; the
+    # rounds, and so the stopping rule, stay the same
+    step_blocks = max(1, -(-samples // (20 * BLOCK))) if progress is not None else round_blocks
     done = 0
     while done < samples:
-        count = min(round_blocks * BLOCK, samples - done)
-        part, part_stats = simulate(cards, rules, players, policy, [cands[c] for c in alive],
-                                    count, seed, first_block=done // BLOCK)
-        points[alive, done:done + count] = part
-        stats[alive] += part_stats
-        seen[alive] += count
-        done += count
-        if progress is not None:
-            progress(done, samples)
+        end = min(done + round_blocks * BLOCK, samples)
+        while done < end:
+            count = min(step_blocks * BLOCK, end - done)
+            part, part_stats = simulate(cards, rules, players, policy, [cands[c] for c in alive],
+                                        count, seed, first_block=done // BLOCK)
+            points[alive, done:done + count] = part
+            stats[alive] += part_stats
+            seen[alive] += count
+            done += count
+            if progress is not None:
+                progress(done, samples)
         if precision:
             table = _summarise(cands, points, stats, seen, scale)
             if all(table["ci_high"] - table["ev"] < precision):

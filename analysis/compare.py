@@ -158,7 +158,6 @@ def policy_gaps(rules, players, policies, baseline="fitted", tables=20000, seed=
     tested = [name if isinstance(name, Policy) else make_policy(name, rules, players)
               for name in policies]
 
-    require_memory(tables * players * HAND_BYTES, f"{tables:,} tables of {players} players")
     hands = deal_tables(tables, players, seed)
     aces, bank = table_setup(rules, hands)
     scale = points_scale(rules)
@@ -194,6 +193,7 @@ def deal_tables(tables, players, seed):
     ndarray(uint8), shape (tables, players, 13)
         Every hand sorted ascending.
     """
+    require_memory(tables * players * HAND_BYTES, f"{tables:,} tables of {players} players")
     rng = np.random.default_rng(seed)
     packs = rng.permuted(np.broadcast_to(np.arange(52, dtype=np.uint8), (tables, 52)), axis=1)
     hands = packs[:, :13 * players].reshape(tables, players, 13)

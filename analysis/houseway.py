@@ -235,6 +235,9 @@ def _segments(y, w, k):
     return bounds[::-1]
 
 
+_DERIVED = {}  # derive's results in this process (each takes seconds)
+
+
 def derive(rules, players=4, lines=LINES, hands=SAMPLE_HANDS, seed=SEED, progress=None):
     """The house way of a ruleset and table size, from its fitted strategy.
 
@@ -249,13 +252,14 @@ def derive(rules, players=4, lines=LINES, hands=SAMPLE_HANDS, seed=SEED, progres
     progress : callable, optional
         ``progress(done, total)`` as the chart is fitted (two passes over the hands).
     """
-    key = (rules, players, lines, hands, seed)
+    from analysis.policies import strategy_path
+
+    fitted = strategy_path(rules if isinstance(rules, str) else rules.id, players)
+    stamp = fitted.stat().st_mtime_ns if fitted.is_file() else None
+    key = (rules, players, lines, hands, seed, str(fitted), stamp)  # a refit derives anew
     if key not in _DERIVED:
         _DERIVED[key] = _derive(rules, players, lines, hands, seed, progress)
     return _DERIVED[key]
-
-
-_DERIVED = {}  # derive's results in this process (each takes seconds)
 
 
 def _derive(rules, players, lines, hands, seed, progress):

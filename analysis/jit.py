@@ -40,6 +40,16 @@ def policy_kernels():
     return policies.play_hands_parallel, policies._frontier_values, settings._frontier_batch_parallel
 
 
+def hand_kernels():
+    from kernels import settings, settle
+
+    return settings.count_legal, settings.pareto_frontier, settle.settle_into
+
+
+def all_kernels():
+    return best_kernels() + simulate_kernels() + policy_kernels() + hand_kernels()
+
+
 def warm(progress=None):
     """Compile (or load) every kernel the commands use, on tiny runs of each analysis.
     ``progress(steps_done, steps)`` after each."""

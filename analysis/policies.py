@@ -139,13 +139,11 @@ def check_strategy(path, rules_id, players):
 def load_strategy(path):
     """A strategy file's per-row strength distribution (float64 (3, N_STRENGTHS)) and the
     share of the field that surrenders (0 for files without it)."""
-    try:
-        with np.load(path) as data:
-            mass = data["row_mass"]
-            rate = float(data["surrender_rate"]) if "surrender_rate" in data.files else 0.0
-    except (OSError, EOFError, ValueError, KeyError) as exc:
-        raise ValueError(f"strategy {path} cannot be read ({exc}): it is not a strategy file "
-                         "written by 'sapsam fit'") from None
+    from analysis.provenance import load_npz
+
+    data = load_npz(path, "strategy file (as 'sapsam fit' writes)", ("row_mass",))
+    mass = data["row_mass"]
+    rate = float(data["surrender_rate"]) if "surrender_rate" in data else 0.0
     if mass.shape != (3, N_STRENGTHS):
         raise ValueError(f"{path}: row_mass has shape {mass.shape}, expected (3, {N_STRENGTHS})")
     return mass, rate

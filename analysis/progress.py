@@ -89,10 +89,3 @@ class Progress:
             bars.update(task, completed=done)
 
         return progress
-
-    def note(self, message):
-        """A line above the bars (on a terminal) or on standard error."""
-        if self._bars is not None:
-            self._bars.console.print(message, highlight=False)
-        else:
-            print(message, file=sys.stderr, flush=True)

@@ -82,6 +82,26 @@ def write_npz(path, **arrays):
     write_atomic(path, buffer.getvalue())
 
 
+def load_npz(path, what, required=()):
+    """The arrays of an ``.npz`` file, loaded whole; a ``ValueError`` naming the file, ``what``
+    it should be and why it cannot be read (truncated, empty, not an .npz, keys missing)."""
+    import zipfile
+    import zlib
+
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {key: data[key] for key in data.files}
+    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile, zlib.error) as exc:
+        reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        raise ValueError(f"{path} is not a readable {what} ({' '.join(reason.split())})") from None
+    missing = [key for key in required if key not in arrays]
+    if missing:
+        raise ValueError(f"{path} is not a readable {what} (it lacks {', '.join(missing)})")
+    return arrays
+
+
 def read_checkpoint(path, expected, resume=True, fresh=False):
     """Arrays of the checkpoint at ``path`` to continue from, or None to start from nothing.
 
@@ -90,10 +110,6 @@ def read_checkpoint(path, expected, resume=True, fresh=False):
     read or that was written for another run (``expected``: the run's settings, stored in it
     as ``run``).  Each refusal is a ``ValueError`` naming the file and what to do.
     """
-    import zipfile
-
-    import numpy as np
-
     path = Path(path)
     if fresh:
         path.unlink(missing_ok=True)
@@ -104,13 +120,11 @@ def read_checkpoint(path, expected, resume=True, fresh=False):
         raise ValueError(f"{path} holds the finished work of an earlier run: add --resume to "
                          "continue it, or --fresh to discard it and start over")
     try:
-        with np.load(path) as data:
-            arrays = {key: data[key] for key in data.files}
+        arrays = load_npz(path, "checkpoint", ("run",))
         stored = json.loads(str(arrays["run"]))
-    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as exc:
-        reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        raise ValueError(f"{path} is not a readable checkpoint ({reason}); run with --fresh to "
-                         "discard it and start over") from None
+    except ValueError as exc:
+        raise ValueError(f"{str(exc).rstrip('.')}; run with --fresh to discard it and start "
+                         "over") from None
     if stored != json.loads(json.dumps(expected)):
         raise ValueError(f"{path} is a checkpoint of another run ({stored}); run with --fresh "
                          "to discard it and start over, or write elsewhere")
@@ -134,5 +148,10 @@ def exclusive(path, what):
     try:
         yield
     finally:
+        # removed while still held: a run that opened it before cannot lock it, and one that
+        # comes after makes a new one (our work is done by then)
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:  # a system that cannot remove an open file keeps it
+            pass
         lock.release()
-        path.unlink(missing_ok=True)  # a second run never waits on it, so this is safe

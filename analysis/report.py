@@ -42,7 +42,7 @@ from analysis import plots
 from analysis.best import Z95
 from analysis.cards import RANKS
 from analysis.exact import natural_probability
-from analysis.provenance import provenance, write_atomic, write_npz
+from analysis.provenance import load_npz, provenance, write_atomic, write_npz
 from analysis.simulate import (CHECKPOINT, Simulation, compile_simulation, naturals_frame, run_key,
                                points_frame, seats_frame)
 from kernels import simulate as _ks
@@ -192,12 +192,9 @@ def simulation_from(run):
 def _load_npz(path):
     if not path.is_file():
         return None
-    with np.load(path) as data:
-        missing = {"acc", "hist", "held", "done", "run"} - set(data.files)
-        if missing:
-            raise ValueError(f"{path} lacks {', '.join(sorted(missing))}: not a simulation's totals")
-        return {"acc": data["acc"], "hist": data["hist"], "held": data["held"],
-                "done": data["done"].astype(np.bool_), "run": json.loads(str(data["run"]))}
+    data = load_npz(path, "simulation's totals", ("acc", "hist", "held", "done", "run"))
+    return {"acc": data["acc"], "hist": data["hist"], "held": data["held"],
+            "done": data["done"].astype(np.bool_), "run": json.loads(str(data["run"]))}
 
 
 def _check_totals(sim, compiled, totals):

@@ -24,8 +24,9 @@ import numpy as np
 import pandas as pd
 
 from analysis.best import Z95
+from analysis.memory import require_memory
 from analysis.policies import POLICY_NAMES, make_policy
-from analysis.provenance import read_checkpoint, write_npz
+from analysis.provenance import load_npz, read_checkpoint, write_npz
 from analysis.rules import BankRotation, Game, load_ruleset
 from analysis.sampling import block_states
 from kernels import policies as _kp
@@ -221,6 +222,7 @@ def run(sim, out=None, resume=False, progress=None, round_blocks=8, compute=None
 
     start = time.perf_counter()
 
+    require_memory(sim.blocks * 24, f"{sim.tables:,} tables in blocks of {sim.block_size:,}")
     compiled = compile_simulation(sim)
     compute = compute or (lambda blocks: run_blocks(sim, compiled, blocks))
     checkpoint = Path(out) / CHECKPOINT if out else None
@@ -235,8 +237,8 @@ def run(sim, out=None, resume=False, progress=None, round_blocks=8, compute=None
         acc, hist, held, done = saved["acc"], saved["hist"], saved["held"], saved["done"]
         before = float(saved.get("seconds", 0.0))
     todo = np.flatnonzero(~done)
-    for start in range(0, len(todo), round_blocks):
-        blocks = todo[start:start + round_blocks]
+    for first in range(0, len(todo), round_blocks):
+        blocks = todo[first:first + round_blocks]
         a, h, n = compute(blocks)
         acc, hist, held = acc + a, hist + h, held + n
         done[blocks] = True
@@ -255,8 +257,7 @@ def elapsed(out):
     path = Path(out) / CHECKPOINT
     if not path.is_file():
         return 0.0
-    with np.load(path) as data:
-        return float(data["seconds"]) if "seconds" in data.files else 0.0
+    return float(load_npz(path, "checkpoint").get("seconds", 0.0))
 
 
 def seats_frame(sim, compiled, acc):

@@ -21,7 +21,7 @@ a table policy; the Monte Carlo analyses are exact).  Fouls are never chosen.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import get_num_threads, njit, prange
 
 from kernels import settle as S
 from kernels.evaluate import CATEGORY_OF, N_STRENGTHS, WHEEL_SECOND, eval3, eval5
@@ -506,7 +506,7 @@ def play_hands(hands, policy, tables, points, params, naturals, opponents, state
     natural = np.empty(n, np.int64)
     natural_key = np.empty(n, np.int64)
     surrender = np.empty(n, np.bool_)
-    groups = 1 if progress is None else max(1, min(steps, n_chunks))
+    groups = 1 if progress is None else max(1, min(steps, n_chunks // (2 * get_num_threads())))
     cuts = [g * n_chunks // groups for g in range(groups + 1)]
     for first, last in zip(cuts[:-1], cuts[1:]):
         play_hands_parallel(hands, policy, tables, points, params, naturals, opponents,

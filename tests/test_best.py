@@ -642,3 +642,17 @@ def test_cli_review_calls_a_wheel_second_foul_a_foul(wheel_second_rules):
     # the ace-low ruleset really has it legal
     legal = run("review", hand, played, "--opponents", "greedy", "--samples", "200", "--players", "2")
     assert "(legal)" in legal.stdout.splitlines()[0]
+
+
+@pytest.mark.parametrize("precision", [None, 0.05])
+def test_progress_does_not_change_the_numbers(precision):
+    """A progress bar (a terminal) samples in steps, but the rounds the stopping rule sees are
+    the same: the ranking is identical with and without it."""
+    hand = "Ah Ad Ac Kh Kd 7s 7c 6h 5d 4c 3s 2h 2d"
+    calls = []
+    plain = best_setting(hand, "standard", 4, "fitted", 6000, seed=3, precision=precision)
+    shown = best_setting(hand, "standard", 4, "fitted", 6000, seed=3, precision=precision,
+                         progress=lambda done, total: calls.append(done))
+    assert len(calls) > 1 and calls == sorted(calls)
+    assert plain.samples == shown.samples
+    pd.testing.assert_frame_equal(plain.table, shown.table)

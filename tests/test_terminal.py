@@ -43,7 +43,7 @@ def test_in_a_terminal_with_progress(name, tmp_path):
     run = in_terminal(*args)
     _clean(run)
     assert word in run.out, f"no progress bar ({word!r}) on the terminal:\n{run.out}"
-    assert "━" in run.raw  # the bar itself
+    assert "━" in run.raw and " left" in run.out  # the bar itself, with the time left
     assert "\x1b[" in run.raw  # colours and cursor moves: a real terminal
 
 
@@ -78,12 +78,13 @@ def test_dumb_terminal_and_no_color(variable, value):
     ["review", HAND, SETTING, "--samples", "2000"],
     ["settings", HAND],
     ["rules"],
+    ["houseway", "--tables", "500", "--out", "{tmp}", "--quiet"],  # the text, not the bar
     ["score", "--names", "Amy,Bob", "6s 6d 4c | Ts Td 9s Qd 8c | 3s 3d 3c 2s 2d",
      "As Kd Qc | 9c 9d 5s 5d 4s | Kh Jh 9h 8h 7h"],
-], ids=["best", "review", "settings", "rules", "score"])
+], ids=["best", "review", "settings", "rules", "houseway", "score"])
 @pytest.mark.parametrize("columns", [80, 132])
-def test_tables_fit_the_terminal(args, columns):
-    run = in_terminal(*args, columns=columns)
+def test_tables_fit_the_terminal(args, columns, tmp_path):
+    run = in_terminal(*[a.format(tmp=tmp_path) for a in args], columns=columns)
     _clean(run)
     lines = run.out.splitlines()
     assert max(len(line) for line in lines) <= columns, run.out
@@ -112,3 +113,27 @@ def test_help_and_version_do_not_load_numba():
     for flag in ("--help", "--version"):
         run = piped(flag)
         assert run.status == 0 and run.out and not run.err
+
+
+def test_a_bar_copes_with_a_total_not_known_yet(monkeypatch, capsys):
+    """The crash of issue 12: a task whose total comes later (or never), drawn for real."""
+    from analysis import progress
+
+    monkeypatch.setattr(progress, "shows_progress", lambda quiet=False: True)
+    monkeypatch.setenv("FORCE_COLOR", "1")  # rich draws as on a terminal
+    with progress.Progress() as bars:
+        unknown = bars.task("spinning", unit="hands")
+        later = bars.task("counting", unit="tables")
+        for done in range(1, 4):
+            unknown(done)
+            later(done, None if done < 2 else 3)
+            bars._bars.refresh()
+    drawn = capsys.readouterr().err
+    assert "spinning" in drawn and "counting" in drawn and "3/3" in drawn
+
+
+def test_cli_policy_names_are_the_analyses():
+    from analysis.cli.common import POLICY_NAMES
+    from analysis.policies import POLICY_NAMES as ANALYSES
+
+    assert POLICY_NAMES == ANALYSES

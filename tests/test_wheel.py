@@ -142,6 +142,7 @@ def test_wheel_ships_package_data(wheel):
                for p in sorted(ROOT.glob(pattern))]
     assert any(s.endswith(".npz") for s in shipped) and any(s.endswith(".toml") for s in shipped)
     assert [s for s in shipped if s not in names] == []
+    assert not [n for n in names if n.endswith((".nbi", ".nbc", ".pyc"))]  # no machine's cache
     assert "kernels/__init__.py" in names and "analysis/cli/__init__.py" in names
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     assert "sapsam = analysis.cli:run" in zipfile.ZipFile(wheel).read(entry_points).decode()

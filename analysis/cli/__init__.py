@@ -34,9 +34,16 @@ class Sapsam(click.Group):
         except click.ClickException as exc:
             exc.show()
             sys.exit(exc.exit_code)
-        except (click.Abort, KeyboardInterrupt):
+        except KeyboardInterrupt:
             click.echo(interrupted_line(), err=True)
             sys.exit(130)
+        except click.Abort as exc:  # click's word for Ctrl-C, and for an EOFError in a command
+            if isinstance(exc.__context__, KeyboardInterrupt):
+                click.echo(interrupted_line(), err=True)
+                sys.exit(130)
+            click.echo(f"Error: unexpected end of a file or of the input "
+                       f"({exc.__context__ or 'EOFError'})", err=True)
+            sys.exit(1)
         except BrokenPipeError:  # the reader of a pipe left (`sapsam rules | head`)
             sys.stderr.close()
             sys.exit(0)
@@ -58,13 +65,16 @@ def compile_command(quiet):
     from analysis.jit import warm
     from analysis.progress import Progress
 
+    from analysis.jit import all_kernels, cached
+
     start = time.perf_counter()
-    if not quiet:
-        click.echo("compiling the kernels, or loading them once cached (a minute or two the "
-                   "first time)...", err=True)
+    fresh = not cached(all_kernels())
+    if fresh and not quiet:
+        click.echo("compiling kernels, first run only (a minute or two)...", err=True)
     with Progress(quiet) as bars:
-        warm(bars.task("compiling kernels", unit="steps"))
-    click.echo(f"kernels compiled and cached in {time.perf_counter() - start:.1f} s")
+        warm(bars.task("compiling kernels" if fresh else "loading kernels", unit="steps"))
+    click.echo(f"kernels {'compiled and cached' if fresh else 'loaded from the cache'} in "
+               f"{time.perf_counter() - start:.1f} s")
 
 
 for command in (settings_command, rules_command, score_command, best_command, review_command,

@@ -74,7 +74,7 @@ class OutputFile(click.ParamType):
         path = Path(value)
         if path.is_dir():
             self.fail(f"{value} is a folder, not a file", param, ctx)
-        reason = _unwritable(path.parent if str(path.parent) else Path("."))
+        reason = unwritable(path.parent if str(path.parent) else Path("."))
         if reason:
             self.fail(f"cannot write {value}: {reason}", param, ctx)
         return str(path)
@@ -86,13 +86,13 @@ class OutputFolder(click.ParamType):
     name = "folder"
 
     def convert(self, value, param, ctx):
-        reason = _unwritable(Path(value))
+        reason = unwritable(Path(value))
         if reason:
             self.fail(f"cannot write to {value}: {reason}", param, ctx)
         return str(value)
 
 
-def _unwritable(folder):
+def unwritable(folder):
     """Why files cannot be written in ``folder`` (made if missing), or None if they can."""
     import tempfile
 
@@ -106,6 +106,35 @@ def _unwritable(folder):
     except OSError as exc:
         return exc.strerror or str(exc)
     return None
+
+
+def distinct_rulesets(names):
+    """Load rulesets (ids or files) and refuse one met twice, however it was named; returns
+    the names."""
+    from analysis.rules import load_ruleset
+
+    seen = {}
+    for name in names:
+        rules = load_ruleset(name)
+        if rules.id in seen:
+            raise ValueError(f"--rules names ruleset {rules.id!r} twice ({seen[rules.id]} and "
+                             f"{name})")
+        seen[rules.id] = name
+    return list(seen.values())
+
+
+def wrapped(text):
+    """Text wrapped to the terminal (or $COLUMNS), a list item's lines under its first word."""
+    import re
+    import textwrap
+
+    width = console().width
+    lines = []
+    for line in text.splitlines():
+        lead = re.match(r"\s*(?:[-*]|\d+\.)?\s*", line).end()
+        lines.append(textwrap.fill(line, width, subsequent_indent=" " * lead,
+                                   break_on_hyphens=False) if line.strip() else "")
+    return "\n".join(lines)
 
 
 def console():

@@ -4,7 +4,7 @@ import json
 
 import click
 
-from analysis.cli.common import Names, console, reports_bad_input, table, wide
+from analysis.cli.common import Names, compile_notice, console, reports_bad_input, table, wide
 
 
 @click.command("settings")
@@ -21,8 +21,11 @@ def settings_command(hand, as_json, wheel_rank):
     distinct strength triple (the others with that triple are counted as 'same').
     """
     from analysis import settings as _settings
-    from analysis.cards import format_cards
+    from analysis.cards import format_cards, parse_hand
+    from analysis.jit import hand_kernels
 
+    parse_hand(hand)  # bad cards are told before anything else
+    compile_notice(as_json, *hand_kernels())
     frontier = _settings.pareto_frontier(hand, wheel_rank=wheel_rank)
     if as_json:
         payload = {

@@ -3,7 +3,9 @@
 import click
 
 from analysis.cli.common import (POLICY_NAMES, Names, OutputFolder, compile_notice, console,
-                                 reports_bad_input, resumable, table)
+                                 distinct_rulesets, reports_bad_input, resumable, table)
+
+MAX_TABLES = 10**10  # the int64 tallies are exact up to this many hands (analysis/rules.py)
 
 
 @click.command("simulate")
@@ -12,7 +14,8 @@ from analysis.cli.common import (POLICY_NAMES, Names, OutputFolder, compile_noti
 @click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
 @click.option("--seats", type=Names(POLICY_NAMES, repeats=True), default="fitted",
               show_default=True, help="A policy per seat, comma-separated, or one for every seat.")
-@click.option("--tables", type=click.IntRange(1), default=100000, show_default=True)
+@click.option("--tables", type=click.IntRange(1, MAX_TABLES), default=100000, show_default=True,
+              help="Tables dealt (at most 10**10: the tallies' bound, analysis/rules.py).")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
 @click.option("--block-size", type=click.IntRange(1), default=500, show_default=True,
               help="Tables per block (one random stream each; the unit of checkpoints and tasks).")
@@ -50,8 +53,7 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
     if scheduler and workers:
         raise ValueError("give --scheduler or --workers, not both")
     ids = _rules.ruleset_ids() if rulesets == ("all",) else list(rulesets)
-    for rid in ids:
-        _rules.load_ruleset(rid)  # unknown ids and malformed files fail here, with their message
+    distinct_rulesets(ids)  # unknown ids, malformed files and one ruleset twice fail here
     sim = Simulation(tuple(ids), players, tuple(seats * players if len(seats) == 1 else seats),
                      tables, seed, block_size)
     compile_notice(quiet or bool(scheduler or workers), *simulate_kernels())

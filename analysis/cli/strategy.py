@@ -6,7 +6,8 @@ import json
 import click
 
 from analysis.cli.common import (POLICY_NAMES, Names, OutputFile, OutputFolder, compile_notice,
-                                 reports_bad_input, resumable)
+                                 distinct_rulesets, reports_bad_input, resumable, unwritable,
+                                 wrapped)
 
 _POLICY = click.Choice(POLICY_NAMES)
 
@@ -41,6 +42,9 @@ def fit_command(ruleset, players, iterations, hands, seed, out, resume, fresh, q
     _resume_or_fresh(resume, fresh)
     rules = load_ruleset(ruleset)
     path = strategy_file(out or default_strategy_path(rules.id, players))
+    reason = unwritable(path.parent)
+    if reason:
+        raise ValueError(f"cannot write {path}: {reason}")
     compile_notice(quiet, *policy_kernels())
     resumable()
     with exclusive(checkpoint_path(path).with_suffix(".lock"), path), Progress(quiet) as bars:
@@ -145,7 +149,7 @@ def chart_command(kind, rulesets, players, samples, seed, policies, out, quiet):
     from analysis.progress import Progress
 
     if kind == "rulesets":
-        rules = "all" if rulesets in (None, ("all",)) else list(rulesets)
+        rules = "all" if rulesets in (None, ("all",)) else distinct_rulesets(rulesets)
     else:
         if rulesets and len(rulesets) > 1:
             raise ValueError(f"chart {kind} takes one ruleset, got {','.join(rulesets)}")
@@ -177,16 +181,14 @@ def houseway_command(rulesets, players, tables, seed, out, price, quiet):
 
     Prints the rules and the cost with its 95% CI; writes them under --out.
     """
-    from analysis import rules as _rules
     from analysis.houseway import write_costs, write_houseway, write_price_of_simplicity
     from analysis.jit import policy_kernels
     from analysis.policies import fitted_strategies
     from analysis.progress import Progress
 
     fitted = [r for r, p in fitted_strategies() if p == players]
-    ids = fitted if rulesets == ("all",) else list(rulesets)
+    ids = fitted if rulesets == ("all",) else distinct_rulesets(rulesets)
     for rid in ids:
-        _rules.load_ruleset(rid)  # an unknown id fails before any work
         if rid not in fitted:
             raise ValueError(f"no fitted strategy for {rid} with {players} players; "
                              f"run 'sapsam fit --rules {rid} --players {players}'")
@@ -195,10 +197,10 @@ def houseway_command(rulesets, players, tables, seed, out, price, quiet):
     for rid in ids:
         with Progress(quiet) as bars:
             way, gap, _ = write_houseway(rid, players, tables, seed, out, stage=bars.task)
-            click.echo(way.describe())
-            click.echo(f"Cost against fitted: {-gap.gap:.3f} units per hand "
-                       f"(95% CI {-gap.ci_high:.3f} to {-gap.ci_low:.3f}; {tables:,} paired "
-                       "tables)\n")
+            click.echo(wrapped(way.describe()))
+            click.echo(wrapped(f"Cost against fitted: {-gap.gap:.3f} units per hand (95% CI "
+                               f"{-gap.ci_high:.3f} to {-gap.ci_low:.3f}; {tables:,} paired "
+                               "tables)") + "\n")
             if price:
                 task = bars.task(f"{rid}: price of simplicity", unit="charts")
                 for path in write_price_of_simplicity(rid, players, tables, seed, out,
