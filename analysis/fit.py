@@ -20,7 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from analysis.memory import require_memory
-from analysis.provenance import provenance, read_checkpoint, write_json, write_npz
+from analysis.provenance import (checkpoint_beside, provenance, read_checkpoint, write_json,
+                                 write_npz)
 from analysis.rules import Ruleset, load_ruleset
 from analysis.sampling import block_states
 from kernels import policies as _kp
@@ -154,18 +155,13 @@ def default_strategy_path(rules_id, players):
     return user_strategy_dir() / strategy_name(rules_id, players)
 
 
-def checkpoint_path(path):
-    """The checkpoint of a fit that writes the strategy file ``path``."""
-    return Path(path).with_name(f".{Path(path).stem}.partial.npz")
-
-
 def fit_and_save(rules, players, path=None, resume=False, fresh=False, **options):
     """Fit and store; returns the manifest.  Rounds are checkpointed beside the strategy file
-    (:func:`checkpoint_path`, removed at the end); ``resume`` continues an interrupted fit,
+    (:func:`analysis.provenance.checkpoint_beside`, removed at the end); ``resume`` continues an interrupted fit,
     ``fresh`` discards its checkpoint."""
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
     path = strategy_file(path or default_strategy_path(rules.id, players))
-    checkpoint = checkpoint_path(path)
+    checkpoint = checkpoint_beside(path)
     start = time.perf_counter()
     mass, rate, history = fit_equilibrium(rules, players, checkpoint=checkpoint, resume=resume,
                                           fresh=fresh, **options)

@@ -58,11 +58,14 @@ def warm(progress=None):
     from analysis.exploit import exploitability
     from analysis.fit import fit_equilibrium
     from analysis.houseway import derive
+    from analysis.score import score_showdown
     from analysis.simulate import Simulation, run
     from analysis.settings import pareto_frontier
 
     steps = [
         lambda: pareto_frontier(HAND),
+        lambda: score_showdown("standard", ["6s 6d 4c | Ts Td 9s Qd 8c | 3s 3d 3c 2s 2d",
+                                            "As Kd Qc | 9c 9d 5s 5d 4s | Kh Jh 9h 8h 7h"]),
         lambda: best_setting(HAND, "standard", 4, "fitted", samples=200),
         lambda: policy_gaps("standard", 4, ("greedy", "balanced"), tables=50),
         lambda: derive("standard", 4, hands=200),

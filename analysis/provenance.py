@@ -34,18 +34,34 @@ def provenance(**what):
             "git": git_revision(), "date": datetime.now(timezone.utc).isoformat(timespec="seconds")}
 
 
+def unwritable(folder):
+    """Why files cannot be written in ``folder`` (made if missing), or None if they can."""
+    folder = Path(folder)
+    existing = next((f for f in (folder, *folder.parents) if f.exists()), None)
+    if existing is not None and not existing.is_dir():
+        return f"{existing} is a file, not a folder"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
+
+
 def writable_folder(out, what="--out"):
     """Create the folder ``out`` and check a file can be written in it; a ``ValueError``
     naming it (one line) if not.  Returns its Path."""
-    folder = Path(out)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / f".write-test-{os.getpid()}"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as exc:
-        raise ValueError(f"cannot write to {what} {out}: {exc.strerror or exc}") from None
-    return folder
+    reason = unwritable(out)
+    if reason:
+        raise ValueError(f"cannot write to {what} {out}: {reason}")
+    return Path(out)
+
+
+def checkpoint_beside(path):
+    """The checkpoint of a run whose result is the file ``path``: ``.<stem>.partial.npz``
+    beside it."""
+    return Path(path).with_name(f".{Path(path).stem}.partial.npz")
 
 
 def write_json(path, payload):

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import click
 
+from analysis.provenance import unwritable
+
 POLICY_NAMES = ("random", "greedy", "balanced", "table", "fitted", "houseway")  # as analysis.policies
 WIDE = 120  # columns from which tables show every column
 
@@ -92,20 +94,17 @@ class OutputFolder(click.ParamType):
         return str(value)
 
 
-def unwritable(folder):
-    """Why files cannot be written in ``folder`` (made if missing), or None if they can."""
-    import tempfile
+def resume_options(command):
+    """--resume and --fresh, for a command that checkpoints its work."""
+    command = click.option("--fresh", is_flag=True,
+                           help="Discard the checkpoint of an earlier run and start over.")(command)
+    return click.option("--resume", is_flag=True,
+                        help="Continue an interrupted run from its checkpoint.")(command)
 
-    existing = next((f for f in (folder, *folder.parents) if f.exists()), None)
-    if existing is not None and not existing.is_dir():
-        return f"{existing} is a file, not a folder"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
-            pass
-    except OSError as exc:
-        return exc.strerror or str(exc)
-    return None
+
+def resume_or_fresh(resume, fresh):
+    if resume and fresh:
+        raise ValueError("--resume continues a checkpoint and --fresh discards it: give one")
 
 
 def distinct_rulesets(names):

@@ -3,7 +3,8 @@
 import click
 
 from analysis.cli.common import (POLICY_NAMES, Names, OutputFolder, compile_notice, console,
-                                 distinct_rulesets, reports_bad_input, resumable, table)
+                                 distinct_rulesets, reports_bad_input, resume_options,
+                                 resume_or_fresh, resumable, table)
 
 MAX_TABLES = 10**10  # the int64 tallies are exact up to this many hands (analysis/rules.py)
 
@@ -21,8 +22,7 @@ MAX_TABLES = 10**10  # the int64 tallies are exact up to this many hands (analys
               help="Tables per block (one random stream each; the unit of checkpoints and tasks).")
 @click.option("--out", required=True, type=OutputFolder(),
               help="Folder for the reports, plots, manifest and checkpoint.")
-@click.option("--resume", is_flag=True, help="Continue an interrupted run in --out.")
-@click.option("--fresh", is_flag=True, help="Discard the checkpoint in --out and start over.")
+@resume_options
 @click.option("--scheduler", default=None, help="Run the blocks on this Dask scheduler (tcp://HOST:PORT).")
 @click.option("--workers", type=click.IntRange(1), default=None,
               help="Start a local Dask cluster of this many worker processes.")
@@ -48,8 +48,7 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
     from analysis.simulate import (CHECKPOINT, Simulation, compile_simulation, elapsed, run,
                                    seats_frame)
 
-    if resume and fresh:
-        raise ValueError("--resume continues a checkpoint and --fresh discards it: give one")
+    resume_or_fresh(resume, fresh)
     if scheduler and workers:
         raise ValueError("give --scheduler or --workers, not both")
     ids = _rules.ruleset_ids() if rulesets == ("all",) else list(rulesets)

@@ -6,8 +6,8 @@ import json
 import click
 
 from analysis.cli.common import (POLICY_NAMES, Names, OutputFile, OutputFolder, compile_notice,
-                                 distinct_rulesets, reports_bad_input, resumable, unwritable,
-                                 wrapped)
+                                 distinct_rulesets, reports_bad_input, resume_options,
+                                 resume_or_fresh, resumable, unwritable, wrapped)
 
 _POLICY = click.Choice(POLICY_NAMES)
 
@@ -22,8 +22,7 @@ _POLICY = click.Choice(POLICY_NAMES)
 @click.option("--out", type=OutputFile(), default=None,
               help="Strategy file, ending in .npz [default: <ruleset>-<players>p.npz in your "
                    "data folder, where sapsam looks first].")
-@click.option("--resume", is_flag=True, help="Continue an interrupted fit from its checkpoint.")
-@click.option("--fresh", is_flag=True, help="Discard an interrupted fit's checkpoint and start over.")
+@resume_options
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @reports_bad_input
 def fit_command(ruleset, players, iterations, hands, seed, out, resume, fresh, quiet):
@@ -33,13 +32,13 @@ def fit_command(ruleset, players, iterations, hands, seed, out, resume, fresh, q
     the same strategy as an uninterrupted fit.  The shipped strategies are never overwritten
     unless --out names them.
     """
-    from analysis.fit import checkpoint_path, default_strategy_path, fit_and_save, strategy_file
+    from analysis.fit import default_strategy_path, fit_and_save, strategy_file
     from analysis.jit import policy_kernels
     from analysis.progress import Progress
-    from analysis.provenance import exclusive
+    from analysis.provenance import checkpoint_beside, exclusive
     from analysis.rules import load_ruleset
 
-    _resume_or_fresh(resume, fresh)
+    resume_or_fresh(resume, fresh)
     rules = load_ruleset(ruleset)
     path = strategy_file(out or default_strategy_path(rules.id, players))
     reason = unwritable(path.parent)
@@ -47,7 +46,7 @@ def fit_command(ruleset, players, iterations, hands, seed, out, resume, fresh, q
         raise ValueError(f"cannot write {path}: {reason}")
     compile_notice(quiet, *policy_kernels())
     resumable()
-    with exclusive(checkpoint_path(path).with_suffix(".lock"), path), Progress(quiet) as bars:
+    with exclusive(checkpoint_beside(path).with_suffix(".lock"), path), Progress(quiet) as bars:
         task = bars.task("fitting", iterations, unit="iterations")
         manifest = fit_and_save(rules, players, path, resume=resume, fresh=fresh,
                                 iterations=iterations, hands=hands, seed=seed,
@@ -70,26 +69,24 @@ def fit_command(ruleset, players, iterations, hands, seed, out, resume, fresh, q
 @click.option("--out", type=OutputFile(), default=None,
               help="Write the result with its provenance to this JSON file (and checkpoint "
                    "finished deals beside it).")
-@click.option("--resume", is_flag=True, help="Continue an interrupted run from its checkpoint.")
-@click.option("--fresh", is_flag=True, help="Discard an interrupted run's checkpoint and start over.")
+@resume_options
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @reports_bad_input
 def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as_json, out, resume,
                     fresh, quiet):
     """What a policy loses per hand to its Monte Carlo best response (duplicate deals)."""
     from contextlib import nullcontext
-    from pathlib import Path
 
     from analysis.exploit import exploitability
     from analysis.jit import best_kernels
     from analysis.progress import Progress
-    from analysis.provenance import exclusive, provenance, write_json
+    from analysis.provenance import checkpoint_beside, exclusive, provenance, write_json
 
-    _resume_or_fresh(resume, fresh)
+    resume_or_fresh(resume, fresh)
     if (resume or fresh) and not out:
         raise ValueError("--resume and --fresh need --out: the checkpoint lives beside the "
                          "result file")
-    checkpoint = Path(out).with_name(f".{Path(out).stem}.partial.npz") if out else None
+    checkpoint = checkpoint_beside(out) if out else None
     compile_notice(quiet or as_json, *best_kernels())
     if out:
         resumable()
@@ -209,8 +206,3 @@ def houseway_command(rulesets, players, tables, seed, out, price, quiet):
         results.append((way, gap))
     if len(results) > 1:
         click.echo(f"wrote {write_costs(results, out, players)}")
-
-
-def _resume_or_fresh(resume, fresh):
-    if resume and fresh:
-        raise ValueError("--resume continues a checkpoint and --fresh discards it: give one")
