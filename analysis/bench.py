@@ -321,13 +321,13 @@ def policies(context):
     from analysis.fit import deal_sorted_hands
     from analysis.policies import make_policy
     from analysis.rules import load_ruleset
-    from analysis.sampling import block_states
+    from analysis.seeds import CHUNKS, Stream
     from kernels.policies import play_hands
 
     rules = load_ruleset("standard")
     compiled = rules.compile()
     n = context.size(20000, 2000)
-    deals = deal_sorted_hands(n, SEED)
+    deals = deal_sorted_hands(n, Stream(SEED, "hands"))
     rows = []
     for name in ("random", "greedy", "balanced", "table", "fitted"):
         try:
@@ -335,7 +335,7 @@ def policies(context):
         except ValueError as exc:  # no fitted strategy yet
             print(f"skipped {name}: {exc}", file=sys.stderr)
             continue
-        states = block_states(SEED, 0, 64)
+        states = Stream(SEED, "field").states(CHUNKS)
         seconds = context.time(lambda: play_hands(deals, policy.code, policy.tables, policy.points,
                                                   compiled.params, compiled.naturals, 3, states),
                                max(thread_counts(1, 2)))
@@ -436,7 +436,7 @@ def simulate(context):
     and the share of that time spent setting hands (the rest is scoring, timed alone)."""
     from analysis.policies import make_policy, strategy_path
     from analysis.rules import load_ruleset, ruleset_ids
-    from analysis.sampling import block_states
+    from analysis.seeds import CHUNKS, Stream
     from analysis.score import settle_tables
     from analysis.simulate import Simulation, compile_simulation, run_blocks
     from kernels.policies import play_hands
@@ -460,7 +460,7 @@ def simulate(context):
     hands = np.sort(random_hands(context.rng, tables * 4, 13), axis=1)
     settings, _, _, _ = play_hands(hands, greedy.code, greedy.tables, greedy.points,
                                    basic.compile().params, basic.compile().naturals, 3,
-                                   block_states(SEED, 0, 64))
+                                   Stream(SEED, "field").states(CHUNKS))
     table_rows = settings.reshape(tables, 4, 3)
     score_seconds = np.median(context.time(
         lambda: [settle_tables(rid, table_rows) for rid in ids], threads))

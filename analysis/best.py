@@ -23,7 +23,7 @@ from analysis.memory import require_memory
 from analysis.policies import Policy, make_policy
 from analysis.rules import Game, Ruleset, SurrenderMode, load_ruleset
 from analysis.score import points_scale
-from analysis.sampling import block_states
+from analysis.seeds import Stream
 from analysis.settings import pareto_frontier, sorted_hand
 from kernels import montecarlo as _mc
 from kernels.naturals import NATURAL_KINDS, best_natural
@@ -124,6 +124,7 @@ def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=
     if precision is not None and precision <= 0:
         raise ValueError(f"precision must be positive, got {precision}")
     cards = sorted_hand(hand)
+    stream = Stream(seed, "opponents")
     policy = opponents if isinstance(opponents, Policy) else make_policy(opponents, rules,
                                                                           players, strategy)
     cands = candidates(cards, rules, extra)
@@ -144,7 +145,7 @@ def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=
         while done < end:
             count = min(step_blocks * BLOCK, end - done)
             part, part_stats = simulate(cards, rules, players, policy, [cands[c] for c in alive],
-                                        count, seed, first_block=done // BLOCK)
+                                        count, stream, first_block=done // BLOCK)
             points[alive, done:done + count] = part
             stats[alive] += part_stats
             seen[alive] += count
@@ -153,7 +154,7 @@ def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=
                 progress(done, samples)
         if precision:
             table = _summarise(cands, points, stats, seen, scale)
-            if all(table["ci_high"] - table["ev"] < precision):
+            if all(table["ci_high"].loc[alive] - table["ev"].loc[alive] < precision):
                 break
             best = int(table.index[0])
             alive = np.array([c for c in alive if c == best or table.loc[c, "gap_high"] >= 0])
@@ -163,11 +164,12 @@ def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=
     return BestResult(cards, rules, players, policy.name, seed, done, table.reset_index(drop=True))
 
 
-def simulate(cards, rules, players, policy, cands, samples, seed, first_block=0, unseen=None):
+def simulate(cards, rules, players, policy, cands, samples, stream, first_block=0, unseen=None):
     """Points of each candidate against the same sampled opponents.
 
     Samples are numbered from ``first_block * BLOCK``; block ``b`` always draws the same
-    opponents for the same hand and seed, so rounds of a race extend one run.  ``unseen``
+    opponents for the same hand and ``stream`` (an :class:`analysis.seeds.Stream`, or a seed
+    for ``Stream(seed, "opponents")``), so rounds of a race extend one run.  ``unseen``
     (default: the 39 cards not in the hand) is the pack the opponents are dealt from; a
     smaller one models dead cards, or makes an exactly enumerable case.
 
@@ -185,6 +187,7 @@ def simulate(cards, rules, players, policy, cands, samples, seed, first_block=0,
         raise ValueError(f"the opponents need {13 * (players - 1)} unseen cards outside the hand")
     bank = players - 1 if rules.scoring.game == Game.BANK else -1
     blocks = -(-samples // BLOCK)
+    stream = stream if isinstance(stream, Stream) else Stream(stream, "opponents")
     points = np.zeros((len(cands), samples), np.int64)
     stats = np.zeros((blocks, len(cands), _mc.N_STATS), np.int64)
     _mc.sample_blocks(cards, np.array([c.rows for c in cands], np.int16).reshape(-1, 3),
@@ -193,7 +196,7 @@ def simulate(cards, rules, players, policy, cands, samples, seed, first_block=0,
                       np.array([c.surrender for c in cands], np.bool_), unseen, players,
                       policy.code, policy.tables, policy.points, compiled.params,
                       compiled.royalty, compiled.naturals, bank,
-                      block_states(seed, first_block, blocks), first_block, BLOCK, samples,
+                      stream.states(blocks, first_block), first_block, BLOCK, samples,
                       points, stats)
     return points, stats.sum(axis=0)
 

@@ -42,7 +42,7 @@ import pandas as pd
 
 from analysis import plots
 from analysis.cards import RANKS
-from analysis.compare import (CHUNKS, deal_tables, decide, mean_interval, policy_gaps,
+from analysis.compare import (deal_tables, decide, mean_interval, policy_gaps,
                               settle_decisions, table_setup)
 from analysis.fit import deal_sorted_hands
 from analysis.hands import CATEGORY_NAMES
@@ -51,7 +51,7 @@ from analysis.progress import shifted
 from analysis.provenance import REPOSITORY, provenance, writable_folder, write_atomic, write_json
 from analysis.report import natural_label, wilson_interval
 from analysis.rules import Ruleset, load_ruleset, ruleset_ids
-from analysis.sampling import block_states
+from analysis.seeds import CHUNKS, Stream
 from analysis.score import points_scale
 from kernels.evaluate import N_STRENGTHS, ORDINAL_TO_PACKED, RANK3_TABLE, WHEEL_SECOND
 from kernels.settle import P_SURRENDER_ALLOWED, P_WHEEL_SECOND
@@ -294,8 +294,9 @@ def front_frame(rules, players, hands, seed, progress=None):
     ``share`` and its Wilson 95% interval ``ci_low``, ``ci_high`` (0..1).
     """
     policy = make_policy(BASELINE, rules, players)
-    dealt = deal_sorted_hands(hands, seed)
-    decisions = decide(policy, rules, players, dealt, block_states(seed, 0, CHUNKS), progress)
+    stream = Stream(seed, "hands")
+    dealt = deal_sorted_hands(hands, stream)
+    decisions = decide(policy, rules, players, dealt, stream.child(1).states(CHUNKS), progress)
     shape, rank = front_shapes(decisions.rows[:, 0])
     observed = pd.DataFrame({"shape": shape, "top_rank": rank}).value_counts()
     groups = ([("high card", r) for r in range(2, 13)] + [("pair", r) for r in range(13)]
@@ -324,9 +325,10 @@ def declare_frame(rules, players, tables, seed, progress=None):
     fewer than two).
     """
     policy = make_policy(BASELINE, rules, players)
-    hands = deal_tables(tables, players, seed)
+    hands = deal_tables(tables, players, Stream(seed, "tables"))
     aces, bank = table_setup(rules, hands)
-    decisions = decide(policy, rules, players, hands, block_states(seed, 0, CHUNKS), progress)
+    decisions = decide(policy, rules, players, hands, Stream(seed, "field").states(CHUNKS),
+                       progress)
     units = settle_decisions(rules, decisions, aces, bank)[:, 0] / points_scale(rules)
     natural, surrender = decisions.natural[:, 0], decisions.surrender[:, 0]
     compiled = rules.compile()

@@ -12,11 +12,10 @@ cards from one shuffled pack; the aces each hand holds go to the aces bet; in a 
 bank rotates with the table number (``table % players``) or sits at the ruleset's seat; chip
 stacks are unlimited.
 
-Randomness (STYLE.md item 5): the deal comes from ``numpy.random.default_rng(seed)``; the
-policies' own random choices (``random`` only) from :func:`analysis.sampling.block_states`
-streams, one per chunk of hands (:data:`CHUNKS`), the baseline's from blocks ``0 ..
-CHUNKS - 1`` and seat 0's policy from blocks ``CHUNKS .. 2 CHUNKS - 1``.  The chunking, not
-the thread count, fixes the numbers.
+Randomness (:mod:`analysis.seeds`): the tables come from the seed's ``tables`` stream; the
+policies' own random choices (``random`` only) from one stream per chunk of hands
+(:data:`analysis.seeds.CHUNKS`), the baseline's from the ``field`` stream and seat 0's policy
+from the ``seat`` stream.  The chunking, not the thread count, fixes the numbers.
 
 Intervals are normal-theory 95% intervals, mean +- 1.96 SD / sqrt(tables).
 """
@@ -30,11 +29,10 @@ from analysis.memory import require_memory
 from analysis.policies import Policy, make_policy
 from analysis.progress import shifted
 from analysis.rules import BankRotation, Game, Ruleset, load_ruleset
-from analysis.sampling import block_states
+from analysis.seeds import CHUNKS, Stream
 from analysis.score import points_scale, settle_tables
 from kernels.policies import play_hands
 
-CHUNKS = 64  # RNG streams per batch of hands, as analysis.fit
 HAND_BYTES = 200  # memory per hand dealt: cards and their sorted copy, decisions, points
 
 
@@ -158,16 +156,16 @@ def policy_gaps(rules, players, policies, baseline="fitted", tables=20000, seed=
     tested = [name if isinstance(name, Policy) else make_policy(name, rules, players)
               for name in policies]
 
-    hands = deal_tables(tables, players, seed)
+    hands = deal_tables(tables, players, Stream(seed, "tables"))
     aces, bank = table_setup(rules, hands)
     scale = points_scale(rules)
     total = tables * (players + len(tested))
-    field_decisions = decide(field, rules, players, hands, block_states(seed, 0, CHUNKS),
+    field_decisions = decide(field, rules, players, hands, Stream(seed, "field").states(CHUNKS),
                              shifted(progress, 0, total))
     baseline_points = settle_decisions(rules, field_decisions, aces, bank)[:, 0] / scale
     gaps = []
     for i, policy in enumerate(tested):
-        seat = decide(policy, rules, players, hands[:, 0], block_states(seed, CHUNKS, CHUNKS),
+        seat = decide(policy, rules, players, hands[:, 0], Stream(seed, "seat").states(CHUNKS),
                       shifted(progress, tables * (players + i), total))
         table = with_seat(field_decisions, 0, seat)
         points = settle_decisions(rules, table, aces, bank)[:, 0] / scale
@@ -185,8 +183,9 @@ def _check_count(players, tables, seed):
         raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
 
 
-def deal_tables(tables, players, seed):
-    """Deal ``tables`` tables of ``players`` hands, each table from one shuffled pack.
+def deal_tables(tables, players, stream):
+    """Deal ``tables`` tables of ``players`` hands, each table from one shuffled pack, drawn
+    from ``stream`` (:class:`analysis.seeds.Stream`).
 
     Returns
     -------
@@ -194,7 +193,7 @@ def deal_tables(tables, players, seed):
         Every hand sorted ascending.
     """
     require_memory(tables * players * HAND_BYTES, f"{tables:,} tables of {players} players")
-    rng = np.random.default_rng(seed)
+    rng = stream.generator()
     packs = rng.permuted(np.broadcast_to(np.arange(52, dtype=np.uint8), (tables, 52)), axis=1)
     hands = packs[:, :13 * players].reshape(tables, players, 13)
     return np.ascontiguousarray(np.sort(hands, axis=2))

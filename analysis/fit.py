@@ -23,30 +23,29 @@ from analysis.memory import require_memory
 from analysis.provenance import (checkpoint_beside, provenance, read_checkpoint, write_json,
                                  write_npz)
 from analysis.rules import Ruleset, load_ruleset
-from analysis.sampling import block_states
+from analysis.seeds import CHUNKS, SCHEME, Stream
 from kernels import policies as _kp
 from kernels.evaluate import N_STRENGTHS
 
-CHUNKS = 64  # RNG streams per batch of hands (fixes the numbers whatever the thread count)
 
-
-def deal_sorted_hands(n, seed):
-    """``n`` random 13-card hands, each from its own shuffled deck, sorted: uint8 (n, 13)."""
+def deal_sorted_hands(n, stream):
+    """``n`` random 13-card hands, each from its own shuffled deck, sorted: uint8 (n, 13),
+    drawn from ``stream`` (:class:`analysis.seeds.Stream`)."""
     require_memory(n * 120, f"{n:,} hands")  # a shuffled pack each, then the hand and its rows
-    rng = np.random.default_rng(seed)
+    rng = stream.generator()
     decks = rng.permuted(np.broadcast_to(np.arange(52, dtype=np.uint8), (n, 52)), axis=1)
     return np.ascontiguousarray(np.sort(decks[:, :13], axis=1))
 
 
-def played_field(policy, rules, players, hands, seed):
-    """What a policy plays over ``hands`` seeded deals: the per-row strength distribution of
-    its settings (float64 (3, N_STRENGTHS), None if no hand was set) and the share of hands
-    it surrenders."""
+def played_field(policy, rules, players, hands, stream):
+    """What a policy plays over ``hands`` deals from ``stream`` (its choices from the stream's
+    child 1): the per-row strength distribution of its settings (float64 (3, N_STRENGTHS),
+    None if no hand was set) and the share of hands it surrenders."""
     compiled = rules.compile()
-    deals = deal_sorted_hands(hands, seed)
+    deals = deal_sorted_hands(hands, stream)
     rows, _, _, surrender = _kp.play_hands(deals, policy.code, policy.tables, policy.points,
                                            compiled.params, compiled.naturals, players - 1,
-                                           block_states(seed, 0, CHUNKS))
+                                           stream.child(1).states(CHUNKS))
     rows = rows[rows[:, 0] >= 0].astype(np.int64)
     if len(rows) == 0:
         return None, float(surrender.mean())
@@ -54,9 +53,9 @@ def played_field(policy, rules, players, hands, seed):
     return mass / mass.sum(axis=1, keepdims=True), float(surrender.mean())
 
 
-def played_row_mass(policy, rules, players, hands, seed):
+def played_row_mass(policy, rules, players, hands, stream):
     """Per-row strength distribution of a policy's settings (see :func:`played_field`)."""
-    return played_field(policy, rules, players, hands, seed)[0]
+    return played_field(policy, rules, players, hands, stream)[0]
 
 
 def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.2,
@@ -95,7 +94,8 @@ def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.
     from analysis.policies import Policy, balanced_field
 
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
-    run = {"ruleset": rules.id, "players": players, "hands": hands, "seed": seed, "blend": blend}
+    run = {"ruleset": rules.id, "players": players, "hands": hands, "seed": seed, "blend": blend,
+           "seeds": SCHEME}
     saved = read_checkpoint(checkpoint, run, resume, fresh) if checkpoint else None
     if saved is not None:
         field, rate = saved["field"], float(saved["surrender_rate"])
@@ -106,7 +106,8 @@ def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.
         return field, rate, history
     for it in range(len(history), iterations):
         policy = Policy.from_row_mass("fitted", field, rules, "fit", rate)
-        played, played_rate = played_field(policy, rules, players, hands, seed * 1000003 + it)
+        played, played_rate = played_field(policy, rules, players, hands,
+                                             Stream(seed, "fit", (it,)))
         weight = max(blend, 1.0 / (it + 2))
         new = field if played is None else (1 - weight) * field + weight * played
         change = float(np.abs(np.cumsum(new, axis=1) - np.cumsum(field, axis=1)).max())

@@ -12,7 +12,7 @@ can add three numbers from a short chart.  The house way is:
 
 :func:`derive` builds the chart from the fitted strategy of a ruleset and table size:
 
-a. Deal seeded hands and value every Pareto-frontier setting of each with the fitted table
+a. Deal hands (the seed's ``houseway`` stream) and value every Pareto-frontier setting of each with the fitted table
    policy's own EV (:func:`kernels.policies.setting_ev`, what the fitted strategy maximises).
 b. Regress those values, within each hand (only the order inside a hand matters), on
    indicators of fine hand classes per row: category x top rank (:data:`CLASS_OF`).
@@ -38,6 +38,7 @@ from analysis.cards import RANKS
 from analysis.fit import deal_sorted_hands
 from analysis.progress import shifted
 from analysis.rules import Ruleset, load_ruleset
+from analysis.seeds import CHUNKS, Stream
 from kernels import policies as _kp
 from kernels import settle as _ks
 from kernels.evaluate import N_STRENGTHS, ORDINAL_TO_PACKED, RANK3_TABLE, WHEEL_SECOND
@@ -47,7 +48,6 @@ ROWS = ("front", "middle", "back")
 LINES = 4  # chart lines per row: 12 lines and three rules
 MAX_POINTS = 40  # the strongest line of any row scores at most this
 SAMPLE_HANDS = 3000
-SEED = 20261121
 
 
 def _classes():
@@ -238,7 +238,7 @@ def _segments(y, w, k):
 _DERIVED = {}  # derive's results in this process (each takes seconds)
 
 
-def derive(rules, players=4, lines=LINES, hands=SAMPLE_HANDS, seed=SEED, progress=None):
+def derive(rules, players=4, lines=LINES, hands=SAMPLE_HANDS, seed=0, progress=None):
     """The house way of a ruleset and table size, from its fitted strategy.
 
     Parameters
@@ -248,7 +248,8 @@ def derive(rules, players=4, lines=LINES, hands=SAMPLE_HANDS, seed=SEED, progres
     lines : int
         Chart lines per row.
     hands, seed : int
-        Sampled hands (seeded) the chart is fitted on.
+        Sampled hands the chart is fitted on, and their seed; the house way that serves as
+        a policy (``houseway``) is the one derived with seed 0.
     progress : callable, optional
         ``progress(done, total)`` as the chart is fitted (two passes over the hands).
     """
@@ -268,7 +269,8 @@ def _derive(rules, players, lines, hands, seed, progress):
         raise ValueError(f"lines must be at least 1, got {lines}")
     compiled = rules_obj.compile()
     wheel = bool(compiled.params[_ks.P_WHEEL_SECOND])
-    sample = deal_sorted_hands(hands, seed)
+    stream = Stream(seed, "houseway")
+    sample = deal_sorted_hands(hands, stream)
     offsets, rows, values, policy = _fitted_values(rules_obj, players, sample)
     n_fine = [len(CLASS_KEYS[0]), len(CLASS_KEYS[1]), len(CLASS_KEYS[1])]
     # b. fine classes: one column per (row, class)
@@ -323,9 +325,9 @@ def _derive(rules, players, lines, hands, seed, progress):
                        for h in range(len(offsets) - 1)])
     table[_kp.SURRENDER_BELOW] = -np.inf
     if compiled.params[_ks.P_SURRENDER_ALLOWED]:
-        fitted_surrenders = _fitted_surrenders(policy, rules_obj, players, sample)
+        fitted_surrenders = _play(policy, rules_obj, players, sample, stream)[3]
         table[_kp.SURRENDER_BELOW] = _threshold(totals, fitted_surrenders)
-    agreement = _agreement(table, policy, rules_obj, players, sample)
+    agreement = _agreement(table, policy, rules_obj, players, sample, stream)
     return HouseWay(rules_obj.id, players, tuple(lines_out), float(table[_kp.SURRENDER_BELOW]),
                     len(compiled.naturals) > 0, agreement, table)
 
@@ -347,17 +349,12 @@ def _best_total(table, rows):
     return float((table[0, rows[:, 0]] + table[1, rows[:, 1]] + table[2, rows[:, 2]]).max())
 
 
-def _play(policy, rules, players, hands):
-    """What a policy does with each hand: (rows, natural, key, surrender)."""
-    from analysis.sampling import block_states
-
+def _play(policy, rules, players, hands, stream):
+    """What a policy does with each hand (its choices from ``stream``'s child 1):
+    (rows, natural, key, surrender)."""
     compiled = rules.compile()
     return _kp.play_hands(hands, policy.code, policy.tables, policy.points, compiled.params,
-                          compiled.naturals, players - 1, block_states(SEED, 0, 64))
-
-
-def _fitted_surrenders(policy, rules, players, hands):
-    return _play(policy, rules, players, hands)[3]
+                          compiled.naturals, players - 1, stream.child(1).states(CHUNKS))
 
 
 def _threshold(totals, surrenders):
@@ -372,19 +369,20 @@ def _threshold(totals, surrenders):
     return float(np.append(candidates, np.inf)[best])
 
 
-def _agreement(table, policy, rules, players, hands):
+def _agreement(table, policy, rules, players, hands, stream):
     """Share of hands the house way sets (or declares, surrenders) as the fitted one does."""
     from analysis.policies import Policy
 
-    house = Policy("houseway", _kp.HOUSEWAY, policy.tables, table, "")
-    mine = _play(house, rules, players, hands)
-    theirs = _play(policy, rules, players, hands)
+    house = Policy("houseway", _kp.HOUSEWAY, np.zeros(_kp.TABLE_SHAPE), table, "")
+    mine = _play(house, rules, players, hands, stream)
+    theirs = _play(policy, rules, players, hands, stream)
     same = np.all(mine[0] == theirs[0], axis=1) & (mine[1] == theirs[1]) & (mine[3] == theirs[3])
     return float(same.mean())
 
 
 def write_houseway(rules, players, tables, seed, out, stage=None):
-    """Derive, measure its cost against fitted (paired, ``tables`` seeded tables), and write
+    """Derive (from ``seed``), measure its cost against fitted (paired, ``tables`` tables from
+    ``seed``), and write
     ``<rules>-<players>p.md`` and ``.json`` under ``out``; returns (HouseWay, Gap, paths).
     ``stage(label, unit)``, if given, makes a progress callback for each step."""
     import time
@@ -394,8 +392,10 @@ def write_houseway(rules, players, tables, seed, out, stage=None):
 
     start = time.perf_counter()
     name = rules if isinstance(rules, str) else rules.id
-    way = derive(rules, players, progress=_stage(stage, f"{name}: fitting the chart", "hands"))
-    gap = policy_gap(rules, players, "houseway", tables=tables, seed=seed,
+    way = derive(rules, players, seed=seed,
+                 progress=_stage(stage, f"{name}: fitting the chart", "hands"))
+    gap = policy_gap(rules, players, as_policy(way, f"house way derived with seed {seed}"),
+                     tables=tables, seed=seed,
                      progress=_stage(stage, f"{name}: measuring its cost", "hands"))
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -410,10 +410,17 @@ def write_houseway(rules, players, tables, seed, out, stage=None):
                    "points": x.points} for x in way.lines],
         "surrender_below": None if not np.isfinite(way.surrender_below) else way.surrender_below,
         "declares_naturals": way.declares, "agreement_with_fitted": way.agreement,
-        "derived_from": {"hands": SAMPLE_HANDS, "seed": SEED, "lines_per_row": LINES},
+        "derived_from": {"hands": SAMPLE_HANDS, "seed": seed, "lines_per_row": LINES},
         "cost": gap.to_dict(), "seconds": round(time.perf_counter() - start, 1),
         **provenance()})
     return way, gap, [stem.with_suffix(".md"), stem.with_suffix(".json")]
+
+
+def as_policy(way, source):
+    """A :class:`HouseWay` as a policy the kernels play."""
+    from analysis.policies import Policy
+
+    return Policy("houseway", _kp.HOUSEWAY, np.zeros(_kp.TABLE_SHAPE), way.points, source)
 
 
 def _stage(stage, label, unit):
@@ -428,13 +435,11 @@ def price_of_simplicity(rules, players, lines=(2, 3, 4, 5, 6, 8), tables=20000, 
     import pandas as pd
 
     from analysis.compare import policy_gap
-    from analysis.policies import Policy
 
     records = []
     for n in lines:
-        way = derive(rules, players, lines=n)
-        policy = Policy("houseway", _kp.HOUSEWAY, np.zeros(_kp.TABLE_SHAPE), way.points,
-                        f"house way, {n} lines per row")
+        way = derive(rules, players, lines=n, seed=seed)
+        policy = as_policy(way, f"house way, {n} lines per row, derived with seed {seed}")
         gap = policy_gap(rules, players, policy, tables=tables, seed=seed)
         records.append({"ruleset": way.rules, "players": players, "lines_per_row": n,
                         "chart_lines": len(way.lines), "cost": -gap.gap, "ci_low": -gap.ci_high,

@@ -175,14 +175,13 @@ def make_policy(name, rules, players, strategy=None, progress=None):
     if name in ("random", "greedy", "balanced"):
         return Policy(name, _kp.POLICIES.index(name), empty, balanced_points(), "")
     if name == "houseway":
-        from analysis.houseway import derive
+        from analysis.houseway import as_policy, derive
 
         way = derive(rules.id, players, progress=progress)
-        return Policy(name, _kp.HOUSEWAY, empty, way.points,
-                      f"house way derived from {strategy_path(rules.id, players)}")
+        return as_policy(way, f"house way derived from {strategy_path(rules.id, players)}")
     if name == "table":
         return Policy.from_row_mass(name, balanced_field(players), rules,
-                                    "rows of balanced players (4,000 seeded deals)")
+                                    "rows of balanced players (4,000 deals, seed 0)")
     path = Path(strategy) if strategy else strategy_path(rules.id, players)
     if strategy and path.is_file():
         check_strategy(path, rules.id, players)
@@ -195,9 +194,12 @@ def make_policy(name, rules, players, strategy=None, progress=None):
 
 
 @cache
-def balanced_field(players, deals=4000, seed=20261121):
-    """Per-row strength distribution of ``balanced`` settings over seeded random deals."""
+def balanced_field(players, deals=4000):
+    """Per-row strength distribution of ``balanced`` settings over ``deals`` random hands: a
+    fixed part of the ``table`` policy and of a fit's start, so drawn from seed 0 whatever a
+    command's ``--seed``."""
     from analysis.fit import played_row_mass
+    from analysis.seeds import Stream
 
     policy = Policy("balanced", _kp.BALANCED, np.zeros(_kp.TABLE_SHAPE), balanced_points(), "")
-    return played_row_mass(policy, load_ruleset("basic"), players, deals, seed)
+    return played_row_mass(policy, load_ruleset("basic"), players, deals, Stream(0, "balanced"))

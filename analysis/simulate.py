@@ -2,7 +2,7 @@
 
 :class:`Simulation` fixes a run: rulesets, table size, one policy per seat, tables, seed and
 block size.  Block ``i`` (tables ``i * block_size`` onwards) has its own random stream
-(:mod:`analysis.sampling`), so the totals do not depend on threads, machines, or on whether
+(:mod:`analysis.seeds`), so the totals do not depend on threads, machines, or on whether
 the run was interrupted and resumed.  Totals are exact integers:
 
 - ``acc`` int64 (R, P, kernels.simulate.N_ACC): per ruleset and seat, hands, sum and sum of
@@ -28,7 +28,7 @@ from analysis.memory import require_memory
 from analysis.policies import POLICY_NAMES, make_policy
 from analysis.provenance import load_npz, read_checkpoint, write_npz
 from analysis.rules import BankRotation, Game, load_ruleset
-from analysis.sampling import block_states
+from analysis.seeds import SCHEME, Stream
 from kernels import policies as _kp
 from kernels import simulate as _ks
 from kernels.naturals import NATURAL_KINDS
@@ -155,7 +155,7 @@ def run_key(sim, compiled):
     """What identifies a run's totals: its settings and the digest of the ruleset and strategy
     arrays it ran with (:func:`fingerprint`), so that a run resumed after a refit or a ruleset
     edit is refused rather than silently mixed."""
-    return {**sim.describe(), "digest": fingerprint(compiled)}
+    return {**sim.describe(), "digest": fingerprint(compiled), "seeds": SCHEME}
 
 
 def _bank_mode(rules):
@@ -177,8 +177,8 @@ def run_blocks(sim, compiled, blocks):
     blocks = np.asarray(blocks, np.int64)
     first = blocks * sim.block_size
     counts = np.minimum(sim.block_size, sim.tables - first)
-    states = np.concatenate([block_states(sim.seed, int(b), 1) for b in blocks]) if len(blocks) \
-        else np.zeros(0, np.uint64)
+    stream = Stream(sim.seed, "simulate")
+    states = np.array([stream.states(1, int(b))[0] for b in blocks], np.uint64)
     n_rules, k_max = compiled.naturals.shape[:2]
     acc = np.zeros((len(blocks), n_rules, sim.players, _ks.N_ACC), np.int64)
     hist = np.zeros((len(blocks), n_rules, sim.players, _ks.N_HIST), np.int64)

@@ -157,7 +157,7 @@ def test_monte_carlo_matches_exact_enumeration(rules_id, opponents, hero, pack):
     policy = policy_of(opponents, rules_id, 2)
     cands, exact, outcome = exact_points(hand, rules, policy, unseen)
     n = 20000
-    points, stats = simulate(hand, rules, 2, policy, cands, n, seed=11, unseen=unseen)
+    points, stats = simulate(hand, rules, 2, policy, cands, n, 11, unseen=unseen)
     assert points.shape == (len(cands), n)
 
     # every sampled table is exactly one of the 14 possible ones, for all candidates at once
@@ -213,7 +213,7 @@ def test_fixed_opponent_gives_the_exact_points_every_sample(rules_id, opponents,
     unseen = np.sort(parse_cards(pack))[:13]
     policy = policy_of(opponents, rules_id, 2)
     cands, exact, outcome = exact_points(hand, rules, policy, unseen)
-    points, stats = simulate(hand, rules, 2, policy, cands, 250, seed=3, unseen=unseen)
+    points, stats = simulate(hand, rules, 2, policy, cands, 250, 3, unseen=unseen)
     np.testing.assert_array_equal(points, np.repeat(exact, 250, axis=1))
     compared = (outcome[:, 0] != 2).all(axis=1)
     np.testing.assert_array_equal(stats[:, ST_COMPARED], 250 * compared)
@@ -250,7 +250,7 @@ def test_same_seed_same_numbers_with_one_or_two_threads(restore_threads):
     runs = {}
     for threads in (1, 2):
         numba.set_num_threads(threads)
-        runs[threads] = (simulate(hand, rules, 4, policy, cands, 450, seed=21),
+        runs[threads] = (simulate(hand, rules, 4, policy, cands, 450, 21),
                          best_setting(HAND, rules, 4, "balanced", 450, seed=21).table)
     (p1, s1), t1 = runs[1]
     (p2, s2), t2 = runs[2]
@@ -258,7 +258,7 @@ def test_same_seed_same_numbers_with_one_or_two_threads(restore_threads):
     np.testing.assert_array_equal(s1, s2)
     pd.testing.assert_frame_equal(t1, t2)
     # a different seed deals different opponents
-    p3, _ = simulate(hand, rules, 4, policy, cands, 450, seed=22)
+    p3, _ = simulate(hand, rules, 4, policy, cands, 450, 22)
     assert (p3 != p1).any(axis=1).all()
     t3 = best_setting(HAND, rules, 4, "balanced", 450, seed=22).table
     assert not np.array_equal(t3["ev"].to_numpy(), t1["ev"].to_numpy())
@@ -271,11 +271,11 @@ def test_blocks_extend_one_run():
     hand = sorted_hand(HAND)
     policy = policy_of("greedy", "standard", 4)
     cands = candidates(hand, rules)
-    whole, _ = simulate(hand, rules, 4, policy, cands, 250, seed=8)
-    later, _ = simulate(hand, rules, 4, policy, cands, 150, seed=8, first_block=1)
+    whole, _ = simulate(hand, rules, 4, policy, cands, 250, 8)
+    later, _ = simulate(hand, rules, 4, policy, cands, 150, 8, first_block=1)
     np.testing.assert_array_equal(later, whole[:, BLOCK:])
     # and the candidates do not disturb each other (common random numbers)
-    alone, _ = simulate(hand, rules, 4, policy, cands[2:3], 250, seed=8)
+    alone, _ = simulate(hand, rules, 4, policy, cands[2:3], 250, 8)
     np.testing.assert_array_equal(alone[0], whole[2])
 
 
@@ -361,15 +361,19 @@ def test_ci_coverage_is_near_95_percent(monkeypatch):
 # Racing
 # --------------------------------------------------------------------------------------------
 
-# two-four heads-up: the quads-in-back setting is clearly best; the race drops the rest
+# two-four heads-up: two quads-in-back settings are nearly tied (their EVs differ by ~0.001,
+# no budget here separates them) and the rest clearly worse: the race drops the rest after its
+# first round and stops once the two survivors' intervals are narrower than the precision
 RACE_HAND = "Ac Ad Kh Kd 7s 7h 7d 7c 5s 4s 3h 2c 2d"
 
 
 def test_racing_finds_the_fixed_sample_best_with_fewer_samples():
     budget = 20000
-    raced = best_setting(RACE_HAND, "two-four", 2, "greedy", budget, seed=1, precision=1e-3)
+    raced = best_setting(RACE_HAND, "two-four", 2, "greedy", budget, seed=1, precision=0.03)
     fixed = best_setting(RACE_HAND, "two-four", 2, "greedy", budget, seed=1)
-    assert raced.table["setting"].iloc[0] == fixed.table["setting"].iloc[0]
+    leader = raced.table["setting"].iloc[0]
+    assert fixed.table.set_index("setting").loc[leader, "gap_high"] >= 0, \
+        "the race's leader is distinguishably worse than the fixed run's best"
     assert raced.samples < budget, f"the race used the whole budget ({raced.samples})"
     assert fixed.samples == budget
     counts = raced.table["samples"]

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from analysis.best import Z95
+from analysis.seeds import Stream
 from analysis.compare import Gap, deal_tables, policy_gap, policy_gaps, table_setup
 from analysis.rules import load_ruleset
 from analysis.simulate import Simulation, compile_simulation, run, seats_frame
@@ -80,12 +81,12 @@ def test_bad_input_raises_value_error(args, message):
 
 
 def test_tables_are_dealt_and_set_up_as_the_simulator_does():
-    hands = deal_tables(500, 4, seed=1)
+    hands = deal_tables(500, 4, Stream(1, "tables"))
     assert hands.dtype == np.uint8 and hands.shape == (500, 4, 13)
     flat = hands.reshape(500, 52)
     assert all(len(set(row)) == 52 for row in flat.tolist())  # one pack per table
     assert (np.diff(hands.astype(int), axis=2) > 0).all()  # each hand sorted
-    np.testing.assert_array_equal(deal_tables(500, 4, seed=1), hands)
+    np.testing.assert_array_equal(deal_tables(500, 4, Stream(1, "tables")), hands)
 
     aces, bank = table_setup(load_ruleset("house"), hands)
     expected = np.array([[sum(c // 4 == 12 for c in hand) for hand in table]

@@ -22,7 +22,7 @@ from analysis.fit import fit_and_save, fit_equilibrium, save_strategy
 from analysis.hands import rank3
 from analysis.policies import load_strategy, make_policy, manifest, strategy_path
 from analysis.rules import load_ruleset
-from analysis.sampling import block_states
+from analysis.seeds import Stream
 from kernels import policies as KP
 from kernels.evaluate import N_STRENGTHS
 
@@ -159,7 +159,7 @@ def paired_margins(hero_policies, field, hands, samples, seed):
     out = np.empty((hands, len(hero_policies)))
     for i in range(hands):
         hand = np.sort(rng.permutation(52)[:13].astype(np.uint8))
-        state = block_states(seed, i, 1)
+        state = Stream(seed, "field").states(1, i)
         cands = [decision(hand, p, compiled, 3, state) for p in hero_policies]
         points, _ = simulate(hand, rules, 4, field, cands, samples, seed * 1000 + i)
         out[i] = points.mean(axis=1)

@@ -21,7 +21,7 @@ from analysis.cards import parse_hand
 from analysis.hands import rank3, rank5
 from analysis.policies import Policy, balanced_field, make_policy, row_percentiles
 from analysis.rules import load_ruleset, ruleset_ids
-from analysis.sampling import block_states
+from analysis.seeds import Stream
 from analysis.settings import pareto_frontier, split_cards, split_strengths
 from kernels import policies as KP
 from kernels.evaluate import N_STRENGTHS
@@ -77,7 +77,7 @@ def warm_policies():
     p = policy_of("random", "two-four", 2)
     c = rules_of("two-four").compile()
     KP.play_hands(hand[None], p.code, p.tables, p.points, c.params, c.naturals, 1,
-                  block_states(0, 0, 1))
+                  Stream(0, "field").states(1))
 
 
 # --------------------------------------------------------------------------------------------
@@ -259,7 +259,7 @@ def test_random_is_uniform_over_legal_settings():
     rules = rules_of("two-four")
     policy = policy_of("random", "two-four", 2)
     compiled = rules.compile()
-    state = block_states(99, 0, 1)
+    state = Stream(99, "field").states(1)
     scratch = KP.policy_scratch()
     draws = 10 * n_legal
     splits = np.empty(draws, np.int64)
@@ -292,7 +292,7 @@ def test_random_depends_on_its_state():
     rules = rules_of("two-four")
 
     def run(seed):
-        state = block_states(seed, 0, 1)
+        state = Stream(seed, "field").states(1)
         return [decide(hand, policy, rules, 2, state)[0] for _ in range(20)]
 
     assert run(1) == run(1)
@@ -310,7 +310,7 @@ def play(name, rules_id, players, hands, seed=0, chunks=8):
     p = policy_of(name, rules_id, players)
     c = rules.compile()
     return KP.play_hands(hands, p.code, p.tables, p.points, c.params, c.naturals, players - 1,
-                         block_states(seed, 0, chunks))
+                         Stream(seed, "field").states(chunks))
 
 
 @pytest.mark.parametrize("rules_id, players", TABLES)

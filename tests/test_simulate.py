@@ -11,7 +11,7 @@ import pytest
 import naive
 from analysis.cli import main
 from analysis.rules import BankRotation, Game, load_ruleset
-from analysis.sampling import block_states
+from analysis.seeds import Stream
 from analysis.simulate import Simulation, compile_simulation, run, run_blocks, seats_frame
 from kernels import simulate as K
 
@@ -38,7 +38,7 @@ class SplitMix:
 def naive_deals(sim):
     """(table, hands) of every table of a run, dealt as the kernel deals them."""
     for b in range(sim.blocks):
-        rng = SplitMix(block_states(sim.seed, b, 1)[0])
+        rng = SplitMix(Stream(sim.seed, "simulate").states(1, b)[0])
         deck = list(range(52))
         first = b * sim.block_size
         for table in range(first, min(first + sim.block_size, sim.tables)):
