@@ -32,8 +32,12 @@ demo: warm
 	$(VENV)/bin/sapsam chart policies --rules standard --policies greedy,balanced,houseway \
 	    --samples 4000 --out results/demo
 
+# The lint first (seconds), then the tests with the public examples in the docstrings, and a
+# coverage report of the Python code (the Numba kernels run compiled, so coverage cannot see
+# inside them; tests/naive.py holds them to a plain-Python reference instead).
 test: warm
-	$(PY) -m pytest -m "not slow"
+	$(VENV)/bin/ruff check analysis kernels tests benchmarks notebooks
+	$(PY) -m pytest -m "not slow" --cov --cov-report=term
 
 test-slow: warm
 	$(PY) -m pytest -m slow
@@ -42,19 +46,19 @@ test-slow: warm
 # be stale after an edit to an inlined callee in another module.  Compiling is not timed.
 bench: $(STAMP)
 	find kernels -name '*.nbi' -o -name '*.nbc' | xargs rm -f
-	$(PY) -m analysis.bench --out results/benchmarks.md
+	$(PY) benchmarks/bench.py --out results/benchmarks.md
 
 # Runs every notebooks/*.ipynb in place with its full sample budget and saves the outputs
 # (a few minutes); the tests run them with a small budget and never write them back.
 notebooks: $(STAMP)
 	$(PY) notebooks/execute.py
 
-# Fitted strategies shipped in the package (analysis/strategies/): every named ruleset at 4
+# Fitted strategies shipped in the package (analysis/play/strategies/): every named ruleset at 4
 # players, and heads-up two-four (~20 min).  Written there explicitly: a plain `sapsam fit`
 # writes into the user's data folder.
-SHIPPED := analysis/strategies
+SHIPPED := analysis/play/strategies
 strategies: warm
-	$(PY) -c 'from analysis.rules import ruleset_ids; print(*ruleset_ids(), sep="\n")' | \
+	$(PY) -c 'from analysis.game.rules import ruleset_ids; print(*ruleset_ids(), sep="\n")' | \
 	    while read -r rules; do $(VENV)/bin/sapsam fit --rules $$rules --players 4 --seed 1 --quiet \
 	        --fresh --out $(SHIPPED)/$$rules-4p.npz || exit 1; done
 	$(VENV)/bin/sapsam fit --rules two-four --players 2 --seed 1 --quiet --fresh \

@@ -10,14 +10,14 @@ from importlib import import_module
 __version__ = "0.1.0"
 
 _PUBLIC = {
-    "format_cards": "analysis.cards", "format_setting": "analysis.cards",
-    "parse_cards": "analysis.cards", "parse_hand": "analysis.cards",
-    "parse_setting": "analysis.cards",
-    "describe": "analysis.hands", "rank3": "analysis.hands", "rank5": "analysis.hands",
-    "strength": "analysis.hands",
-    "Frontier": "analysis.settings", "Setting": "analysis.settings",
-    "legal_splits": "analysis.settings", "pareto_frontier": "analysis.settings",
-    "pareto_frontier_batch": "analysis.settings", "split_strengths": "analysis.settings",
+    "format_cards": "analysis.game.cards", "format_setting": "analysis.game.cards",
+    "parse_cards": "analysis.game.cards", "parse_hand": "analysis.game.cards",
+    "parse_setting": "analysis.game.cards",
+    "describe": "analysis.game.hands", "rank3": "analysis.game.hands", "rank5": "analysis.game.hands",
+    "strength": "analysis.game.hands",
+    "Frontier": "analysis.game.settings", "Setting": "analysis.game.settings",
+    "legal_splits": "analysis.game.settings", "pareto_frontier": "analysis.game.settings",
+    "pareto_frontier_batch": "analysis.game.settings", "split_strengths": "analysis.game.settings",
 }
 
 __all__ = sorted(_PUBLIC)

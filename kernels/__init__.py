@@ -8,10 +8,24 @@ Public entry points (see each module for conventions):
   ``pareto_frontier``, ``pareto_frontier_batch`` over the 72,072 splits of sorted hands.
 """
 
-from kernels.evaluate import (N_STRENGTHS, STRENGTH_DTYPE, eval3, eval5, from_packed, rank3,
-                              rank5, to_packed)
-from kernels.settings import (N_SPLITS, count_legal, pareto_frontier, pareto_frontier_batch,
-                              split_strengths, split_strengths_batch)
+from kernels.evaluate import (
+                              N_STRENGTHS,
+                              STRENGTH_DTYPE,
+                              eval3,
+                              eval5,
+                              from_packed,
+                              rank3,
+                              rank5,
+                              to_packed,
+)
+from kernels.settings import (
+                              N_SPLITS,
+                              count_legal,
+                              pareto_frontier,
+                              pareto_frontier_batch,
+                              split_strengths,
+                              split_strengths_batch,
+)
 
 __all__ = ["N_SPLITS", "N_STRENGTHS", "STRENGTH_DTYPE", "count_legal", "eval3", "eval5",
            "from_packed", "pareto_frontier", "pareto_frontier_batch", "rank3", "rank5",

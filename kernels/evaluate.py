@@ -149,7 +149,7 @@ def rank5(cards, parallel=True):
     Parameters
     ----------
     cards : ndarray(uint8), shape (n, 5)
-        Distinct card codes per row (not checked here: see ``analysis.hands``).
+        Distinct card codes per row (not checked here: see ``analysis.game.hands``).
     parallel : bool
         Use Numba threads (``numba.set_num_threads`` sets how many).
 

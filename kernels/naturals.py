@@ -27,7 +27,13 @@ import numpy as np
 from numba import njit, prange
 
 from kernels.evaluate import eval3, eval5
-from kernels.settings import FIVE_POSITIONS, FRONT_POSITIONS, N_FRONTS, N_SPLITS, SPLIT_ROWS
+from kernels.settings import (
+    FIVE_POSITIONS,
+    FRONT_POSITIONS,
+    N_FRONTS,
+    N_SPLITS,
+    SPLIT_ROWS,
+)
 
 NATURAL_KINDS = (
     "dragon", "clean-dragon", "six-pairs", "three-straights", "three-flushes",

@@ -8,7 +8,7 @@ Policies (codes are positions in :data:`POLICIES`):
   the frontier setting with the largest sum of row percentiles, each row's percentile taken
   against random hands of its size (all 22,100 fronts; all 2,598,960 five-card hands).  Its
   ``points`` table holds those percentiles.
-- ``houseway``: a short point count (``analysis.houseway``): the frontier setting with the
+- ``houseway``: a short point count (``analysis.strategy.houseway``): the frontier setting with the
   most chart points (ties to the stronger back, then middle, then front); declares any
   natural it holds; surrenders when its best total is below the chart's threshold.
 - ``table``: the frontier setting of highest expected value against the per-row strength
@@ -27,8 +27,16 @@ from kernels import settle as S
 from kernels.evaluate import CATEGORY_OF, N_STRENGTHS, WHEEL_SECOND, eval3, eval5
 from kernels.naturals import best_natural
 from kernels.rng import below
-from kernels.settings import (FIVE_POSITIONS, FRONT_POSITIONS, N_FIVES, N_SPLITS, SPLIT_ROWS,
-                              _frontier, frontier_scratch, subset_strengths)
+from kernels.settings import (
+    FIVE_POSITIONS,
+    FRONT_POSITIONS,
+    N_FIVES,
+    N_SPLITS,
+    SPLIT_ROWS,
+    _frontier,
+    frontier_scratch,
+    subset_strengths,
+)
 
 POLICIES = ("random", "greedy", "balanced", "table", "houseway")
 RANDOM, GREEDY, BALANCED, TABLE, HOUSEWAY = range(5)
@@ -106,7 +114,8 @@ def _split_of(back, middle):
     # 5-subsets of the remaining ten positions
     f_index = 0
     for i in range(FRONT_POSITIONS.shape[0]):
-        if FRONT_POSITIONS[i, 0] == front[0] and FRONT_POSITIONS[i, 1] == front[1] and FRONT_POSITIONS[i, 2] == front[2]:
+        if (FRONT_POSITIONS[i, 0] == front[0] and FRONT_POSITIONS[i, 1] == front[1]
+                and FRONT_POSITIONS[i, 2] == front[2]):
             f_index = i
             break
     for s in range(f_index * 252, f_index * 252 + 252):

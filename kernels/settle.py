@@ -266,7 +266,7 @@ def settle_into(params, royalty, naturals, rows, natural, natural_key, surrender
     Parameters
     ----------
     params, royalty, naturals : ndarray(int64)
-        A compiled ruleset (``analysis.rules.CompiledRules``).
+        A compiled ruleset (``analysis.game.rules.CompiledRules``).
     rows : ndarray(int16), shape (T, P, 3)
         Strength triple of each seat's setting.
     natural : ndarray(int64), shape (T, P)

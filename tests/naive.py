@@ -11,7 +11,7 @@ suits c, d, h, s = 0..3.
 
 from bisect import bisect_left
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, combinations_with_replacement
 
 # --------------------------------------------------------------------------------------------
@@ -147,7 +147,7 @@ def class_representatives():
     return fronts, fives
 
 
-@lru_cache(maxsize=None)
+@cache
 def strength_scale(wheel_second=False):
     """Sorted list of the distinct keys of all hand classes (7,917 of them)."""
     fronts, fives = class_representatives()
@@ -303,7 +303,7 @@ def _front_runs(option):
 
 
 def natural_option(hand):
-    """``(kind, option)`` of an ``analysis.rules.NaturalHand``, read from its named fields.
+    """``(kind, option)`` of an ``analysis.game.mechanisms.NaturalHand``, read from its named fields.
 
     The option is the integer :func:`natural_key` takes: six pairs 0 strict, 1 quads-as-two,
     2 any; three straights 0 both, 1 low (A-2-3 only), 2 high (Q-K-A only); four trips 1 if
@@ -325,7 +325,7 @@ def natural_option(hand):
     return kind, option
 
 
-@lru_cache(maxsize=None)
+@cache
 def _run_patterns():
     """{rank-count tuple: [(back_top, middle_top, front_top), ...]} over every choice of two
     5-card runs and one 3-card run (10 * 10 * 12 choices), built once."""
@@ -474,7 +474,7 @@ def natural_key(hand, kind, option=0):
 
 ROW_NAMES = ("front", "middle", "back")
 CATEGORY_WORDS = ("high-card", "pair", "two-pair", "trips", "straight", "flush", "full-house",
-                  "quads", "straight-flush")  # the values of analysis.rules.Category
+                  "quads", "straight-flush")  # the values of analysis.game.mechanisms.Category
 ACES_BET = {0: 0, 1: 1, 2: 2, 3: 6, 4: 8}  # RULES.md A11
 
 
@@ -682,7 +682,7 @@ def settle(rules, seats, bank=-1, chips=None):
 
     Parameters
     ----------
-    rules : analysis.rules.Ruleset
+    rules : analysis.game.rules.Ruleset
     seats : list of Seat, 2 to 4; seat 0 is the dealer (chip-limited order, A10)
     bank : int
         The bank's seat in a bank game (A7); ignored otherwise.

@@ -1,4 +1,4 @@
-"""Which setting wins more (analysis/best.py, kernels/montecarlo.py).
+"""Which setting wins more (analysis/measure/best.py, kernels/montecarlo.py).
 
 The Monte Carlo is held to exact enumeration: heads-up with the opponent dealt 13 of 14
 known cards there are 14 equally likely opponent hands, so every candidate's EV is an exact
@@ -11,22 +11,22 @@ import functools
 import json
 import math
 
+import naive
 import numba
 import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-import analysis.best as best_module
-import naive
-from analysis.best import BLOCK, best_setting, candidates, simulate
-from analysis.cards import format_setting, parse_cards, parse_setting
+import analysis.measure.best as best_module
 from analysis.cli import main
-from analysis.hands import rank3, rank5
-from analysis.policies import make_policy
-from analysis.rules import load_ruleset
-from analysis.score import points_scale
-from analysis.settings import pareto_frontier, sorted_hand, split_cards
+from analysis.game.cards import format_setting, parse_cards, parse_setting
+from analysis.game.hands import rank3, rank5
+from analysis.game.ruleset_files import load_ruleset
+from analysis.game.score import points_scale
+from analysis.game.settings import pareto_frontier, sorted_hand, split_cards
+from analysis.measure.best import BLOCK, best_setting, candidates, simulate
+from analysis.strategy.registry import make_policy
 from kernels import policies as KP
 from kernels.evaluate import WHEEL_SECOND
 from kernels.montecarlo import ST_COMPARED

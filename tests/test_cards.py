@@ -1,11 +1,18 @@
-"""Cards and settings as text (analysis/cards.py)."""
+"""Cards and settings as text (analysis/game/cards.py)."""
 
+import naive
 import numpy as np
 import pytest
 
-import naive
-from analysis.cards import (format_card, format_cards, format_setting, parse_card, parse_cards,
-                            parse_hand, parse_setting)
+from analysis.game.cards import (
+    format_card,
+    format_cards,
+    format_setting,
+    parse_card,
+    parse_cards,
+    parse_hand,
+    parse_setting,
+)
 
 HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
 SETTING = "Qs Qh 7c | Jc Jd Jh 2c 2d | 5c 5d 5h 5s Ad"

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analysis import settings as api
-from analysis.cards import parse_cards
 from analysis.cli import main
-from analysis.hands import rank3, rank5
+from analysis.game import settings as api
+from analysis.game.cards import parse_cards
+from analysis.game.hands import rank3, rank5
 from kernels.evaluate import WHEEL_SECOND
 
 HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"

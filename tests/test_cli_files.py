@@ -3,17 +3,15 @@ paths checked before any work, checkpoints that are never lost or silently repla
 writer per output folder, a clean line on Ctrl-C, and sizes checked before allocating."""
 
 import json
-import os
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from terminal import HAND, in_terminal
 
 from analysis.cli import main
-from analysis.policies import SHIPPED_STRATEGY_DIR, user_strategy_dir
-from terminal import HAND, in_terminal, piped
+from analysis.play.strategy_files import SHIPPED_STRATEGY_DIR, user_strategy_dir
 
 SIM = ["simulate", "--rules", "standard", "--tables", "400", "--block-size", "100", "--quiet"]
 
@@ -53,7 +51,7 @@ def test_fit_writes_into_the_user_data_folder(data_folder):
     assert mine.is_file() and mine.with_suffix(".json").is_file()
     assert {p.name: p.read_bytes() for p in SHIPPED_STRATEGY_DIR.iterdir()} == shipped
     # the user's own fit is the one used from now on
-    from analysis.policies import make_policy
+    from analysis.strategy.registry import make_policy
 
     assert make_policy("fitted", "standard", 4).source == str(mine)
 
@@ -144,8 +142,8 @@ def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
 
 
 def test_resumed_run_reports_the_time_of_all_sessions(tmp_path):
-    from analysis.simulate import Simulation, elapsed
-    from analysis.simulate import run as simulate
+    from analysis.measure.simulate import Simulation, elapsed
+    from analysis.measure.simulate import run as simulate
 
     out = tmp_path / "sim"
     sim = Simulation(("standard",), 4, ("fitted",) * 4, 400, 0, 100)
@@ -224,24 +222,24 @@ def test_bad_input_in_a_terminal_is_one_line_exit_2():
 
 
 def test_compile_notice_only_when_kernels_are_not_cached(monkeypatch):
-    import analysis.jit
+    import analysis.base.jit
 
-    monkeypatch.setattr(analysis.jit, "cached", lambda dispatchers: False)
+    monkeypatch.setattr(analysis.base.jit, "cached", lambda dispatchers: False)
     result = run("best", HAND, "--samples", "100", "--quiet")
     assert result.exit_code == 0
     assert "first run only" not in result.stderr  # --quiet
     result = run("best", HAND, "--samples", "100")
     assert result.stderr.count("compiling kernels, first run only") == 1
-    monkeypatch.setattr(analysis.jit, "cached", lambda dispatchers: True)
+    monkeypatch.setattr(analysis.base.jit, "cached", lambda dispatchers: True)
     assert "first run only" not in run("best", HAND, "--samples", "100").stderr
 
 
 def test_cache_check_sees_a_kernel_compiled_or_not(tmp_path, monkeypatch):
-    """:func:`analysis.jit.cached` on a kernel of its own: not cached, then cached."""
+    """:func:`analysis.base.jit.cached` on a kernel of its own: not cached, then cached."""
     import importlib
     import sys
 
-    from analysis.jit import cached
+    from analysis.base.jit import cached
 
     (tmp_path / "fresh_kernel.py").write_text(
         "from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n")

@@ -1,4 +1,4 @@
-"""Paired policy comparison (analysis/compare.py)."""
+"""Paired policy comparison (analysis/measure/compare.py)."""
 
 import json
 import math
@@ -7,11 +7,12 @@ import numba
 import numpy as np
 import pytest
 
-from analysis.best import Z95
-from analysis.seeds import Stream
-from analysis.compare import Gap, deal_tables, policy_gap, policy_gaps, table_setup
-from analysis.rules import load_ruleset
-from analysis.simulate import Simulation, compile_simulation, run, seats_frame
+from analysis.base.stats import Z95
+from analysis.game.ruleset_files import load_ruleset
+from analysis.measure.compare import Gap, policy_gap, policy_gaps
+from analysis.measure.simulate import Simulation, compile_simulation, run, seats_frame
+from analysis.play.deal import deal_tables, table_setup
+from analysis.play.seeds import Stream
 
 
 def test_fitted_against_itself_is_exactly_zero():

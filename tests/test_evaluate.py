@@ -1,4 +1,4 @@
-"""Hand evaluation (kernels/evaluate.py, analysis/hands.py), proved exhaustively (STYLE.md 3).
+"""Hand evaluation (kernels/evaluate.py, analysis/game/hands.py), proved exhaustively (STYLE.md 3).
 
 References: the exact counts in DESIGN.md, phevaluator (an independent 5-card evaluator,
 test-only) over all 2,598,960 five-card hands, and ``naive.hand_key`` over every hand class
@@ -7,12 +7,12 @@ for the shared 3-/5-card scale and the wheel options.
 
 from itertools import chain, combinations, starmap
 
+import naive
 import numpy as np
 import pytest
 from phevaluator import evaluate_cards
 
-import naive
-from analysis import hands
+from analysis.game import hands
 from kernels import evaluate as ev
 
 N_FIVE = 2_598_960

@@ -1,4 +1,4 @@
-"""Fitted strategies (analysis/fit.py), exploitability (analysis/exploit.py) and their commands.
+"""Fitted strategies (analysis/strategy/fit.py), exploitability (analysis/measure/exploit.py) and their commands.
 
 The fitted policy is held to a measured margin: on random hero hands at a 4-player standard
 table, the hero's points with the fitted decision and with the greedy (or random) decision
@@ -15,14 +15,16 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analysis.best import Z95, Candidate, simulate
+from analysis.base.stats import Z95
 from analysis.cli import main
-from analysis.exploit import exploitability
-from analysis.fit import fit_and_save, fit_equilibrium, save_strategy
-from analysis.hands import rank3
-from analysis.policies import load_strategy, make_policy, manifest, strategy_path
-from analysis.rules import load_ruleset
-from analysis.seeds import Stream
+from analysis.game.hands import rank3
+from analysis.game.ruleset_files import load_ruleset
+from analysis.measure.best import Candidate, simulate
+from analysis.measure.exploit import exploitability
+from analysis.play.seeds import Stream
+from analysis.play.strategy_files import load_strategy, manifest, strategy_path
+from analysis.strategy.fit import fit_and_save, fit_equilibrium, save_strategy
+from analysis.strategy.registry import make_policy
 from kernels import policies as KP
 from kernels.evaluate import N_STRENGTHS
 
@@ -278,7 +280,7 @@ def test_cli_exploit_bad_input_exits_2():
 
 def test_interrupted_fit_resumes_to_the_same_strategy(tmp_path):
     """Rounds are checkpointed: 2 rounds, then a resumed run to 4, equal 4 rounds in one go."""
-    from analysis.fit import fit_equilibrium
+    from analysis.strategy.fit import fit_equilibrium
 
     whole, _, whole_history = fit_equilibrium("basic", 2, iterations=4, hands=400, seed=5, tolerance=0)
     checkpoint = tmp_path / "fit.partial.npz"
@@ -293,7 +295,7 @@ def test_interrupted_fit_resumes_to_the_same_strategy(tmp_path):
 
 def test_interrupted_exploit_resumes_to_the_same_numbers(tmp_path):
     """Deals are checkpointed: 2 deals, then a resumed run to 4, equal 4 deals in one go."""
-    from analysis.exploit import exploitability
+    from analysis.measure.exploit import exploitability
 
     whole = exploitability("two-four", 2, "greedy", deals=4, samples=20, seed=9)
     checkpoint = tmp_path / "exploit.partial.npz"

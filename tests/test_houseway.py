@@ -1,4 +1,4 @@
-"""The house way (analysis/houseway.py): a short point count derived from a fitted strategy.
+"""The house way (analysis/strategy/houseway.py): a short point count derived from a fitted strategy.
 
 It must set every hand legally, follow its own chart exactly, be reproducible from its seeds,
 and cost what its paired measurement says, reproducibly.
@@ -9,14 +9,14 @@ from itertools import combinations
 import numpy as np
 import pytest
 from click.testing import CliRunner
-
-from analysis import houseway as H
-from analysis.cli import main
-from analysis.compare import policy_gap
-from analysis.policies import make_policy
-from analysis.rules import load_ruleset
-from analysis.seeds import Stream
 from conftest import SEED, deal_hands
+
+from analysis.cli import main
+from analysis.game.ruleset_files import load_ruleset
+from analysis.measure.compare import policy_gap
+from analysis.play.seeds import Stream
+from analysis.strategy import houseway as H
+from analysis.strategy.registry import make_policy
 from kernels import policies as KP
 
 
@@ -82,7 +82,7 @@ def test_the_house_way_sets_every_hand_legally_by_its_chart(standard):
     r = rows[set_].astype(np.int64)
     assert np.all((r[:, 2] >= r[:, 1]) & (r[:, 1] >= r[:, 0]))  # never a foul
     # the chart's best total among the frontier, and below the threshold only when surrendering
-    from analysis.settings import pareto_frontier
+    from analysis.game.settings import pareto_frontier
 
     for hand, row, sur in list(zip(hands, rows, surrender))[:60]:
         members = [m.strengths for m in pareto_frontier(hand, wheel_rank=str(rules.wheel_rank)).members]

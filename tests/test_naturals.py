@@ -12,16 +12,16 @@
 """
 
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from math import comb, prod, sqrt
 
+import naive
 import numpy as np
 import pytest
-
-import naive
-from analysis.cards import parse_cards
-from analysis.settings import split_cards
 from conftest import SEED, deal_hands
+
+from analysis.game.cards import parse_cards
+from analysis.game.settings import split_cards
 from kernels import naturals as kn
 
 KINDS = kn.NATURAL_KINDS
@@ -45,7 +45,7 @@ def naive_key(hand, kind, option=0):
     return _naive_key(tuple(sorted(cards)), kind, option)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _naive_key(cards, kind, option):  # the same hands are asked about in several tests
     return naive.natural_key(cards, kind, option)
 
@@ -157,7 +157,7 @@ def test_no_natural_in_an_ordinary_hand():
 
 def test_options_from_ruleset_fields():
     """NaturalHand.parameter (what the kernels get) equals the option read from the fields."""
-    from analysis.rules import load_ruleset, ruleset_ids
+    from analysis.game.ruleset_files import load_ruleset, ruleset_ids
 
     seen = set()
     for rid in ruleset_ids():
@@ -373,7 +373,7 @@ def test_natural_setting_none_for_other_kinds():
 
 def test_best_natural_picks_the_highest():
     """A clean dragon is also a dragon, three flushes and all one colour: the highest wins."""
-    from analysis.rules import load_ruleset
+    from analysis.game.ruleset_files import load_ruleset
 
     compiled = load_ruleset("standard").compile()
     index, key = kn.best_natural(np.sort(parse_cards(CLEAN_DRAGON)), compiled.naturals)

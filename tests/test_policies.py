@@ -1,4 +1,4 @@
-"""Opponent policies (kernels/policies.py, analysis/policies.py).
+"""Opponent policies (kernels/policies.py, analysis/play/policy.py).
 
 Every policy returns a legal setting (checked with the plain-Python hand keys of
 tests/naive.py); ``balanced`` and ``table`` never pick a dominated one; ``greedy`` is exactly
@@ -10,19 +10,21 @@ import dataclasses
 from functools import cache
 from itertools import chain, combinations, product
 
+import naive
 import numba
 import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-import naive
-from analysis.cards import parse_hand
-from analysis.hands import rank3, rank5
-from analysis.policies import Policy, balanced_field, make_policy, row_percentiles
-from analysis.rules import load_ruleset, ruleset_ids
-from analysis.seeds import Stream
-from analysis.settings import pareto_frontier, split_cards, split_strengths
+from analysis.game.cards import parse_hand
+from analysis.game.hands import rank3, rank5
+from analysis.game.ruleset_files import load_ruleset, ruleset_ids
+from analysis.game.settings import pareto_frontier, split_cards, split_strengths
+from analysis.play.policy import Policy, row_percentiles
+from analysis.play.seeds import Stream
+from analysis.strategy.fit import balanced_field
+from analysis.strategy.registry import make_policy
 from kernels import policies as KP
 from kernels.evaluate import N_STRENGTHS
 from kernels.naturals import best_natural
@@ -172,7 +174,7 @@ def independent_rows_ev(triple, row_mass, base, opponents):
         w = row_mass[k, :s].sum()
         t = row_mass[k, s]
         outcome.append((w, t, 1.0 - w - t))
-    ev = sum(w - l for w, _, l in outcome)
+    ev = sum(win - loss for win, _, loss in outcome)
     if base == "two-four":
         for a in range(3):
             for b in range(3):
@@ -392,7 +394,7 @@ def small_field(rng):
 def settled_ev(rules, triple, mass, support, opponents):
     """Exact EV of ``triple`` against ``opponents`` independent draws from ``mass``: every
     combination of the opponents' rows settled by the kernel and weighed (seat 0 the bank)."""
-    from analysis.score import points_scale, settle_tables
+    from analysis.game.score import points_scale, settle_tables
 
     draws = list(product(*support))  # one opponent's settings (rows independent)
     weights = np.array([mass[0, a] * mass[1, b] * mass[2, c] for a, b, c in draws])

@@ -1,4 +1,4 @@
-"""Exact natural probabilities (analysis/exact.py) and simulation reports (analysis/report.py).
+"""Exact natural probabilities (analysis/game/exact.py) and simulation reports (analysis/output/report.py).
 
 1. Every exact count against a closed form, against the counts test_naturals.py proves over
    all rank and suit patterns (and its enumeration of three straight flushes), and the
@@ -16,14 +16,27 @@ from math import comb, sqrt
 import numpy as np
 import pandas as pd
 import pytest
-
 import test_naturals as tn
-from analysis import exact
-from analysis.provenance import write_atomic
-from analysis.report import (CHECKPOINT, NATURAL_COLUMNS, TOTALS, natural_label,
-                             render_report, report_files, wilson_interval, write_report)
-from analysis.simulate import Simulation, compile_simulation, run, run_key
 from conftest import SEED, deal_hands
+
+from analysis.base.files import write_atomic
+from analysis.base.stats import wilson_interval
+from analysis.game import exact
+from analysis.measure.simulate import (
+    CHECKPOINT,
+    Simulation,
+    compile_simulation,
+    run,
+    run_key,
+)
+from analysis.output.report import (
+    NATURAL_COLUMNS,
+    TOTALS,
+    natural_label,
+    render_report,
+    report_files,
+    write_report,
+)
 from kernels import naturals as kn
 from kernels import simulate as ks
 

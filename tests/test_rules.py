@@ -1,4 +1,4 @@
-"""Rulesets as data (analysis/rules.py, analysis/rulesets/*.toml, ``sapsam rules``).
+"""Rulesets as data (analysis/game/, analysis/game/rulesets/*.toml, ``sapsam rules``).
 
 Every named ruleset of RULES.md part B loads, compiles, matches the facts the catalogue
 gives for it, and shows in ``sapsam rules``; malformed files fail with a RulesetError naming
@@ -6,20 +6,21 @@ the file and the key (exit status 2 and one line from the command line); a user 
 extending a named id works wherever an id does.
 """
 
+import dataclasses
 import json
 import tomllib
 
+import naive
 import numpy as np
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import naive
-from analysis import rules as rules_module
-from analysis import score
 from analysis.cli import main
-from analysis.rules import RulesetError, as_dict, load_ruleset, ruleset_ids
+from analysis.game import mechanisms, score
+from analysis.game.mechanisms import Category
+from analysis.game.ruleset_files import RulesetError, as_dict, load_ruleset, ruleset_ids
 from kernels import settle as ks
 from kernels.naturals import NATURAL_KINDS
 
@@ -247,6 +248,31 @@ def test_cli_rules_shows_one(rid, tmp_path):
     assert shown == as_dict(load_ruleset(rid))
 
 
+def test_shown_toml_keeps_awkward_strings(tmp_path):
+    """Quotes, backslashes, a newline and non-ASCII in a source survive ``sapsam rules`` and
+    load back (written by tomli-w, not by hand)."""
+    path = tmp_path / "odd.toml"
+    path.write_text('id = "odd"\nname = "Odd \\"quoted\\" \\\\ name"\n'
+                    'source = """two\nlines, Xáp Xám"""\nextends = "standard"\n', encoding="utf-8")
+    rules = load_ruleset(path)
+    assert "\n" in rules.source and '"' in rules.name
+    shown = run("rules", str(path))
+    assert shown.exit_code == 0, shown.output
+    again = tmp_path / "again.toml"
+    again.write_text(shown.stdout, encoding="utf-8")
+    assert load_ruleset(again) == rules
+
+
+def test_a_ruleset_is_immutable_hashable_and_compiled_once():
+    a, b = load_ruleset("standard"), load_ruleset("standard")
+    assert a == b and hash(a) == hash(b) and a != load_ruleset("two-four")
+    assert a.compile() is b.compile()
+    with pytest.raises(TypeError, match="cannot change"):
+        a.royalties.back[Category.QUADS] = 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.players = 3
+
+
 # ---- malformed files ---------------------------------------------------------------------------
 
 HEAD = 'id = "bad"\nname = "bad"\nsource = "test"\n'
@@ -458,13 +484,13 @@ def test_user_file_chain_and_relative_extends(tmp_path):
 def test_bounds_keep_int64_sums_exact():
     """The worst points of a seat in one hand, squared, over 1e10 hands, fit in an int64 (with
     room to spare); every named ruleset is well inside the bounds."""
-    assert rules_module.WORST_POINTS ** 2 * 10 ** 10 < 2 ** 62
-    assert rules_module.VALUE_MAX == 100 and rules_module.NATURAL_MAX == 1000
-    assert rules_module.MULTIPLIER_MAX == 10
+    assert mechanisms.WORST_POINTS ** 2 * 10 ** 10 < 2 ** 62
+    assert mechanisms.VALUE_MAX == 100 and mechanisms.NATURAL_MAX == 1000
+    assert mechanisms.MULTIPLIER_MAX == 10
     for rid in RULESET_IDS:
         compiled = load_ruleset(rid).compile()
-        assert compiled.royalty.max() <= rules_module.VALUE_MAX
-        assert compiled.naturals[:, 2].max(initial=0) <= rules_module.NATURAL_MAX
+        assert compiled.royalty.max() <= mechanisms.VALUE_MAX
+        assert compiled.naturals[:, 2].max(initial=0) <= mechanisms.NATURAL_MAX
 
 
 ROYALTY_CATEGORIES = ("high-card", "pair", "two-pair", "trips", "straight", "flush", "full-house",
@@ -475,7 +501,7 @@ def extreme_toml(game="pairwise", base="per-row", mode="extra", when="winner", o
                  clash="difference", surrender="fixed", aces=True, chips=False, rake=0):
     """A ruleset with every number at its bound (multipliers, units, royalties of every row
     and category, naturals, stakes), the switches as given."""
-    v, m, nat = rules_module.VALUE_MAX, rules_module.MULTIPLIER_MAX, rules_module.NATURAL_MAX
+    v, m, nat = mechanisms.VALUE_MAX, mechanisms.MULTIPLIER_MAX, mechanisms.NATURAL_MAX
     rows_only = game in ("pool", "single-winner")  # these games take no royalties, naturals...
     text = (HEAD + f'players = 4\n[scoring]\ngame = "{game}"\nbase = "{base}"\n'
             f"sweep_bonus = {v}\noverall_point = {str(overall).lower()}\n"
@@ -527,15 +553,15 @@ def test_home_run_at_the_bounds_is_zero_sum_and_within_the_worst(extreme_dir, ba
     and within WORST_POINTS."""
     rules = load_extreme(extreme_dir, base=base)
     result = score.score_showdown(rules, HOME_RUN)
-    v, m = rules_module.VALUE_MAX, rules_module.MULTIPLIER_MAX
+    v, m = mechanisms.VALUE_MAX, mechanisms.MULTIPLIER_MAX
     rows = v if base == "two-of-three" else 3 + {"two-four": 1, "one-six": 3}.get(base, 0)
     per_opponent = m * (rows + 3 * v + v + 1)  # rows, royalties, sweep bonus, overall point
     aces = 3 * 6 - 2 * 0 - 1  # 3 aces (6) against 0, 0 and 1 ace (1)
     assert result.totals[0] == 3 * per_opponent + aces
     assert sum(result.totals) == 0
-    assert max(map(abs, result.totals)) <= rules_module.WORST_POINTS
+    assert max(map(abs, result.totals)) <= mechanisms.WORST_POINTS
     if base == "two-of-three":
-        assert result.totals[0] > 0.99 * rules_module.WORST_POINTS  # the bound is not loose
+        assert result.totals[0] > 0.99 * mechanisms.WORST_POINTS  # the bound is not loose
     assert naive.settle(rules, [seat_of(t) for t in HOME_RUN]) == result.points.tolist()
 
 
@@ -567,15 +593,15 @@ def test_rulesets_at_the_bounds_stay_zero_sum(extreme_dir, game, base, royalties
             want = naive.settle(rules, seats, bank, stacks)
             assert got[t].tolist() == want
             assert sum(want) == 0
-            assert max(map(abs, want)) <= rules_module.WORST_POINTS
+            assert max(map(abs, want)) <= mechanisms.WORST_POINTS
 
 
 def test_rake_is_the_only_leak(extreme_dir):
     """With a rake at its bound the seats pay exactly players x rake to the house."""
-    rules = load_extreme(extreme_dir, rake=rules_module.VALUE_MAX)
+    rules = load_extreme(extreme_dir, rake=mechanisms.VALUE_MAX)
     result = score.score_showdown(rules, HOME_RUN)
-    assert sum(result.totals) == -4 * rules_module.VALUE_MAX
-    assert max(map(abs, result.totals)) <= rules_module.WORST_POINTS
+    assert sum(result.totals) == -4 * mechanisms.VALUE_MAX
+    assert max(map(abs, result.totals)) <= mechanisms.WORST_POINTS
 
 
 def test_chip_stacks_are_bounded():

@@ -1,4 +1,4 @@
-"""The player-facing rule book RULES.md (analysis/rulesdoc.py): current, complete, and every
+"""The player-facing rule book RULES.md (analysis/output/rulesdoc.py): current, complete, and every
 section the code and the ruleset files cite ("RULES.md A4", "part C") is in it."""
 
 import re
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis import rulesdoc
-from analysis.rules import RULESET_DIR, load_ruleset, ruleset_ids
+from analysis.game.ruleset_files import RULESET_DIR, load_ruleset, ruleset_ids
+from analysis.output import rulesdoc
 
 REPO = Path(__file__).resolve().parent.parent
 RULES_MD = REPO / "RULES.md"
@@ -27,7 +27,7 @@ def section(doc, ruleset_id):
 
 def test_committed_rules_md_is_rendered_from_the_rulesets():
     assert RULES_MD.read_text(encoding="utf-8") == rulesdoc.render(), (
-        "RULES.md is out of date: run `python -m analysis.rulesdoc` and commit RULES.md")
+        "RULES.md is out of date: run `python -m analysis.output.rulesdoc` and commit RULES.md")
 
 
 @pytest.mark.parametrize("ruleset_id", ruleset_ids())

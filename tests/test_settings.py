@@ -1,15 +1,16 @@
-"""Settings of a 13-card hand (kernels/settings.py, analysis/settings.py) against tests/naive.py."""
+"""Settings of a 13-card hand (kernels/settings.py, analysis/game/settings.py) against tests/naive.py."""
 
 from collections import Counter
 
+import naive
 import numba
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
-
-import naive
-from analysis import settings as api
 from conftest import SEED, deal_hands
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analysis.game import settings as api
 from kernels import settings as ks
 
 N_NAIVE_DEALS = 30

@@ -1,4 +1,4 @@
-"""Settlement (kernels/settle.py, analysis/score.py, ``sapsam score``) against tests/naive.py.
+"""Settlement (kernels/settle.py, analysis/game/score.py, ``sapsam score``) against tests/naive.py.
 
 The worked examples of RULES.md part C, then the kernel against the plain-Python reference
 scorer ``naive.settle`` on seeded random tables for every named ruleset (and for variants
@@ -8,15 +8,15 @@ zero sum, symmetry under swapping seats, a hand against itself, fouls.
 
 import json
 
+import naive
 import numpy as np
 import pytest
 from click.testing import CliRunner
-
-import naive
-from analysis import score
-from analysis.cli import main
-from analysis.rules import load_ruleset, ruleset_ids
 from conftest import SEED
+
+from analysis.cli import main
+from analysis.game import score
+from analysis.game.ruleset_files import load_ruleset, ruleset_ids
 from kernels import evaluate as ev
 
 RULESET_IDS = ("basic", "two-four", "one-six", "pagat-typical", "pagat-sweep", "pagat-middle",
@@ -303,7 +303,7 @@ def kernel_rows(seats, wheel_second):
 
 
 def kernel_settle(rules, tables, parallel=True):
-    """Settle naive tables [(seats, bank, chips)] with analysis.score.settle_tables."""
+    """Settle naive tables [(seats, bank, chips)] with analysis.game.score.settle_tables."""
     seats = [s for s, _, _ in tables]
     rows = kernel_rows(seats, str(rules.wheel_rank) == "second")
     natural = np.array([[s.natural for s in t] for t in seats], np.int64)

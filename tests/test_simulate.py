@@ -5,14 +5,21 @@ documented algorithm), sets every hand with ``naive.greedy_setting``, scores eac
 ``naive.settle`` and counts naturals with ``naive.natural_key``: integer totals must be equal.
 """
 
+import naive
 import numpy as np
 import pytest
 
-import naive
 from analysis.cli import main
-from analysis.rules import BankRotation, Game, load_ruleset
-from analysis.seeds import Stream
-from analysis.simulate import Simulation, compile_simulation, run, run_blocks, seats_frame
+from analysis.game.mechanisms import BankRotation, Game
+from analysis.game.ruleset_files import load_ruleset
+from analysis.measure.simulate import (
+    Simulation,
+    compile_simulation,
+    run,
+    run_blocks,
+    seats_frame,
+)
+from analysis.play.seeds import Stream
 from kernels import simulate as K
 
 MASK = (1 << 64) - 1
@@ -66,7 +73,7 @@ def naive_totals(sim):
         for r, rules in enumerate(rulesets):
             wheel = rules.wheel_rank == "second"
             seats = []
-            for p, hand in enumerate(hands):
+            for hand in hands:
                 seats.append(naive.Seat(*naive.greedy_setting(hand, wheel)))
                 for k, natural in enumerate(rules.naturals.hands):
                     kind, option = naive.natural_option(natural)
@@ -115,8 +122,8 @@ def test_fitted_seats_decide_as_the_policy_kernel_does():
     rank when the hand cannot make a wheel) and each ruleset's EV tables between seats: its
     totals with fitted seats equal those of the deals replayed through ``decide`` (one hand,
     one ruleset at a time) and the settlement kernel, naturals and surrenders included."""
-    from analysis.policies import make_policy
-    from analysis.score import settle_tables
+    from analysis.game.score import settle_tables
+    from analysis.strategy.registry import make_policy
     from kernels.policies import decide, policy_scratch, split_rows
 
     rules_ids = ("standard", "taiwanese", "malayan", "basic", "pagat-pool")

@@ -5,7 +5,6 @@ prints a traceback (issue 12, items 1, 2 and 9)."""
 import sys
 
 import pytest
-
 from terminal import HAND, environment, in_terminal, piped
 
 SETTING = "5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts"
@@ -117,7 +116,7 @@ def test_help_and_version_do_not_load_numba():
 
 def test_a_bar_copes_with_a_total_not_known_yet(monkeypatch, capsys):
     """The crash of issue 12: a task whose total comes later (or never), drawn for real."""
-    from analysis import progress
+    from analysis.base import progress
 
     monkeypatch.setattr(progress, "shows_progress", lambda quiet=False: True)
     monkeypatch.setenv("FORCE_COLOR", "1")  # rich draws as on a terminal
@@ -131,9 +130,3 @@ def test_a_bar_copes_with_a_total_not_known_yet(monkeypatch, capsys):
     drawn = capsys.readouterr().err
     assert "spinning" in drawn and "counting" in drawn and "3/3" in drawn
 
-
-def test_cli_policy_names_are_the_analyses():
-    from analysis.cli.common import POLICY_NAMES
-    from analysis.policies import POLICY_NAMES as ANALYSES
-
-    assert POLICY_NAMES == ANALYSES

@@ -134,11 +134,13 @@ def _clean_output(result):
 
 
 def test_wheel_ships_package_data(wheel):
-    """Every strategy (with its manifest) and ruleset of the checkout is in the wheel."""
+    """Every strategy (with its manifest), ruleset, layer and the plot style of the checkout is
+    in the wheel."""
     names = set(zipfile.ZipFile(wheel).namelist())
     shipped = [p.relative_to(ROOT).as_posix()
-               for pattern in ("analysis/strategies/*-*p.npz", "analysis/strategies/*-*p.json",
-                               "analysis/rulesets/*.toml")
+               for pattern in ("analysis/play/strategies/*-*p.npz",
+                               "analysis/play/strategies/*-*p.json", "analysis/game/rulesets/*.toml",
+                               "analysis/*/__init__.py", "analysis/output/sapsam.mplstyle")
                for p in sorted(ROOT.glob(pattern))]
     assert any(s.endswith(".npz") for s in shipped) and any(s.endswith(".toml") for s in shipped)
     assert [s for s in shipped if s not in names] == []

@@ -17,7 +17,12 @@ from analysis.cli.common import interrupted_line
 from analysis.cli.decide import best_command, review_command
 from analysis.cli.hands import rules_command, score_command, settings_command
 from analysis.cli.simulate import report_command, simulate_command
-from analysis.cli.strategy import chart_command, exploit_command, fit_command, houseway_command
+from analysis.cli.strategy import (
+    chart_command,
+    exploit_command,
+    fit_command,
+    houseway_command,
+)
 
 
 class Sapsam(click.Group):
@@ -62,10 +67,9 @@ def compile_command(quiet):
     """Compile and cache every kernel now (otherwise the first run of each command does)."""
     import time
 
-    from analysis.jit import warm
-    from analysis.progress import Progress
-
-    from analysis.jit import all_kernels, cached
+    from analysis.base.jit import all_kernels, cached
+    from analysis.base.progress import Progress
+    from analysis.measure.warmup import warm
 
     start = time.perf_counter()
     fresh = not cached(all_kernels())

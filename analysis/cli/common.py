@@ -13,9 +13,8 @@ from pathlib import Path
 
 import click
 
-from analysis.provenance import unwritable
+from analysis.base.files import unwritable
 
-POLICY_NAMES = ("random", "greedy", "balanced", "table", "fitted", "houseway")  # as analysis.policies
 WIDE = 120  # columns from which tables show every column
 
 
@@ -41,12 +40,14 @@ def reports_bad_input(command):
 class Names(click.ParamType):
     """A comma-separated list of names (rulesets, policies, seat names), each given once.
 
-    ``choices`` limits the names; ``every`` is a word standing for all of them ("all")."""
+    ``choices`` limits the names; ``every`` is a word standing for all of them ("all");
+    ``repeats`` allows a name more than once; ``whole`` asks for whole numbers >= 0 instead
+    (chip stacks), returned as ints."""
 
     name = "names"
 
-    def __init__(self, choices=None, every=None, repeats=False):
-        self.choices, self.every, self.repeats = choices, every, repeats
+    def __init__(self, choices=None, every=None, repeats=False, whole=False):
+        self.choices, self.every, self.repeats, self.whole = choices, every, repeats, whole
 
     def convert(self, value, param, ctx):
         if isinstance(value, tuple):
@@ -56,6 +57,10 @@ class Names(click.ParamType):
             self.fail(f"{value!r} has an empty name: separate names by single commas", param, ctx)
         if self.every and names == (self.every,):
             return names
+        if self.whole:
+            if not all(x.isdigit() for x in names):
+                self.fail(f"{value!r}: use whole numbers separated by commas", param, ctx)
+            return tuple(int(x) for x in names)
         if self.choices is not None:
             unknown = [x for x in names if x not in self.choices]
             if unknown:
@@ -110,7 +115,7 @@ def resume_or_fresh(resume, fresh):
 def distinct_rulesets(names):
     """Load rulesets (ids or files) and refuse one met twice, however it was named; returns
     the names."""
-    from analysis.rules import load_ruleset
+    from analysis.game.ruleset_files import load_ruleset
 
     seen = {}
     for name in names:
@@ -169,7 +174,7 @@ def compile_notice(quiet, *dispatchers):
     """One line on stderr when kernels a command needs are not compiled and cached yet."""
     if quiet:
         return
-    from analysis.jit import cached
+    from analysis.base.jit import cached
 
     if not cached(dispatchers):
         click.echo("compiling kernels, first run only (a minute or two)...", err=True)

@@ -4,15 +4,22 @@ import json
 
 import click
 
-from analysis.cli.common import (POLICY_NAMES, OutputFile, compile_notice, console,
-                                 reports_bad_input, table, wide)
+from analysis.cli.common import (
+    OutputFile,
+    compile_notice,
+    console,
+    reports_bad_input,
+    table,
+    wide,
+)
+from analysis.play.names import POLICY_NAMES
 
 _POLICY = click.Choice(POLICY_NAMES)
 
 
 def _opponents(bars, name, rules, players, strategy):
     """The opponents' policy, made before sampling (a house way takes seconds to derive)."""
-    from analysis.policies import make_policy
+    from analysis.strategy.registry import make_policy
 
     task = bars.task("deriving the house way", unit="hands") if name == "houseway" else None
     return make_policy(name, rules, players, strategy, progress=task)
@@ -20,12 +27,12 @@ def _opponents(bars, name, rules, players, strategy):
 
 def _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet, **options):
     """Load, warn of a first compile, and rank the candidates with a progress bar."""
-    from analysis.best import SAMPLE_BYTES, best_setting
-    from analysis.cards import parse_hand
-    from analysis.jit import best_kernels
-    from analysis.memory import require_memory
-    from analysis.progress import Progress
-    from analysis.rules import load_ruleset
+    from analysis.base.jit import best_kernels
+    from analysis.base.memory import require_memory
+    from analysis.base.progress import Progress
+    from analysis.game.cards import parse_hand
+    from analysis.game.ruleset_files import load_ruleset
+    from analysis.measure.best import SAMPLE_BYTES, best_setting
 
     if isinstance(hand, str):
         parse_hand(hand)  # bad cards are told before anything else
@@ -66,27 +73,18 @@ def best_command(hand, ruleset, players, opponents, samples, seed, precision, to
     result = _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet or as_json,
                      precision=precision)
     if csv_path:
-        from analysis.provenance import write_atomic
+        from analysis.base.files import write_atomic
 
         write_atomic(csv_path, result.table.to_csv(index=False))
     if as_json:
-        click.echo(json.dumps({"hand": _hand_text(result), "rules": result.rules.id,
-                               "players": result.players, "opponents": result.opponents,
-                               "samples": result.samples, "seed": result.seed,
-                               "candidates": result.to_records(top)}, indent=2))
+        click.echo(json.dumps(result.to_dict(top), indent=2))
         return
     _print_ranking(result, top)
 
 
-def _hand_text(result):
-    from analysis.cards import format_cards
-
-    return format_cards(result.hand, descending=True)
-
-
 def _print_ranking(result, top):
     out = console()
-    out.print(f"Hand: [bold]{_hand_text(result)}[/bold]")
+    out.print(f"Hand: [bold]{result.hand_text}[/bold]")
     out.print(f"{result.rules.id}, {result.players} players, {result.opponents} opponents, "
               f"{result.samples:,} sampled tables (seed {result.seed})")
     full = wide(out)
@@ -125,45 +123,27 @@ def _print_ranking(result, top):
 @reports_bad_input
 def review_command(hand, setting, ruleset, players, opponents, samples, seed, strategy, as_json, quiet):
     """Review the SETTING played with a 13-card HAND: its rank and EV loss against the best."""
-    import numpy as np
+    from analysis.measure.review import played_setting, review_of
 
-    from analysis.best import candidates
-    from analysis.cards import format_setting, parse_hand, parse_setting
-    from analysis.hands import setting_strengths
-
-    cards = parse_hand(hand)
-    rows = parse_setting(setting)
-    if sorted(np.concatenate(rows).tolist()) != sorted(cards.tolist()):
-        raise ValueError("the setting must use exactly the 13 cards of the hand")
-    played = format_setting(*rows)
+    cards, rows = played_setting(hand, setting)
     result = _decide(cards, ruleset, players, opponents, samples, seed, strategy, quiet or as_json,
                      extra=[rows])
-    ranking = result.table
-    triple = setting_strengths(*rows, result.rules.wheel_rank)
-    # the played setting, or the candidate with its strength triple (they score the same)
-    same = {c.label for c in candidates(result.hand, result.rules, extra=[rows])
-            if c.rows == triple and c.natural < 0 and not c.surrender}
-    match = [i for i, c in enumerate(ranking["setting"]) if c in same]
-    row = ranking.iloc[match[0]]
-    payload = {"setting": played, "rank": match[0] + 1, "candidates": len(ranking),
-               "ev": row.ev, "ci": [row.ci_low, row.ci_high], "best": ranking.iloc[0].setting,
-               "best_ev": ranking.iloc[0].ev, "loss": -row.gap,
-               "loss_ci": [-row.gap_high, -row.gap_low],
-               "distinguishable": bool(row.distinguishable), "samples": result.samples}
+    payload = review_of(result, rows)
     if as_json:
         click.echo(json.dumps(payload, indent=2))
         return
     out = console()
-    legal = triple[2] >= triple[1] >= triple[0]
-    out.print(f"Played: [bold]{played}[/bold] ({'legal' if legal else 'foul'})")
-    out.print(f"Rank {payload['rank']} of {payload['candidates']}; EV {row.ev:+.3f} "
-              f"[{row.ci_low:+.3f}, {row.ci_high:+.3f}] units per hand")
+    out.print(f"Played: [bold]{payload['setting']}[/bold] "
+              f"({'legal' if payload['legal'] else 'foul'})")
+    low, high = payload["ci"]
+    out.print(f"Rank {payload['rank']} of {payload['candidates']}; EV {payload['ev']:+.3f} "
+              f"[{low:+.3f}, {high:+.3f}] units per hand")
     if payload["rank"] == 1:
         out.print("This is the best setting found.")
     else:
         out.print(f"Best: {payload['best']} (EV {payload['best_ev']:+.3f})")
         out.print(f"Loss: {payload['loss']:.3f} [{payload['loss_ci'][0]:.3f}, "
                   f"{payload['loss_ci'][1]:.3f}]"
-                  + ("" if row.distinguishable else " (not distinguishable from 0)"))
+                  + ("" if payload["distinguishable"] else " (not distinguishable from 0)"))
     out.print(f"[dim]{result.samples:,} sampled tables, {players} players, {opponents} opponents, "
               f"{result.rules.id}[/dim]")

@@ -4,7 +4,14 @@ import json
 
 import click
 
-from analysis.cli.common import Names, compile_notice, console, reports_bad_input, table, wide
+from analysis.cli.common import (
+    Names,
+    compile_notice,
+    console,
+    reports_bad_input,
+    table,
+    wide,
+)
 
 
 @click.command("settings")
@@ -20,9 +27,9 @@ def settings_command(hand, as_json, wheel_rank):
     the legal settings no other legal setting matches or beats in every row, one per
     distinct strength triple (the others with that triple are counted as 'same').
     """
-    from analysis import settings as _settings
-    from analysis.cards import format_cards, parse_hand
-    from analysis.jit import hand_kernels
+    from analysis.base.jit import hand_kernels
+    from analysis.game import settings as _settings
+    from analysis.game.cards import format_cards, parse_hand
 
     parse_hand(hand)  # bad cards are told before anything else
     compile_notice(as_json, *hand_kernels())
@@ -66,7 +73,7 @@ def rules_command(ruleset, as_json):
     RULES.md explains every ruleset: where it comes from and each default chosen where the
     sources are silent.
     """
-    from analysis import rules as _rules
+    from analysis.game import ruleset_files as _rules
 
     if ruleset is None:
         listing = {rid: _rules.load_ruleset(rid) for rid in _rules.ruleset_ids()}
@@ -93,7 +100,8 @@ def rules_command(ruleset, as_json):
               help="Ruleset id or TOML file.")
 @click.option("--bank", type=click.IntRange(1), default=None,
               help="The bank's seat (1-based) in a bank game.")
-@click.option("--chips", default=None, help="Chip stacks A,B,C,D: chip-limited settlement.")
+@click.option("--chips", type=Names(repeats=True, whole=True), default=None,
+              help="Chip stacks A,B,C,D: chip-limited settlement.")
 @click.option("--names", type=Names(), default=None, help="Seat names, e.g. North,East,South,West.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
@@ -103,11 +111,10 @@ def score_command(declarations, ruleset, bank, chips, names, as_json):
     Each DECLARATION is 'front | middle | back', 'natural:<13 cards>' or
     'surrender:<13 cards>'. A foul setting is scored as a foul and flagged.
     """
-    from analysis import score as _score
+    from analysis.game import score as _score
 
-    chip_stacks = _whole_numbers(chips, "--chips") if chips else None
     result = _score.score_showdown(ruleset, declarations, bank=None if bank is None else bank - 1,
-                                   chips=chip_stacks, names=list(names) if names else None)
+                                   chips=list(chips) if chips else None, names=list(names) if names else None)
     if as_json:
         payload = {"rules": result.rules.id, "names": list(result.names), "status": list(result.status),
                    "totals": result.totals, "pairs": result.pairs()}
@@ -133,9 +140,3 @@ def score_command(declarations, ruleset, bank, chips, names, as_json):
         out.print("[dim]units: paid to the first seat of the pair by the second[/dim]")
     out.print("Totals: " + ", ".join(f"{n} {t:+g}" for n, t in zip(result.names, result.totals)))
 
-
-def _whole_numbers(text, option):
-    try:
-        return [int(x) for x in text.split(",")]
-    except ValueError:
-        raise ValueError(f"{option} takes whole numbers separated by commas, got {text!r}") from None

@@ -2,11 +2,21 @@
 
 import click
 
-from analysis.cli.common import (POLICY_NAMES, Names, OutputFolder, compile_notice, console,
-                                 distinct_rulesets, reports_bad_input, resume_options,
-                                 resume_or_fresh, resumable, table)
+from analysis.cli.common import (
+    Names,
+    OutputFolder,
+    compile_notice,
+    console,
+    distinct_rulesets,
+    reports_bad_input,
+    resumable,
+    resume_options,
+    resume_or_fresh,
+    table,
+)
+from analysis.play.names import POLICY_NAMES
 
-MAX_TABLES = 10**10  # the int64 tallies are exact up to this many hands (analysis/rules.py)
+MAX_TABLES = 10**10  # the int64 tallies are exact up to this many hands (analysis/game/mechanisms.py)
 
 
 @click.command("simulate")
@@ -16,7 +26,7 @@ MAX_TABLES = 10**10  # the int64 tallies are exact up to this many hands (analys
 @click.option("--seats", type=Names(POLICY_NAMES, repeats=True), default="fitted",
               show_default=True, help="A policy per seat, comma-separated, or one for every seat.")
 @click.option("--tables", type=click.IntRange(1, MAX_TABLES), default=100000, show_default=True,
-              help="Tables dealt (at most 10**10: the tallies' bound, analysis/rules.py).")
+              help="Tables dealt (at most 10**10: the tallies' bound, analysis/game/mechanisms.py).")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
 @click.option("--block-size", type=click.IntRange(1), default=500, show_default=True,
               help="Tables per block (one random stream each; the unit of checkpoints and tasks).")
@@ -40,13 +50,19 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
     import time
     from pathlib import Path
 
-    from analysis import rules as _rules
-    from analysis.jit import simulate_kernels
-    from analysis.progress import Progress
-    from analysis.provenance import exclusive, read_checkpoint
-    from analysis.report import write_report
-    from analysis.simulate import (CHECKPOINT, Simulation, compile_simulation, elapsed, run,
-                                   seats_frame)
+    from analysis.base.files import exclusive, read_checkpoint
+    from analysis.base.jit import simulate_kernels
+    from analysis.base.progress import Progress
+    from analysis.game import ruleset_files as _rules
+    from analysis.measure.simulate import (
+        CHECKPOINT,
+        Simulation,
+        compile_simulation,
+        elapsed,
+        run,
+        seats_frame,
+    )
+    from analysis.output.report import write_report
 
     resume_or_fresh(resume, fresh)
     if scheduler and workers:
@@ -65,7 +81,7 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
         with Progress(quiet) as bars:
             progress = bars.task("tables", tables, unit="tables")
             if scheduler or workers:
-                from analysis.cluster import dask_compute
+                from analysis.measure.cluster import dask_compute
 
                 backend = f"dask {scheduler or f'LocalCluster({workers} workers)'}"
                 with dask_compute(sim, scheduler=scheduler, workers=workers) as compute:
@@ -97,7 +113,7 @@ def report_command(folder):
     """Re-render the report of a finished simulation in FOLDER (no simulating)."""
     from pathlib import Path
 
-    from analysis.report import render_report
+    from analysis.output.report import render_report
 
     if not any((Path(folder) / name).is_file() for name in ("manifest.json", "checkpoint.npz")):
         raise ValueError(f"{folder} holds no simulation (no manifest.json or checkpoint.npz)")

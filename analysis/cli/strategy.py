@@ -5,9 +5,20 @@ import json
 
 import click
 
-from analysis.cli.common import (POLICY_NAMES, Names, OutputFile, OutputFolder, compile_notice,
-                                 distinct_rulesets, reports_bad_input, resume_options,
-                                 resume_or_fresh, resumable, unwritable, wrapped)
+from analysis.cli.common import (
+    Names,
+    OutputFile,
+    OutputFolder,
+    compile_notice,
+    distinct_rulesets,
+    reports_bad_input,
+    resumable,
+    resume_options,
+    resume_or_fresh,
+    unwritable,
+    wrapped,
+)
+from analysis.play.names import CHART_KINDS, POLICY_NAMES
 
 _POLICY = click.Choice(POLICY_NAMES)
 
@@ -32,11 +43,11 @@ def fit_command(ruleset, players, iterations, hands, seed, out, resume, fresh, q
     the same strategy as an uninterrupted fit.  The shipped strategies are never overwritten
     unless --out names them.
     """
-    from analysis.fit import default_strategy_path, fit_and_save, strategy_file
-    from analysis.jit import policy_kernels
-    from analysis.progress import Progress
-    from analysis.provenance import checkpoint_beside, exclusive
-    from analysis.rules import load_ruleset
+    from analysis.base.files import checkpoint_beside, exclusive
+    from analysis.base.jit import policy_kernels
+    from analysis.base.progress import Progress
+    from analysis.game.ruleset_files import load_ruleset
+    from analysis.strategy.fit import default_strategy_path, fit_and_save, strategy_file
 
     resume_or_fresh(resume, fresh)
     rules = load_ruleset(ruleset)
@@ -77,10 +88,10 @@ def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as
     """What a policy loses per hand to its Monte Carlo best response (duplicate deals)."""
     from contextlib import nullcontext
 
-    from analysis.exploit import exploitability
-    from analysis.jit import best_kernels
-    from analysis.progress import Progress
-    from analysis.provenance import checkpoint_beside, exclusive, provenance, write_json
+    from analysis.base.files import checkpoint_beside, exclusive, provenance, write_json
+    from analysis.base.jit import best_kernels
+    from analysis.base.progress import Progress
+    from analysis.measure.exploit import exploitability
 
     resume_or_fresh(resume, fresh)
     if (resume or fresh) and not out:
@@ -112,13 +123,10 @@ def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as
                f"{result.deals} deals played from every seat, {result.samples} samples per hand")
 
 
-# analysis.charts.CHART_KINDS, spelled out so that the command line does not import pandas
+# analysis.output.charts.CHART_KINDS, spelled out so that the command line does not import pandas
 # (tests/test_charts.py checks they agree)
-_CHART_KINDS = ("rows", "front", "rulesets", "declare", "policies")
-
-
 @click.command("chart")
-@click.argument("kind", type=click.Choice(_CHART_KINDS))
+@click.argument("kind", type=click.Choice(CHART_KINDS))
 @click.option("--rules", "rulesets", type=Names(every="all"), default=None,
               help="Ruleset id or TOML file [default: standard]; for 'rulesets', ids "
                    "comma-separated or 'all' (every one with a fitted strategy) [default: all].")
@@ -141,16 +149,16 @@ def chart_command(kind, rulesets, players, samples, seed, policies, out, quiet):
 
     Writes <kind>-<rules>-<players>p.png/.svg, the data as .csv and a .json manifest.
     """
-    from analysis.charts import write_chart
-    from analysis.jit import policy_kernels
-    from analysis.progress import Progress
+    from analysis.base.jit import policy_kernels
+    from analysis.base.progress import Progress
+    from analysis.output.charts import write_chart
 
     if kind == "rulesets":
         rules = "all" if rulesets in (None, ("all",)) else distinct_rulesets(rulesets)
     else:
         if rulesets and len(rulesets) > 1:
             raise ValueError(f"chart {kind} takes one ruleset, got {','.join(rulesets)}")
-        rules = rulesets[0] if rulesets else "standard"
+        rules = distinct_rulesets(rulesets or ["standard"])[0]
     compile_notice(quiet, *policy_kernels())
     with Progress(quiet) as bars:
         paths = write_chart(kind, rules, players, samples, seed, out, list(policies),
@@ -178,10 +186,14 @@ def houseway_command(rulesets, players, tables, seed, out, price, quiet):
 
     Prints the rules and the cost with its 95% CI; writes them under --out.
     """
-    from analysis.houseway import write_costs, write_houseway, write_price_of_simplicity
-    from analysis.jit import policy_kernels
-    from analysis.policies import fitted_strategies
-    from analysis.progress import Progress
+    from analysis.base.jit import policy_kernels
+    from analysis.base.progress import Progress
+    from analysis.output.houseway import (
+        write_costs,
+        write_houseway,
+        write_price_of_simplicity,
+    )
+    from analysis.play.strategy_files import fitted_strategies
 
     fitted = [r for r, p in fitted_strategies() if p == players]
     ids = fitted if rulesets == ("all",) else distinct_rulesets(rulesets)

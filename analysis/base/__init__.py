@@ -1,0 +1,2 @@
+"""The ground floor: files and checkpoints, progress, memory, statistics and the kernel cache;
+no knowledge of the game (ARCHITECTURE.md)."""

@@ -1,0 +1,173 @@
+"""Provenance for every file under ``results/`` (STYLE.md item 11), and atomic writes."""
+
+import json
+import os
+import platform
+import subprocess
+import tempfile
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+
+def git_revision():
+    """Short git revision of the checkout, or None outside a repository."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                             text=True, cwd=REPOSITORY, timeout=5)
+    except OSError:
+        return None
+    return out.stdout.strip() or None
+
+
+def provenance(**what):
+    """``what`` (ruleset, policies, samples, seed, ...) plus versions, git revision and date."""
+    import numba
+    import numpy as np
+
+    import analysis
+
+    return {**what, "sapsam": analysis.__version__, "numpy": np.__version__,
+            "numba": numba.__version__, "python": platform.python_version(),
+            "git": git_revision(), "date": datetime.now(UTC).isoformat(timespec="seconds")}
+
+
+def unwritable(folder):
+    """Why files cannot be written in ``folder`` (made if missing), or None if they can."""
+    folder = Path(folder)
+    existing = next((f for f in (folder, *folder.parents) if f.exists()), None)
+    if existing is not None and not existing.is_dir():
+        return f"{existing} is a file, not a folder"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
+
+
+def writable_folder(out, what="--out"):
+    """Create the folder ``out`` and check a file can be written in it; a ``ValueError``
+    naming it (one line) if not.  Returns its Path."""
+    reason = unwritable(out)
+    if reason:
+        raise ValueError(f"cannot write to {what} {out}: {reason}")
+    return Path(out)
+
+
+def checkpoint_beside(path):
+    """The checkpoint of a run whose result is the file ``path``: ``.<stem>.partial.npz``
+    beside it."""
+    return Path(path).with_name(f".{Path(path).stem}.partial.npz")
+
+
+def write_json(path, payload):
+    """Write JSON atomically: a temporary file in the same folder, then a rename."""
+    write_atomic(path, json.dumps(payload, indent=2) + "\n")
+
+
+def write_atomic(path, data):
+    """Replace ``path`` with ``data`` (str or bytes) so readers never see a half-written file:
+    a temporary file in the same folder, then a rename; ordinary permissions (the umask's)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_npz(path, **arrays):
+    """Write a compressed ``.npz`` atomically (see :func:`write_atomic`)."""
+    import io
+
+    import numpy as np
+
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **arrays)
+    write_atomic(path, buffer.getvalue())
+
+
+def load_npz(path, what, required=()):
+    """The arrays of an ``.npz`` file, loaded whole; a ``ValueError`` naming the file, ``what``
+    it should be and why it cannot be read (truncated, empty, not an .npz, keys missing)."""
+    import zipfile
+    import zlib
+
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {key: data[key] for key in data.files}
+    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile, zlib.error) as exc:
+        reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        raise ValueError(f"{path} is not a readable {what} ({' '.join(reason.split())})") from None
+    missing = [key for key in required if key not in arrays]
+    if missing:
+        raise ValueError(f"{path} is not a readable {what} (it lacks {', '.join(missing)})")
+    return arrays
+
+
+def read_checkpoint(path, expected, resume=True, fresh=False):
+    """Arrays of the checkpoint at ``path`` to continue from, or None to start from nothing.
+
+    Finished work is never dropped silently: a checkpoint that exists is continued only with
+    ``resume``, discarded only with ``fresh``, and otherwise refused; so is one that cannot be
+    read or that was written for another run (``expected``: the run's settings, stored in it
+    as ``run``).  Each refusal is a ``ValueError`` naming the file and what to do.
+    """
+    path = Path(path)
+    if fresh:
+        path.unlink(missing_ok=True)
+        return None
+    if not path.is_file():
+        return None
+    if not resume:
+        raise ValueError(f"{path} holds the finished work of an earlier run: add --resume to "
+                         "continue it, or --fresh to discard it and start over")
+    try:
+        arrays = load_npz(path, "checkpoint", ("run",))
+        stored = json.loads(str(arrays["run"]))
+    except ValueError as exc:
+        raise ValueError(f"{str(exc).rstrip('.')}; run with --fresh to discard it and start "
+                         "over") from None
+    if stored != json.loads(json.dumps(expected)):
+        raise ValueError(f"{path} is a checkpoint of another run ({stored}); run with --fresh "
+                         "to discard it and start over, or write elsewhere")
+    return arrays
+
+
+@contextmanager
+def exclusive(path, what):
+    """Hold a lock file ``path`` while one run writes ``what``; a second run that asks for it
+    meanwhile is refused at once (``ValueError``) rather than corrupting the first's work."""
+    from filelock import FileLock, Timeout
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(path)
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        raise ValueError(f"another sapsam run is writing {what} (it holds {path}); wait for it "
+                         "to finish or write elsewhere") from None
+    try:
+        yield
+    finally:
+        # removed while still held: a run that opened it before cannot lock it, and one that
+        # comes after makes a new one (our work is done by then)
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:  # a system that cannot remove an open file keeps it
+            pass
+        lock.release()

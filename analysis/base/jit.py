@@ -1,0 +1,51 @@
+"""Numba's cache of compiled kernels, as a user meets it: is it warm, and warming it.
+
+Kernels compile on first use (a minute or two for all of them) and Numba caches the machine
+code: beside the kernels' source (``kernels/__pycache__``) where the package folder can be
+written, as in a virtual environment, and in the user's cache folder where it cannot (a
+system-wide install; ``NUMBA_CACHE_DIR`` chooses another place).  Later runs load it in
+about a second.  :func:`warm` compiles everything the commands use, once, so that no command
+pays for it (``sapsam compile``; ``make demo`` and ``make test`` run it).
+"""
+
+
+
+def cached(dispatchers):
+    """Whether every Numba dispatcher given has machine code in its cache for this source."""
+    for dispatcher in dispatchers:
+        try:
+            if not dispatcher._cache._cache_file._load_index():
+                return False
+        except (AttributeError, OSError, EOFError, ValueError):  # Numba's internals moved
+            return True
+    return True
+
+
+def best_kernels():
+    from kernels import montecarlo, policies
+
+    return montecarlo.sample_blocks, policies.play_hands_parallel
+
+
+def simulate_kernels():
+    from kernels import simulate
+
+    return (simulate.simulate_blocks,)
+
+
+def policy_kernels():
+    from kernels import policies, settings
+
+    return policies.play_hands_parallel, policies._frontier_values, settings._frontier_batch_parallel
+
+
+def hand_kernels():
+    from kernels import settings, settle
+
+    return settings.count_legal, settings.pareto_frontier, settle.settle_into
+
+
+def all_kernels():
+    return best_kernels() + simulate_kernels() + policy_kernels() + hand_kernels()
+
+

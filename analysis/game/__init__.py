@@ -1,0 +1,1 @@
+"""The game: cards, hands, settings, rulesets and scoring (ARCHITECTURE.md)."""

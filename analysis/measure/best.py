@@ -1,0 +1,256 @@
+"""Which setting wins more: Monte Carlo EV of every candidate decision for one hand.
+
+Candidates are the Pareto frontier of the hand, plus declaring its best natural and
+surrendering where the ruleset has them (and, for a review, the setting actually played).
+Opponents are dealt from the 39 unseen cards and decide by an opponent policy; every
+candidate meets the same opponents (common random numbers), so the paired gap between two
+candidates has a much tighter interval than either EV.  Intervals are normal-theory 95%
+intervals over independent samples (mean +- 1.96 SD / sqrt(n)).
+
+With ``precision``, samples come in rounds and a candidate leaves the race once its gap to
+the leader is distinguishably negative (successive elimination); the run stops when one
+candidate is left or every interval is narrower than ``precision`` (half-width).
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from analysis.base.memory import require_memory
+from analysis.base.stats import Z95
+from analysis.game.cards import format_cards, format_setting
+from analysis.game.hands import setting_strengths
+from analysis.game.mechanisms import Game, SurrenderMode
+from analysis.game.rules import Ruleset
+from analysis.game.ruleset_files import load_ruleset
+from analysis.game.score import points_scale
+from analysis.game.settings import pareto_frontier, sorted_hand
+from analysis.play.policy import Policy
+from analysis.play.seeds import Stream
+from analysis.strategy.registry import make_policy
+from kernels import montecarlo as _mc
+from kernels.naturals import NATURAL_KINDS, best_natural
+
+BLOCK = 100  # samples per RNG block
+SAMPLE_BYTES = 40  # memory per candidate and sample: points, their copies and the summary's
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A decision for the hand: a setting, declaring a natural, or surrendering."""
+
+    label: str  # "front | middle | back", "natural (kind)" or "surrender"
+    rows: tuple  # strength triple on the ruleset's scale (zeros unless a setting)
+    natural: int = -1
+    natural_key: int = 0
+    surrender: bool = False
+
+
+@dataclass(frozen=True)
+class BestResult:
+    """The ranked candidates of one analysis with what it was run with."""
+
+    hand: np.ndarray
+    rules: Ruleset
+    players: int
+    opponents: str
+    seed: int
+    samples: int
+    table: pd.DataFrame  # one row per candidate, best first
+
+    def to_records(self, top=None):
+        """Candidates as JSON-ready dicts, best first."""
+        frame = self.table if top is None else self.table.head(top)
+        out = []
+        for row in frame.itertuples(index=False):
+            out.append({
+                "setting": row.setting, "ev": row.ev, "ci": [row.ci_low, row.ci_high],
+                "gap": row.gap, "gap_ci": [row.gap_low, row.gap_high],
+                "distinguishable": bool(row.distinguishable), "samples": int(row.samples),
+                "rows": {name: {"win": getattr(row, f"{name}_win"), "tie": getattr(row, f"{name}_tie"),
+                                "loss": getattr(row, f"{name}_loss")}
+                         for name in ("front", "middle", "back")},
+                "sweep": row.sweep, "swept": row.swept, "royalty_ev": row.royalty_ev,
+            })
+        return out
+
+    @property
+    def hand_text(self):
+        """The hand as text, strongest card first."""
+        return format_cards(self.hand, descending=True)
+
+    def to_dict(self, top=None):
+        """The whole result as JSON-ready data (the JSON of ``sapsam best``)."""
+        return {"hand": self.hand_text, "rules": self.rules.id,
+                "players": self.players, "opponents": self.opponents, "samples": self.samples,
+                "seed": self.seed, "candidates": self.to_records(top)}
+
+
+def candidates(hand, rules, extra=()):
+    """The candidate decisions of a sorted hand under a ruleset (frontier first)."""
+    frontier = pareto_frontier(hand, wheel_rank=str(rules.wheel_rank))
+    out = [Candidate(m.text, m.strengths) for m in frontier.members]
+    compiled = rules.compile()
+    if len(compiled.naturals):
+        index, key = best_natural(hand, compiled.naturals)
+        if index >= 0:
+            kind = NATURAL_KINDS[compiled.naturals[index, 0]]
+            out.append(Candidate(f"natural ({kind})", (0, 0, 0), int(index), int(key)))
+    if rules.surrender.mode != SurrenderMode.NONE:
+        out.append(Candidate("surrender", (0, 0, 0), surrender=True))
+    for front, middle, back in extra:
+        rows = setting_strengths(front, middle, back, rules.wheel_rank)
+        if not any(c.rows == rows and c.natural < 0 and not c.surrender for c in out):
+            out.append(Candidate(format_setting(front, middle, back), rows))
+    return out
+
+
+def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=10000, seed=0,
+                 precision=None, extra=(), strategy=None, progress=None):
+    """Rank every candidate decision of ``hand`` by Monte Carlo EV.
+
+    Parameters
+    ----------
+    hand : str or array-like of 13 card codes
+    rules : Ruleset or str
+    players : int
+        Table size, 2 to 4 (the hand is seat 1; in a bank game the bank is the last seat).
+    opponents : str or analysis.play.policy.Policy
+        Opponent policy: random, greedy, balanced, table, fitted or houseway (or one made).
+    samples : int
+        Sampled opponent tables (the most used with ``precision``).
+    seed : int
+    precision : float, optional
+        Stop early once the best is separated or every CI half-width is below this.
+    extra : sequence of (front, middle, back) card arrays
+        Settings to evaluate besides the candidates (e.g. the one played).
+    strategy : path, optional
+        Strategy file for ``fitted`` opponents.
+    progress : callable, optional
+        ``progress(done, total)`` about twenty times; the numbers do not depend on it.
+    """
+    rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+    if not 2 <= players <= 4:
+        raise ValueError(f"players must be 2, 3 or 4, got {players}")
+    if samples < 1:
+        raise ValueError(f"samples must be at least 1, got {samples}")
+    if precision is not None and precision <= 0:
+        raise ValueError(f"precision must be positive, got {precision}")
+    cards = sorted_hand(hand)
+    stream = Stream(seed, "opponents")
+    policy = opponents if isinstance(opponents, Policy) else make_policy(opponents, rules,
+                                                                          players, strategy)
+    cands = candidates(cards, rules, extra)
+    scale = points_scale(rules)
+    n = len(cands)
+    require_memory(n * samples * SAMPLE_BYTES, f"{samples:,} samples of {n} candidates")
+    points = np.zeros((n, samples), np.int64)
+    stats = np.zeros((n, _mc.N_STATS), np.int64)
+    seen = np.zeros(n, np.int64)  # samples each candidate has met
+    alive = np.arange(n)
+    round_blocks = min(20, -(-samples // BLOCK)) if precision else -(-samples // BLOCK)
+    # with progress, a round is sampled in steps of about a twentieth of the samples; the
+    # rounds, and so the stopping rule, stay the same
+    step_blocks = max(1, -(-samples // (20 * BLOCK))) if progress is not None else round_blocks
+    done = 0
+    while done < samples:
+        end = min(done + round_blocks * BLOCK, samples)
+        while done < end:
+            count = min(step_blocks * BLOCK, end - done)
+            part, part_stats = simulate(cards, rules, players, policy, [cands[c] for c in alive],
+                                        count, stream, first_block=done // BLOCK)
+            points[alive, done:done + count] = part
+            stats[alive] += part_stats
+            seen[alive] += count
+            done += count
+            if progress is not None:
+                progress(done, samples)
+        if precision:
+            table = _summarise(cands, points, stats, seen, scale)
+            if all(table["ci_high"].loc[alive] - table["ev"].loc[alive] < precision):
+                break
+            best = int(table.index[0])
+            alive = np.array([c for c in alive if c == best or table.loc[c, "gap_high"] >= 0])
+            if len(alive) == 1:
+                break
+    table = _summarise(cands, points, stats, seen, scale)
+    return BestResult(cards, rules, players, policy.name, seed, done, table.reset_index(drop=True))
+
+
+def simulate(cards, rules, players, policy, cands, samples, stream, first_block=0, unseen=None):
+    """Points of each candidate against the same sampled opponents.
+
+    Samples are numbered from ``first_block * BLOCK``; block ``b`` always draws the same
+    opponents for the same hand and ``stream`` (an :class:`analysis.play.seeds.Stream`, or a seed
+    for ``Stream(seed, "opponents")``), so rounds of a race extend one run.  ``unseen``
+    (default: the 39 cards not in the hand) is the pack the opponents are dealt from; a
+    smaller one models dead cards, or makes an exactly enumerable case.
+
+    Returns
+    -------
+    points : ndarray(int64), shape (C, samples)
+        The hand's points (units of 1 / scale) per candidate and sample.
+    stats : ndarray(int64), shape (C, kernels.montecarlo.N_STATS)
+    """
+    compiled = rules.compile()
+    if unseen is None:
+        unseen = np.setdiff1d(np.arange(52, dtype=np.uint8), cards)
+    unseen = np.ascontiguousarray(unseen, np.uint8)
+    if len(unseen) < 13 * (players - 1) or np.intersect1d(unseen, cards).size:
+        raise ValueError(f"the opponents need {13 * (players - 1)} unseen cards outside the hand")
+    bank = players - 1 if rules.scoring.game == Game.BANK else -1
+    blocks = -(-samples // BLOCK)
+    stream = stream if isinstance(stream, Stream) else Stream(stream, "opponents")
+    points = np.zeros((len(cands), samples), np.int64)
+    stats = np.zeros((blocks, len(cands), _mc.N_STATS), np.int64)
+    _mc.sample_blocks(cards, np.array([c.rows for c in cands], np.int16).reshape(-1, 3),
+                      np.array([c.natural for c in cands], np.int64),
+                      np.array([c.natural_key for c in cands], np.int64),
+                      np.array([c.surrender for c in cands], np.bool_), unseen, players,
+                      policy.code, policy.tables, policy.points, compiled.params,
+                      compiled.royalty, compiled.naturals, bank,
+                      stream.states(blocks, first_block), first_block, BLOCK, samples,
+                      points, stats)
+    return points, stats.sum(axis=0)
+
+
+def _summarise(cands, points, stats, seen, scale):
+    """Per-candidate EV, CIs, paired gap to the best, and row statistics (best first)."""
+    n = len(cands)
+    ev = np.empty(n)
+    half = np.empty(n)
+    for c in range(n):
+        x = points[c, :seen[c]] / scale
+        ev[c] = x.mean()
+        half[c] = Z95 * x.std(ddof=1) / np.sqrt(len(x)) if len(x) > 1 else np.inf
+    # the leader among the candidates that met the most samples
+    most = seen.max()
+    full = np.flatnonzero(seen == most)
+    best = int(full[np.argmax(ev[full])])
+    gap = np.empty(n)
+    gap_half = np.empty(n)
+    for c in range(n):
+        m = min(seen[c], seen[best])
+        d = (points[c, :m] - points[best, :m]) / scale
+        gap[c] = d.mean()
+        gap_half[c] = Z95 * d.std(ddof=1) / np.sqrt(m) if m > 1 else np.inf
+    compared = np.maximum(stats[:, _mc.ST_COMPARED], 1)
+    frame = pd.DataFrame({
+        "setting": [c.label for c in cands],
+        "ev": ev, "ci_low": ev - half, "ci_high": ev + half,
+        "gap": gap, "gap_low": gap - gap_half, "gap_high": gap + gap_half,
+        "samples": seen,
+    })
+    frame["gap_low"] = frame["gap_low"].where(frame.index != best, 0.0)
+    frame["gap_high"] = frame["gap_high"].where(frame.index != best, 0.0)
+    frame["distinguishable"] = frame["gap_high"] < 0
+    for k, name in enumerate(("front", "middle", "back")):
+        for j, what in enumerate(("win", "tie", "loss")):
+            frame[f"{name}_{what}"] = stats[:, 3 * k + j] / compared
+    frame["sweep"] = stats[:, _mc.ST_SWEEPS] / compared
+    frame["swept"] = stats[:, _mc.ST_SWEPT] / compared
+    frame["royalty_ev"] = stats[:, _mc.ST_ROYALTIES] / np.maximum(seen, 1) / scale
+    order = np.lexsort((np.arange(n), -ev, -seen))
+    frame = frame.iloc[order]
+    return frame

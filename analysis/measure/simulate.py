@@ -1,0 +1,311 @@
+"""Deal many tables and measure what each ruleset and each seat's policy is worth.
+
+:class:`Simulation` fixes a run: rulesets, table size, one policy per seat, tables, seed and
+block size.  Block ``i`` (tables ``i * block_size`` onwards) has its own random stream
+(:mod:`analysis.play.seeds`), so the totals do not depend on threads, machines, or on whether
+the run was interrupted and resumed.  Totals are exact integers:
+
+- ``acc`` int64 (R, P, kernels.simulate.N_ACC): per ruleset and seat, hands, sum and sum of
+  squares of points, fouls, surrenders, naturals declared, sweeps given and taken, home runs,
+  hands as the bank;
+- ``hist`` int64 (R, P, N_HIST): points per hand in whole units, clipped to +-200;
+- ``held`` int64 (R, K): hands holding each natural of each ruleset.
+
+:func:`run` computes them block by block, checkpointing finished blocks atomically in the
+output folder; ``resume=True`` continues an interrupted run.  :func:`seats_frame` and
+:func:`naturals_frame` turn totals into tidy DataFrames.
+"""
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field, fields
+
+import numpy as np
+import pandas as pd
+
+from analysis.base.files import load_npz, read_checkpoint, write_npz
+from analysis.base.memory import require_memory
+from analysis.base.stats import Z95
+from analysis.game.mechanisms import BankRotation, Game
+from analysis.game.ruleset_files import load_ruleset
+from analysis.play.names import POLICY_NAMES
+from analysis.play.seeds import SCHEME, Stream
+from analysis.strategy.registry import make_policy
+from kernels import simulate as _ks
+from kernels.naturals import NATURAL_KINDS
+from kernels.settle import N_PARAMS, P_SCALE
+
+CHECKPOINT = "checkpoint.npz"
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """What a simulation run is: everything its numbers depend on."""
+
+    rules: tuple  # ruleset ids or TOML paths
+    players: int
+    seats: tuple  # a policy name per seat
+    tables: int
+    seed: int = 0
+    block_size: int = 500
+    strategies: tuple = field(default=())  # optional (ruleset, path) pairs for fitted seats
+
+    def __post_init__(self):
+        if not self.rules:
+            raise ValueError("name at least one ruleset")
+        if not 2 <= self.players <= 4:
+            raise ValueError(f"players must be 2, 3 or 4, got {self.players}")
+        if len(self.seats) != self.players:
+            raise ValueError(f"give one policy per seat ({self.players}) or one for all, "
+                             f"got {len(self.seats)}")
+        for name in self.seats:
+            if name not in POLICY_NAMES:
+                raise ValueError(f"unknown policy {name!r}: use one of {', '.join(POLICY_NAMES)}")
+        if self.tables < 1:
+            raise ValueError(f"tables must be at least 1, got {self.tables}")
+        if self.block_size < 1:
+            raise ValueError(f"block size must be at least 1, got {self.block_size}")
+        if self.seed < 0:
+            raise ValueError(f"seed must be >= 0, got {self.seed}")
+
+    @property
+    def blocks(self):
+        return -(-self.tables // self.block_size)
+
+    def describe(self):
+        """The run as plain data (for manifests and checkpoints)."""
+        data = asdict(self)
+        data["rules"] = list(self.rules)
+        data["seats"] = list(self.seats)
+        data["strategies"] = [list(s) for s in self.strategies]
+        return data
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A :class:`Simulation` as kernel arrays."""
+
+    rulesets: tuple
+    seat_policy: np.ndarray
+    tables: np.ndarray  # float64 (M,) + kernels.policies.TABLE_SHAPE: the distinct models'
+    points: np.ndarray  # float64 (M,) + kernels.policies.POINTS_SHAPE: ... and their points
+    seat_model: np.ndarray  # int64 (R, P): which model each seat uses under each ruleset
+    params: np.ndarray
+    royalty: np.ndarray
+    naturals: np.ndarray
+    n_naturals: np.ndarray
+    natural_kinds: np.ndarray
+    natural_index: np.ndarray
+    bank_mode: np.ndarray
+    bank_seat: np.ndarray
+
+
+def compile_simulation(sim):
+    """Load the rulesets and policies of a run and flatten them for the kernel."""
+    rulesets = tuple(load_ruleset(r) for r in sim.rules)
+    n_rules, players = len(rulesets), sim.players
+    compiled = [r.compile() for r in rulesets]
+    k_max = max(1, max(len(c.naturals) for c in compiled))
+    naturals = np.zeros((n_rules, k_max, 4), np.int64)
+    n_naturals = np.zeros(n_rules, np.int64)
+    kinds = sorted({(int(row[0]), int(row[1])) for c in compiled for row in c.naturals}) or [(0, 0)]
+    natural_index = np.zeros((n_rules, k_max), np.int64)
+    for r, c in enumerate(compiled):
+        n_naturals[r] = len(c.naturals)
+        naturals[r, :len(c.naturals)] = c.naturals
+        for k, row in enumerate(c.naturals):
+            natural_index[r, k] = kinds.index((int(row[0]), int(row[1])))
+    strategies = dict(sim.strategies)
+    # each distinct model (EV table and points) once, seats sharing a policy share it: the
+    # tables of a run are the simulator's working set, and 4 copies of 18 rulesets' tables
+    # overflow the caches
+    tables, points, index = [], [], {}
+    seat_model = np.zeros((n_rules, players), np.int64)
+    seat_policy = np.zeros(players, np.int64)
+    for r, rules in enumerate(rulesets):
+        for p, name in enumerate(sim.seats):
+            policy = make_policy(name, rules, players, strategies.get(rules.id))
+            seat_policy[p] = policy.code
+            key = (rules.id, name) if name in ("table", "fitted", "houseway") else name
+            if key not in index:
+                index[key] = len(tables)
+                tables.append(policy.tables)
+                points.append(policy.points)
+            seat_model[r, p] = index[key]
+    bank_mode = np.array([_bank_mode(r) for r in rulesets], np.int64)
+    bank_seat = np.array([min(r.bank.seat, players - 1) for r in rulesets], np.int64)
+    return Compiled(rulesets, seat_policy, np.stack(tables), np.stack(points), seat_model,
+                    np.stack([c.params for c in compiled]).reshape(n_rules, N_PARAMS),
+                    np.stack([c.royalty for c in compiled]), naturals, n_naturals,
+                    np.array(kinds, np.int64), natural_index, bank_mode, bank_seat)
+
+
+def fingerprint(compiled):
+    """SHA-256 of the kernel arrays of a :class:`~analysis.measure.simulate.Compiled` (hex)."""
+    digest = hashlib.sha256()
+    for f in fields(Compiled):
+        value = getattr(compiled, f.name)
+        if isinstance(value, np.ndarray):
+            value = np.ascontiguousarray(value)
+            digest.update(f"{f.name}:{value.dtype.str}:{value.shape}:".encode())
+            digest.update(value.tobytes())
+    return digest.hexdigest()
+
+
+def run_key(sim, compiled):
+    """What identifies a run's totals: its settings and the digest of the ruleset and strategy
+    arrays it ran with (:func:`fingerprint`), so that a run resumed after a refit or a ruleset
+    edit is refused rather than silently mixed."""
+    return {**sim.describe(), "digest": fingerprint(compiled), "seeds": SCHEME}
+
+
+def _bank_mode(rules):
+    if rules.scoring.game != Game.BANK:
+        return _ks.BANK_NONE
+    return _ks.BANK_ROTATE if rules.bank.rotation == BankRotation.ROTATE else _ks.BANK_FIXED
+
+
+def empty_totals(sim, compiled):
+    """Zeroed (acc, hist, held) for a run."""
+    n_rules, k_max = compiled.naturals.shape[:2]
+    return (np.zeros((n_rules, sim.players, _ks.N_ACC), np.int64),
+            np.zeros((n_rules, sim.players, _ks.N_HIST), np.int64),
+            np.zeros((n_rules, k_max), np.int64))
+
+
+def run_blocks(sim, compiled, blocks):
+    """Totals of the given blocks (any subset, in any order): (acc, hist, held), int64."""
+    blocks = np.asarray(blocks, np.int64)
+    first = blocks * sim.block_size
+    counts = np.minimum(sim.block_size, sim.tables - first)
+    stream = Stream(sim.seed, "simulate")
+    states = np.array([stream.states(1, int(b))[0] for b in blocks], np.uint64)
+    n_rules, k_max = compiled.naturals.shape[:2]
+    acc = np.zeros((len(blocks), n_rules, sim.players, _ks.N_ACC), np.int64)
+    hist = np.zeros((len(blocks), n_rules, sim.players, _ks.N_HIST), np.int64)
+    held = np.zeros((len(blocks), n_rules, k_max), np.int64)
+    _ks.simulate_blocks(states, first, counts, sim.players, compiled.seat_policy,
+                        compiled.tables, compiled.points, compiled.seat_model, compiled.params,
+                        compiled.royalty, compiled.naturals, compiled.n_naturals,
+                        compiled.natural_kinds, compiled.natural_index, compiled.bank_mode,
+                        compiled.bank_seat, acc, hist, held)
+    return acc.sum(axis=0), hist.sum(axis=0), held.sum(axis=0)
+
+
+def run(sim, out=None, resume=False, progress=None, round_blocks=8, compute=None, fresh=False):
+    """Run a simulation; returns its totals (acc, hist, held).
+
+    Parameters
+    ----------
+    sim : Simulation
+    out : path, optional
+        Folder for the checkpoint (``checkpoint.npz``, rewritten atomically after every
+        round of blocks).
+    resume : bool
+        Continue from the checkpoint in ``out`` (refused if it belongs to another run).  An
+        existing checkpoint is never overwritten without ``resume`` or ``fresh``
+        (:func:`analysis.base.files.read_checkpoint`).
+    progress : callable, optional
+        ``progress(tables_done, tables)`` after every round.
+    round_blocks : int
+        Blocks per round (between checkpoints).
+    compute : callable, optional
+        ``compute(blocks) -> (acc, hist, held)``; default :func:`run_blocks` here (a Dask
+        backend passes its own).
+    fresh : bool
+        Discard a checkpoint in ``out`` and start over.
+
+    The checkpoint also keeps the wall time of all the sessions of the run
+    (:func:`elapsed`).
+    """
+    import time
+    from pathlib import Path
+
+    start = time.perf_counter()
+
+    require_memory(sim.blocks * 24, f"{sim.tables:,} tables in blocks of {sim.block_size:,}")
+    compiled = compile_simulation(sim)
+    compute = compute or (lambda blocks: run_blocks(sim, compiled, blocks))
+    checkpoint = Path(out) / CHECKPOINT if out else None
+    key = run_key(sim, compiled)
+    acc, hist, held = empty_totals(sim, compiled)
+    done = np.zeros(sim.blocks, np.bool_)
+    before = 0.0  # seconds of earlier sessions
+    if resume and checkpoint is None:
+        raise ValueError("--resume needs --out: the checkpoint lives in the output folder")
+    saved = read_checkpoint(checkpoint, key, resume, fresh) if checkpoint else None
+    if saved is not None:
+        acc, hist, held, done = saved["acc"], saved["hist"], saved["held"], saved["done"]
+        before = float(saved.get("seconds", 0.0))
+    todo = np.flatnonzero(~done)
+    for first in range(0, len(todo), round_blocks):
+        blocks = todo[first:first + round_blocks]
+        a, h, n = compute(blocks)
+        acc, hist, held = acc + a, hist + h, held + n
+        done[blocks] = True
+        if checkpoint is not None:
+            write_npz(checkpoint, acc=acc, hist=hist, held=held, done=done,
+                      seconds=before + time.perf_counter() - start, run=json.dumps(key))
+        if progress is not None:
+            progress(int(min(done.sum() * sim.block_size, sim.tables)), sim.tables)
+    return acc, hist, held
+
+
+def elapsed(out):
+    """Wall seconds of all the sessions of the run checkpointed in folder ``out`` (0 if none)."""
+    from pathlib import Path
+
+    path = Path(out) / CHECKPOINT
+    if not path.is_file():
+        return 0.0
+    return float(load_npz(path, "checkpoint").get("seconds", 0.0))
+
+
+def seats_frame(sim, compiled, acc):
+    """Per ruleset and seat: hands, total and mean units, SD, 95% CI and event rates."""
+    rows = []
+    for r, rules in enumerate(compiled.rulesets):
+        scale = int(compiled.params[r, P_SCALE])
+        for p, policy in enumerate(sim.seats):
+            a = acc[r, p]
+            n = int(a[_ks.A_HANDS])
+            mean = a[_ks.A_SUM] / n / scale
+            var = (a[_ks.A_SUMSQ] / scale**2 - n * mean**2) / (n - 1) if n > 1 else float("nan")
+            sd = float(np.sqrt(max(var, 0.0)))
+            half = Z95 * sd / np.sqrt(n)
+            rows.append({
+                "ruleset": rules.id, "seat": p + 1, "policy": policy, "hands": n,
+                "total_units": a[_ks.A_SUM] / scale, "mean": mean, "sd": sd,
+                "ci_low": mean - half, "ci_high": mean + half,
+                **{name: int(a[i]) for i, name in enumerate(_ks.ACC_NAMES)
+                   if i not in (_ks.A_HANDS, _ks.A_SUM, _ks.A_SUMSQ)},
+            })
+    return pd.DataFrame(rows)
+
+
+def naturals_frame(sim, compiled, held, exact=None):
+    """Per ruleset and natural: hands holding it, frequency, and (if given) its exact
+    probability ``exact(kind, parameter)``."""
+    rows = []
+    for r, rules in enumerate(compiled.rulesets):
+        hands = sim.tables * sim.players
+        for k in range(int(compiled.n_naturals[r])):
+            kind, parameter = (int(x) for x in compiled.naturals[r, k, :2])
+            count = int(held[r, k])
+            rows.append({"ruleset": rules.id, "natural": NATURAL_KINDS[kind], "count": count,
+                         "hands": hands, "frequency": count / hands,
+                         "exact": exact(kind, parameter) if exact else float("nan")})
+    return pd.DataFrame(rows, columns=["ruleset", "natural", "count", "hands", "frequency", "exact"])
+
+
+def points_frame(sim, compiled, hist):
+    """Points distribution: per ruleset and seat, hands ending on each whole number of units."""
+    units = np.arange(-_ks.HIST_HALF, _ks.HIST_HALF + 1)
+    rows = []
+    for r, rules in enumerate(compiled.rulesets):
+        for p in range(sim.players):
+            for u, count in zip(units, hist[r, p]):
+                if count:
+                    rows.append({"ruleset": rules.id, "seat": p + 1, "units": int(u),
+                                 "count": int(count)})
+    return pd.DataFrame(rows, columns=["ruleset", "seat", "units", "count"])

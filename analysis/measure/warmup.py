@@ -1,0 +1,37 @@
+"""Warming Numba's cache: compile (or load) every kernel the commands use, once, so that no
+command pays for it (``sapsam compile``; ``make demo`` and ``make test`` run it).
+"""
+
+
+
+HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
+
+
+def warm(progress=None):
+    """Compile (or load) every kernel the commands use, on tiny runs of each analysis.
+    ``progress(steps_done, steps)`` after each."""
+    from analysis.game.score import score_showdown
+    from analysis.game.settings import pareto_frontier
+    from analysis.measure.best import best_setting
+    from analysis.measure.compare import policy_gaps
+    from analysis.measure.exploit import exploitability
+    from analysis.measure.simulate import Simulation, run
+    from analysis.strategy.fit import fit_equilibrium
+    from analysis.strategy.houseway import derive
+
+    steps = [
+        lambda: pareto_frontier(HAND),
+        lambda: score_showdown("standard", ["6s 6d 4c | Ts Td 9s Qd 8c | 3s 3d 3c 2s 2d",
+                                            "As Kd Qc | 9c 9d 5s 5d 4s | Kh Jh 9h 8h 7h"]),
+        lambda: best_setting(HAND, "standard", 4, "fitted", samples=200),
+        lambda: policy_gaps("standard", 4, ("greedy", "balanced"), tables=50),
+        lambda: derive("standard", 4, hands=200),
+        lambda: fit_equilibrium("basic", 2, iterations=1, hands=200),
+        lambda: exploitability("two-four", 2, deals=1, samples=20),
+        lambda: run(Simulation(("standard", "pusoy-single-winner"), 4,
+                               ("fitted", "greedy", "balanced", "houseway"), 4, 0, 2)),
+    ]
+    for i, step in enumerate(steps, 1):
+        step()
+        if progress is not None:
+            progress(i, len(steps))

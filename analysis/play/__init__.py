@@ -1,0 +1,2 @@
+"""Playing: seeds, dealing, policies as the kernels play them, and strategy files
+(ARCHITECTURE.md)."""

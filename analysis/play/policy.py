@@ -1,0 +1,76 @@
+"""Policies as the kernels play them.
+
+A :class:`Policy` bundles what :func:`kernels.policies.decide` needs: the policy code, the EV
+tables of ``table``/``fitted`` (built from the field's per-row strength distributions under a
+ruleset) and the per-row points of ``balanced`` (row percentiles) and ``houseway`` (its chart,
+:mod:`analysis.strategy.houseway`).  Names become policies in :mod:`analysis.strategy.registry`.
+"""
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations_with_replacement
+from math import comb
+
+import numpy as np
+
+from kernels import policies as _kp
+from kernels.evaluate import CARD_WEIGHT, FLUSH5, N_STRENGTHS, NONFLUSH5, RANK3_TABLE
+
+
+@cache
+def row_percentiles():
+    """Exact percentile of every strength among random hands of its size.
+
+    Returns ndarray(float64), shape (2, N_STRENGTHS): row 0 for 3-card fronts (22,100 hands),
+    row 1 for 5-card hands (2,598,960); the percentile counts ties as half.  Counted by
+    combinatorics over rank multisets: a multiset with counts c_r has prod C(4, c_r) suit
+    choices, four of them flushes when its five ranks differ.
+    """
+    counts = np.zeros((2, N_STRENGTHS))
+    weights = CARD_WEIGHT[::4]
+    for ranks in combinations_with_replacement(range(13), 3):
+        ways = np.prod([comb(4, c) for c in Counter(ranks).values()])
+        counts[0, RANK3_TABLE[(ranks[0] * 13 + ranks[1]) * 13 + ranks[2]]] += ways
+    for ranks in combinations_with_replacement(range(13), 5):
+        multiplicity = Counter(ranks)
+        if max(multiplicity.values()) > 4:
+            continue
+        ways = np.prod([comb(4, c) for c in multiplicity.values()])
+        key = int(sum(weights[r] for r in ranks))
+        if len(multiplicity) == 5:
+            counts[1, FLUSH5[sum(1 << r for r in ranks)]] += 4
+            ways -= 4
+        counts[1, NONFLUSH5[key]] += ways
+    cdf = np.cumsum(counts, axis=1) - counts / 2
+    return cdf / counts.sum(axis=1, keepdims=True)
+
+
+@cache
+def balanced_points():
+    """``balanced``'s points table: the front's percentile, and the five-card one for the
+    middle and the back (float64 kernels.policies.POINTS_SHAPE; never surrenders)."""
+    pct = row_percentiles()
+    points = np.zeros(_kp.POINTS_SHAPE)
+    points[0, :-1], points[1, :-1], points[2, :-1] = pct[0], pct[1], pct[1]
+    points[_kp.SURRENDER_BELOW] = -np.inf
+    points.setflags(write=False)
+    return points
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A policy ready for the kernels."""
+
+    name: str
+    code: int
+    tables: np.ndarray  # float64 kernels.policies.TABLE_SHAPE; zeros unless table/fitted
+    points: np.ndarray  # float64 kernels.policies.POINTS_SHAPE: balanced's and houseway's
+    source: str  # where the tables came from
+
+    @classmethod
+    def from_row_mass(cls, name, row_mass, rules, source, surrender_rate=0.0):
+        compiled = rules.compile()
+        tables = _kp.ev_tables(np.ascontiguousarray(row_mass, np.float64), compiled.params,
+                               compiled.royalty, float(surrender_rate))
+        return cls(name, _kp.TABLE, tables, balanced_points(), source)

@@ -1,0 +1,2 @@
+"""Strategies: fitting them, the house way, and the registry that makes a policy of a name
+(ARCHITECTURE.md)."""

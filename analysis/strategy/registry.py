@@ -1,0 +1,44 @@
+"""Policies by name: the one place a name such as ``fitted`` or ``houseway`` becomes a
+:class:`~analysis.play.policy.Policy` for a ruleset and table size.
+"""
+
+
+import numpy as np
+
+from analysis.game.rules import Ruleset
+from analysis.game.ruleset_files import load_ruleset
+from analysis.play.names import POLICY_NAMES
+from analysis.play.policy import Policy, balanced_points
+from analysis.play.strategy_files import fitted_policy, strategy_path
+from analysis.strategy.fit import balanced_field
+from analysis.strategy.houseway import as_policy, derive
+from kernels import policies as _kp
+
+
+def make_policy(name, rules, players, strategy=None, progress=None):
+    """A :class:`Policy` by name for a ruleset and table size.
+
+    Parameters
+    ----------
+    name : {"random", "greedy", "balanced", "table", "fitted", "houseway"}
+    rules : Ruleset or str
+    players : int
+    strategy : path, optional
+        A strategy file for ``fitted`` (default: the one for this ruleset and table size).
+        ``table`` uses the field of ``balanced`` players.
+    progress : callable, optional
+        ``progress(done, total)`` while ``houseway`` derives its chart (seconds of work).
+    """
+    rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+    if name not in POLICY_NAMES:
+        raise ValueError(f"unknown policy {name!r}: use one of {', '.join(POLICY_NAMES)}")
+    empty = np.zeros(_kp.TABLE_SHAPE)
+    if name in ("random", "greedy", "balanced"):
+        return Policy(name, _kp.POLICIES.index(name), empty, balanced_points(), "")
+    if name == "houseway":
+        way = derive(rules.id, players, progress=progress)
+        return as_policy(way, f"house way derived from {strategy_path(rules.id, players)}")
+    if name == "table":
+        return Policy.from_row_mass(name, balanced_field(players), rules,
+                                    "rows of balanced players (4,000 deals, seed 0)")
+    return fitted_policy(rules, players, strategy)

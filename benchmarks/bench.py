@@ -1,0 +1,581 @@
+"""Benchmarks of the hot kernels.
+
+Usage: ``python benchmarks/bench.py [--out FILE] [--quick] [--only NAME ...]``.
+
+Benchmarks are scripts, not timed tests (STYLE.md item 12): every figure is the best and the
+median of several timed repeats after one untimed warm-up call that compiles (or loads from
+the cache) the JIT code and starts the thread pool.  Inputs come from a seeded numpy
+``Generator``, thread counts from ``numba.set_num_threads``.  The report is a Markdown table
+with the CPU, the package versions and the git revision; a missed target prints a warning but
+does not fail the run, since the figures are reported, not asserted.  DESIGN.md ("The hot
+paths") gives the probe figures the targets come from.
+
+To add a benchmark, register a function that takes a :class:`Context` and returns rows::
+
+    @benchmark("settle")
+    def settle(context):
+        from kernels.settle import settle_table  # kernels are imported lazily
+        tables = ...  # built from context.rng, sized by context.size(full, quick)
+        seconds = context.time(lambda: settle_table(tables), threads=2)
+        return [rate_row("settle_table", 2, seconds, len(tables), "tables/s")]
+"""
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import llvmlite
+import numba
+import numpy as np
+
+SEED = 20240613
+REPEATS = 7
+QUICK_REPEATS = 3
+REPOSITORY = Path(__file__).resolve().parents[1]
+SAPSAM = Path(sys.executable).with_name("sapsam")  # the console script installed beside Python
+CLI_REPEATS = 5
+CLI_HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
+
+BENCHMARKS = {}
+
+
+def benchmark(name):
+    """Register the decorated function as benchmark ``name`` (run in registration order).
+
+    Parameters
+    ----------
+    name : str
+        The name ``--only`` selects it by.
+
+    Returns
+    -------
+    callable
+        A decorator returning the function unchanged.
+    """
+
+    def register(function):
+        BENCHMARKS[name] = function
+        return function
+
+    return register
+
+
+@dataclass(frozen=True)
+class Row:
+    """One reported figure.
+
+    Attributes
+    ----------
+    benchmark : str
+        What was measured, with the input size.
+    threads : int
+        Numba threads it ran on.
+    best : float
+        Figure of the fastest repeat (lowest time, or highest rate).
+    median : float
+        Median figure over the repeats; targets are judged on it.
+    unit : str
+        Unit of ``best`` and ``median``.
+    target : float or None
+        Figure to reach, or None when the row is information only.
+    higher_is_better : bool
+        True for rates (target is a minimum), False for times (target is a maximum).
+    """
+
+    benchmark: str
+    threads: int
+    best: float
+    median: float
+    unit: str
+    target: float | None = None
+    higher_is_better: bool = True
+
+    @property
+    def met(self):
+        """Whether the median reaches the target; None without a target."""
+        if self.target is None:
+            return None
+        return self.median >= self.target if self.higher_is_better else self.median <= self.target
+
+    @property
+    def target_text(self):
+        """The target as ``>= 300`` or ``<= 250``; empty without a target."""
+        if self.target is None:
+            return ""
+        return f"{'>=' if self.higher_is_better else '<='} {format_number(self.target)}"
+
+
+def rate_row(name, threads, seconds, items, unit, scale=1.0, target=None):
+    """Row of a throughput: ``items`` processed per timed call.
+
+    Parameters
+    ----------
+    name : str
+        Benchmark label.
+    threads : int
+        Numba threads used.
+    seconds : ndarray(float64), shape (repeats,)
+        Time of each repeat, from :meth:`Context.time`.
+    items : int
+        Items processed by one call.
+    unit : str
+        Unit label, e.g. ``"M hands/s"``.
+    scale : float
+        Items per unit, e.g. ``1e6`` for millions per second.
+    target : float, optional
+        Minimum rate wanted, in ``unit``.
+
+    Returns
+    -------
+    Row
+    """
+    rates = items / seconds / scale
+    return Row(name, threads, float(rates.max()), float(np.median(rates)), unit, target)
+
+
+def time_row(name, threads, seconds, items, unit, scale=1.0, target=None):
+    """Row of a time per item: ``items`` processed per timed call.
+
+    Parameters are those of :func:`rate_row`; ``scale`` is seconds per unit (``1e-6`` for
+    microseconds) and ``target`` the maximum time wanted, in ``unit``.
+
+    Returns
+    -------
+    Row
+    """
+    per_item = seconds / items / scale
+    return Row(name, threads, float(per_item.min()), float(np.median(per_item)), unit, target,
+               higher_is_better=False)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a benchmark needs besides its kernels.
+
+    Attributes
+    ----------
+    quick : bool
+        Smaller inputs for a smoke test.
+    repeats : int
+        Timed repeats per measurement.
+    rng : numpy.random.Generator
+        Seeded afresh for each benchmark, so ``--only`` does not change its inputs.
+    """
+
+    quick: bool
+    repeats: int
+    rng: np.random.Generator
+
+    def size(self, full, quick):
+        """Input size: ``quick`` under ``--quick``, else ``full``."""
+        return quick if self.quick else full
+
+    def time(self, run, threads=1):
+        """Seconds taken by each of ``repeats`` calls of ``run()``, after one warm-up call.
+
+        Parameters
+        ----------
+        run : callable
+            Does the measured work; takes no arguments.
+        threads : int
+            Numba threads to run on.
+
+        Returns
+        -------
+        ndarray(float64), shape (repeats,)
+        """
+        numba.set_num_threads(threads)
+        run()
+        seconds = np.empty(self.repeats)
+        for i in range(self.repeats):
+            start = time.perf_counter()
+            run()
+            seconds[i] = time.perf_counter() - start
+        return seconds
+
+
+def thread_counts(*wanted):
+    """The thread counts among ``wanted`` that Numba can run (``NUMBA_NUM_THREADS``)."""
+    return [threads for threads in wanted if threads <= numba.config.NUMBA_NUM_THREADS]
+
+
+def random_hands(rng, n, size):
+    """Random hands: ``size`` distinct card codes per row, in random order.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    n, size : int
+        Number of hands and cards per hand.
+
+    Returns
+    -------
+    ndarray(uint8), shape (n, size)
+    """
+    decks = np.broadcast_to(np.arange(52, dtype=np.uint8), (n, 52))
+    return np.ascontiguousarray(rng.permuted(decks, axis=1)[:, :size])
+
+
+def random_deals(rng, n):
+    """Random 13-card deals, each sorted ascending: ndarray(uint8), shape (n, 13)."""
+    return np.sort(random_hands(rng, n, 13), axis=1)
+
+
+@benchmark("evaluate5")
+def evaluate5(context):
+    """Bulk 5-card evaluation: ``rank5`` on random hands, serial and parallel."""
+    from kernels.evaluate import rank5
+
+    n = context.size(10**6, 10**5)
+    cards = random_hands(context.rng, n, 5)
+    seconds = context.time(lambda: rank5(cards, parallel=False))
+    rows = [rate_row(f"rank5 serial, {n:,} hands", 1, seconds, n, "M hands/s", 1e6, 300)]
+    for threads in thread_counts(1, 2):
+        seconds = context.time(lambda: rank5(cards, parallel=True), threads)
+        rows.append(rate_row(f"rank5 parallel, {n:,} hands", threads, seconds, n, "M hands/s", 1e6,
+                             300 if threads == 1 else None))
+    return rows
+
+
+@benchmark("evaluate3")
+def evaluate3(context):
+    """Bulk 3-card evaluation: ``rank3`` on random fronts, serial."""
+    from kernels.evaluate import rank3
+
+    n = context.size(10**6, 10**5)
+    cards = random_hands(context.rng, n, 3)
+    seconds = context.time(lambda: rank3(cards, parallel=False))
+    return [rate_row(f"rank3 serial, {n:,} hands", 1, seconds, n, "M hands/s", 1e6)]
+
+
+@benchmark("frontier")
+def frontier(context):
+    """One deal's enumeration, legality and Pareto frontier; the count alone; batches."""
+    from kernels.settings import count_legal, pareto_frontier, pareto_frontier_batch
+
+    def each_deal(kernel, deals):
+        def run():
+            for hand in deals:
+                kernel(hand, False)
+
+        return run
+
+    n = context.size(500, 50)
+    deals = random_deals(context.rng, n)
+    rows = [
+        time_row(f"pareto_frontier, per deal, {n:,} deals", 1,
+                 context.time(each_deal(pareto_frontier, deals)), n, "µs/deal", 1e-6, 250),
+        time_row(f"count_legal, per deal, {n:,} deals", 1,
+                 context.time(each_deal(count_legal, deals)), n, "µs/deal", 1e-6),
+    ]
+    n = context.size(4000, 400)
+    deals = random_deals(context.rng, n)
+    for threads in thread_counts(1, 2):
+        seconds = context.time(lambda: pareto_frontier_batch(deals, False, parallel=True), threads)
+        rows.append(rate_row(f"pareto_frontier_batch, {n:,} deals", threads, seconds, n, "deals/s",
+                             target=8000 if threads == 2 else None))
+    return rows
+
+
+def frontier_tables(rng, n_tables, players):
+    """Realistic tables: each seat holds a random Pareto-frontier setting of a random deal.
+
+    Returns ndarray(int16), shape (n_tables, players, 3): strength triples, seats of one table
+    dealt from one deck.
+    """
+    from kernels.settings import pareto_frontier_batch
+
+    hands = random_hands(rng, n_tables, 13 * players).reshape(n_tables * players, 13)
+    _, offsets, _, rows = pareto_frontier_batch(np.sort(hands, axis=1), False)
+    sizes = np.diff(offsets)
+    pick = offsets[:-1] + (rng.random(len(sizes)) * sizes).astype(np.int64)
+    return np.ascontiguousarray(rows[pick].reshape(n_tables, players, 3))
+
+
+@benchmark("settle")
+def settle(context):
+    """Settlement of 4-player tables under ``standard`` (frontier settings, no naturals)."""
+    from analysis.game.score import settle_tables
+
+    n = context.size(10**6, 10**5)
+    tables = frontier_tables(context.rng, context.size(20000, 5000), 4)
+    tables = tables[np.arange(n) % len(tables)]
+    rows = []
+    for threads in thread_counts(1, 2):
+        seconds = context.time(lambda: settle_tables("standard", tables, parallel=True), threads)
+        rows.append(rate_row(f"settle_tables standard, 4 players, {n:,} tables", threads, seconds, n,
+                             "M tables/s", 1e6, 5 if threads == 1 else None))
+    return rows
+
+
+@benchmark("policies")
+def policies(context):
+    """Hands set per second by each opponent policy (4 players, ``standard``), 2 threads."""
+    from analysis.game.ruleset_files import load_ruleset
+    from analysis.play.deal import deal_sorted_hands
+    from analysis.play.seeds import CHUNKS, Stream
+    from analysis.strategy.registry import make_policy
+    from kernels.policies import play_hands
+
+    rules = load_ruleset("standard")
+    compiled = rules.compile()
+    n = context.size(20000, 2000)
+    deals = deal_sorted_hands(n, Stream(SEED, "hands"))
+    rows = []
+    for name in ("random", "greedy", "balanced", "table", "fitted"):
+        try:
+            policy = make_policy(name, rules, 4)
+        except ValueError as exc:  # no fitted strategy yet
+            print(f"skipped {name}: {exc}", file=sys.stderr)
+            continue
+        states = Stream(SEED, "field").states(CHUNKS)
+        seconds = context.time(lambda p=policy, s=states: play_hands(
+            deals, p.code, p.tables, p.points, compiled.params, compiled.naturals, 3, s),
+            max(thread_counts(1, 2)))
+        rows.append(rate_row(f"{name} policy, {n:,} hands", max(thread_counts(1, 2)), seconds, n,
+                             "hands/s"))
+    return rows
+
+
+@benchmark("best")
+def best(context):
+    """One hand, 4 players, ``standard``, fitted opponents, 10,000 sampled tables."""
+    from analysis.measure.best import best_setting
+
+    n = context.size(10000, 1000)
+    hand = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
+    try:
+        best_setting(hand, "standard", 4, "fitted", 200, seed=SEED)  # warm-up
+    except ValueError as exc:
+        print(f"skipped best: {exc}", file=sys.stderr)
+        return []
+    threads = max(thread_counts(1, 2))
+    seconds = context.time(lambda: best_setting(hand, "standard", 4, "fitted", n, seed=SEED), threads)
+    return [time_row(f"best setting of one hand, {n:,} sampled tables (fitted)", threads, seconds, 1,
+                     "s/hand", 1, 2)]
+
+
+def cli_seconds(arguments, repeats=1, env=None):
+    """Wall seconds of each of ``repeats`` runs of the ``sapsam`` console script, as a user runs
+    it: a new process, its output piped and discarded.
+
+    Parameters
+    ----------
+    arguments : list of str
+        Arguments after ``sapsam``.
+    repeats : int
+        Timed runs.
+    env : dict, optional
+        The process's environment; this one's by default.
+
+    Returns
+    -------
+    ndarray(float64), shape (repeats,)
+
+    Raises
+    ------
+    RuntimeError
+        When a run fails, with its standard error.
+    """
+    seconds = np.empty(repeats)
+    for i in range(repeats):
+        start = time.perf_counter()
+        result = subprocess.run([str(SAPSAM), *arguments], capture_output=True, text=True, env=env)
+        seconds[i] = time.perf_counter() - start
+        if result.returncode:
+            raise RuntimeError(f"sapsam {' '.join(arguments)} failed: {result.stderr.strip()}")
+    return seconds
+
+
+@benchmark("cli")
+def cli(context):
+    """``sapsam best`` and ``sapsam --version`` through the console script: the first run with an
+    empty Numba cache (once: it takes minutes), warm runs, and the sampling cost alone."""
+    if not SAPSAM.is_file():
+        print(f"skipped cli: no console script at {SAPSAM}", file=sys.stderr)
+        return []
+
+    def best_arguments(samples):
+        return ["best", CLI_HAND, "--rules", "standard", "--samples", str(samples), "--quiet"]
+
+    threads = numba.config.NUMBA_NUM_THREADS  # the CLI's default
+    repeats = min(CLI_REPEATS, context.repeats)
+    try:
+        # NUMBA_CACHE_DIR comes before the cache beside the kernels' source, so an empty one
+        # compiles every kernel afresh and leaves that cache as it is
+        with tempfile.TemporaryDirectory(prefix="sapsam-numba-") as empty:
+            first = cli_seconds(best_arguments(10000), env={**os.environ, "NUMBA_CACHE_DIR": empty})
+        cli_seconds(best_arguments(10000))  # warm-up: loads (or compiles) the usual cache
+        warm = cli_seconds(best_arguments(10000), repeats)
+        fewer = cli_seconds(best_arguments(1000), repeats)
+        version = cli_seconds(["--version"], repeats)
+    except RuntimeError as exc:
+        print(f"skipped cli: {exc}", file=sys.stderr)
+        return []
+    sampling = (warm.min() - fewer.min(), np.median(warm) - np.median(fewer))
+    return [
+        Row("sapsam best, first run, empty Numba cache (1 run)", threads, float(first[0]),
+            float(first[0]), "s", higher_is_better=False),
+        time_row("sapsam best, warm cache", threads, warm, 1, "s"),
+        Row("sapsam best, sampling alone (10,000 minus 1,000 samples)", threads, float(sampling[0]),
+            float(sampling[1]), "s", higher_is_better=False),
+        time_row("sapsam --version", threads, version, 1, "s", target=0.5),
+    ]
+
+
+@benchmark("simulate")
+def simulate(context):
+    """4-player tables, fitted seats, scored under every named ruleset with a fitted strategy;
+    and the share of that time spent setting hands (the rest is scoring, timed alone)."""
+    from analysis.game.ruleset_files import load_ruleset, ruleset_ids
+    from analysis.game.score import settle_tables
+    from analysis.measure.simulate import Simulation, compile_simulation, run_blocks
+    from analysis.play.seeds import CHUNKS, Stream
+    from analysis.play.strategy_files import strategy_path
+    from analysis.strategy.registry import make_policy
+    from kernels.policies import play_hands
+
+    ids = tuple(r for r in ruleset_ids() if strategy_path(r, 4).is_file())
+    if not ids:
+        print("skipped simulate: no fitted 4-player strategies", file=sys.stderr)
+        return []
+    tables = context.size(2000, 200)
+    sim = Simulation(ids, 4, ("fitted",) * 4, tables, SEED, block_size=max(1, tables // 16))
+    compiled = compile_simulation(sim)
+    threads = max(thread_counts(1, 2))
+    run_blocks(sim, compiled, [0])  # warm-up
+    seconds = context.time(lambda: run_blocks(sim, compiled, range(sim.blocks)), threads)
+    rows = [rate_row(f"simulate, {tables:,} tables x {len(ids)} rulesets (fitted seats)", threads,
+                     seconds, tables, "tables/s", target=5000)]
+    # scoring alone, timed on greedy settings of the same number of tables under every
+    # ruleset; the rest of a table's time is dealing and setting hands
+    basic = load_ruleset("basic")
+    greedy = make_policy("greedy", basic, 4)
+    hands = np.sort(random_hands(context.rng, tables * 4, 13), axis=1)
+    settings, _, _, _ = play_hands(hands, greedy.code, greedy.tables, greedy.points,
+                                   basic.compile().params, basic.compile().naturals, 3,
+                                   Stream(SEED, "field").states(CHUNKS))
+    table_rows = settings.reshape(tables, 4, 3)
+    score_seconds = np.median(context.time(
+        lambda: [settle_tables(rid, table_rows) for rid in ids], threads))
+    share = 1 - score_seconds / np.median(seconds)
+    rows.append(Row(f"share of a table's time spent setting hands, {len(ids)} rulesets", threads,
+                    100 * share, 100 * share, "%", None))
+    return rows
+
+
+def format_number(value):
+    """A figure with about three significant digits and thousands separators."""
+    if value >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.1f}" if value >= 10 else f"{value:.2f}"
+
+
+def markdown_table(rows):
+    """The rows as a Markdown table (benchmark, threads, best, median, unit, target, met)."""
+    lines = ["| benchmark | threads | best | median | unit | target | met |",
+             "|---|--:|--:|--:|---|---|---|"]
+    for row in rows:
+        met = {True: "yes", False: "no", None: ""}[row.met]
+        lines.append(f"| {row.benchmark} | {row.threads} | {format_number(row.best)} "
+                     f"| {format_number(row.median)} | {row.unit} | {row.target_text} | {met} |")
+    return "\n".join(lines)
+
+
+def cpu_model():
+    """The CPU's model name from ``/proc/cpuinfo``, else what :mod:`platform` knows."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def git_revision():
+    """Short hash of the checked-out commit, or ``"unknown"`` outside a git checkout."""
+    try:
+        result = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPOSITORY,
+                                capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return result.stdout.strip()
+
+
+def report(rows, command, repeats):
+    """The Markdown document: provenance header, then the table of ``rows``."""
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    header = [
+        "# sapsam benchmarks",
+        "",
+        f"- Date: {when}",
+        f"- CPU: {cpu_model()}, {os.cpu_count()} logical cores "
+        f"(Numba threads available: {numba.config.NUMBA_NUM_THREADS})",
+        f"- Python {platform.python_version()}, numpy {np.__version__}, numba {numba.__version__}, "
+        f"llvmlite {llvmlite.__version__}",
+        f"- Git revision: {git_revision()}",
+        f"- Command: `{command}`",
+        f"- Method: best and median of {repeats} timed repeats after one untimed warm-up call "
+        "(JIT compile or cache load, thread pool start); best is the fastest repeat (lowest "
+        "time, highest rate); targets are judged on the median. Inputs from "
+        f"`numpy.random.default_rng({SEED})`, re-seeded per benchmark; threads set with "
+        "`numba.set_num_threads`. Per-deal times include the call from Python.",
+        "- `sapsam` rows: wall time of the console script in a new process, output piped: "
+        f"`sapsam best \"{CLI_HAND}\" --rules standard --samples 10000 --quiet` (fitted "
+        "opponents, 4 players) includes process start, imports, loading the ruleset and the "
+        "fitted strategy, and sampling, plus compiling every kernel it needs on the first run "
+        "(one run, `NUMBA_CACHE_DIR` set to an empty folder) or loading them from the cache when "
+        f"warm (median of {min(CLI_REPEATS, repeats)} after an untimed run; best is the "
+        "fastest). Sampling alone is the warm time minus that of `--samples 1000`; `--version` "
+        "is process start and the CLI's imports.",
+    ]
+    return "\n".join(header) + "\n\n" + markdown_table(rows) + "\n"
+
+
+def parse_arguments(argv):
+    """Command-line options (see the module docstring)."""
+    parser = argparse.ArgumentParser(prog="python benchmarks/bench.py",
+                                     description="Benchmark sapsam's hot kernels.")
+    parser.add_argument("--out", type=Path, help="also write the Markdown report to this file")
+    parser.add_argument("--quick", action="store_true",
+                        help="smaller inputs and fewer repeats (a smoke test)")
+    parser.add_argument("--only", nargs="+", choices=list(BENCHMARKS), metavar="NAME",
+                        help=f"run only these benchmarks ({', '.join(BENCHMARKS)})")
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    """Run the selected benchmarks, print the report, write ``--out``; returns exit status 0."""
+    argv = sys.argv[1:] if argv is None else argv
+    arguments = parse_arguments(argv)
+    repeats = QUICK_REPEATS if arguments.quick else REPEATS
+    rows = []
+    selected = [name for name in BENCHMARKS if not arguments.only or name in arguments.only]
+    for name in selected:
+        print(f"running {name} ...", file=sys.stderr, flush=True)
+        context = Context(arguments.quick, repeats, np.random.default_rng(SEED))
+        rows += BENCHMARKS[name](context)
+    text = report(rows, " ".join(["python benchmarks/bench.py", *argv]), repeats)
+    print(text, end="")
+    if arguments.out:
+        arguments.out.parent.mkdir(parents=True, exist_ok=True)
+        arguments.out.write_text(text, encoding="utf-8")
+    for row in rows:
+        if row.met is False:
+            print(f"warning: target missed: {row.benchmark} on {row.threads} thread(s): median "
+                  f"{format_number(row.median)} {row.unit}, target {row.target_text}",
+                  file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
