@@ -1,8 +1,9 @@
 """sapsam: a Monte Carlo strategy analyser for 13-card Chinese Poker.
 
-The Python face of the Numba kernels: parsing, descriptions, settings, rulesets, analyses,
-reports and the ``sapsam`` command line.  The public names below are imported on first use
-(PEP 562), so that importing the package, as the command line does, does not load Numba.
+The Python face of the Numba kernels, in layers (ARCHITECTURE.md): parsing, descriptions,
+settings, rulesets, policies, analyses, reports and the ``sapsam`` command line.  The public
+names below are imported on first use (PEP 562), so that importing the package, as the
+command line does, does not load Numba.
 """
 
 from importlib import import_module
@@ -18,6 +19,11 @@ _PUBLIC = {
     "Frontier": "analysis.game.settings", "Setting": "analysis.game.settings",
     "legal_splits": "analysis.game.settings", "pareto_frontier": "analysis.game.settings",
     "pareto_frontier_batch": "analysis.game.settings", "split_strengths": "analysis.game.settings",
+    "Ruleset": "analysis.game.rules", "load_ruleset": "analysis.game.ruleset_files",
+    "ruleset_ids": "analysis.game.ruleset_files", "score_showdown": "analysis.game.score",
+    "make_policy": "analysis.strategy.registry", "best_setting": "analysis.measure.best",
+    "policy_gap": "analysis.measure.compare", "exploitability": "analysis.measure.exploit",
+    "Simulation": "analysis.measure.simulate",
 }
 
 __all__ = sorted(_PUBLIC)

@@ -176,12 +176,12 @@ def test_best_runs_for_every_shipped_ruleset(venv):
     ids = list(json.loads(_clean_output(_sapsam(venv, "sapsam rules --json", "rules",
                                                 "--json")).stdout))
     package = venv["purelib"] / "analysis"
-    assert sorted(ids) == sorted(p.stem for p in (package / "rulesets").glob("*.toml"))
+    assert sorted(ids) == sorted(p.stem for p in (package / "game" / "rulesets").glob("*.toml"))
     shipped = sorted((p.stem.rpartition("-")[0], int(p.stem.rpartition("-")[2][:-1]))
-                     for p in (package / "strategies").glob("*-*p.npz"))
+                     for p in (package / "play" / "strategies").glob("*-*p.npz"))
     for rid, players in shipped:
         assert rid in ids, f"strategy {rid}-{players}p.npz for an unknown ruleset"
-        assert (package / "strategies" / f"{rid}-{players}p.json").is_file()
+        assert (package / "play" / "strategies" / f"{rid}-{players}p.json").is_file()
     missing = [rid for rid in ids if (rid, PLAYERS) not in shipped]
     assert missing == [], f"no fitted {PLAYERS}-player strategy shipped for {missing}"
 

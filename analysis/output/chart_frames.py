@@ -62,7 +62,8 @@ def win_probability(row_mass):
     """
     mass = np.asarray(row_mass, np.float64)
     mass = mass / mass.sum(axis=1, keepdims=True)
-    return np.cumsum(mass, axis=1) - mass / 2
+    # a cumulative sum can round a hair above 1: a probability is kept within [0, 1]
+    return np.clip(np.cumsum(mass, axis=1) - mass / 2, 0.0, 1.0)
 
 
 def rows_frame(rules, players):
