@@ -1,5 +1,4 @@
-"""Statistics every measurement shares: normal and Wilson 95% intervals.
-"""
+"""Statistics every measurement shares: normal and Wilson 95% intervals."""
 
 import numpy as np
 

@@ -2,8 +2,6 @@
 command pays for it (``sapsam compile``; ``make demo`` and ``make test`` run it).
 """
 
-
-
 HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
 
 

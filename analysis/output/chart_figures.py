@@ -2,7 +2,6 @@
 tidy DataFrame alone.
 """
 
-
 import numpy as np
 
 from analysis.game.hands import CATEGORY_NAMES

@@ -63,7 +63,6 @@ def price_of_simplicity(rules, players, lines=(2, 3, 4, 5, 6, 8), tables=20000, 
     a DataFrame (lines, chart_lines, cost, ci_low, ci_high, agreement), paired on the same
     seeded tables.  ``progress(charts_done, charts)`` after each."""
 
-
     records = []
     for n in lines:
         way = derive(rules, players, lines=n, seed=seed)

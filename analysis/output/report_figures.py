@@ -2,7 +2,6 @@
 distribution of points, and how often each natural is held against its exact probability.
 """
 
-
 import numpy as np
 
 from analysis.output import plots

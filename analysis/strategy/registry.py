@@ -2,7 +2,6 @@
 :class:`~analysis.play.policy.Policy` for a ruleset and table size.
 """
 
-
 import numpy as np
 
 from analysis.game.rules import Ruleset
