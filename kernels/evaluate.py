@@ -92,6 +92,8 @@ def _build_tables():
 
 ORDINAL_TO_PACKED, NONFLUSH5, FLUSH5, RANK3_TABLE = _build_tables()
 CATEGORY_OF = (ORDINAL_TO_PACKED >> 20).astype(np.int8)
+THREE_CARD = np.zeros(N_STRENGTHS, np.bool_)  # the 455 strengths a front can have; the rest are five-card
+THREE_CARD[np.unique(RANK3_TABLE)] = True
 CARD_WEIGHT = np.repeat(RANK_WEIGHTS, 4).astype(np.int32)
 
 

@@ -22,7 +22,7 @@ N_STATS = 13
 
 @njit(cache=True)
 def _sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen, players,
-                  policy, tables, policy_points, params, royalty, naturals, bank, state,
+                  policy, tables, policy_points, search, params, royalty, naturals, bank, state,
                   first, count, points, stats):
     """Samples ``first .. first + count - 1`` (one block) into ``points[:, first:]``;
     ``stats`` (C, N_STATS) is this block's own accumulator."""
@@ -52,7 +52,7 @@ def _sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unsee
             hand[:] = np.sort(deck[13 * o:13 * o + 13])
             seat = o + 1
             place(hand, decide(hand, policy, tables, policy_points, params, naturals, opponents,
-                               state, scratch), wheel, seat, rows, natural, key, surrender)
+                               search, state, scratch), wheel, seat, rows, natural, key, surrender)
             a = 0
             for c in hand:
                 a += (c >> 2) == 12
@@ -81,15 +81,15 @@ def _sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unsee
 
 
 def _sample_blocks_body(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen, players,
-                        policy, tables, policy_points, params, royalty, naturals, bank, states,
-                        first_block, block_size, n_samples, points, stats):
+                        policy, tables, policy_points, search, params, royalty, naturals, bank,
+                        states, first_block, block_size, n_samples, points, stats):
     n_blocks = states.shape[0]
     for b in prange(n_blocks):
         state = states[b:b + 1].copy()
         first = (first_block + b) * block_size
         count = min(block_size, n_samples - (first - first_block * block_size))
         _sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen, players,
-                      policy, tables, policy_points, params, royalty, naturals, bank, state,
+                      policy, tables, policy_points, search, params, royalty, naturals, bank, state,
                       first - first_block * block_size, count, points, stats[b])
 
 
@@ -107,6 +107,8 @@ unseen : ndarray(uint8), shape (39,)
 players, policy, bank : int
 tables : ndarray(float64), shape kernels.policies.TABLE_SHAPE
 policy_points : ndarray(float64), shape kernels.policies.POINTS_SHAPE
+search : bool
+    kernels.policies.searchable for the opponents' policy under this ruleset.
 params, royalty, naturals : ndarray(int64)
 states : ndarray(uint64), shape (B,)
     One stream per block (block ``first_block + b``).

@@ -24,9 +24,10 @@ import numpy as np
 from numba import get_num_threads, njit, prange
 
 from kernels import settle as S
-from kernels.evaluate import CATEGORY_OF, N_STRENGTHS, WHEEL_SECOND, eval3, eval5
+from kernels.evaluate import N_STRENGTHS, WHEEL_SECOND, eval3, eval5
 from kernels.naturals import best_natural
 from kernels.rng import below
+from kernels.search import best_split, search_scratch
 from kernels.settings import (
     FIVE_POSITIONS,
     FRONT_POSITIONS,
@@ -37,15 +38,24 @@ from kernels.settings import (
     frontier_scratch,
     subset_strengths,
 )
+from kernels.value import (
+    CLOSED_FORM,
+    GAIN,
+    N_VALUES,
+    POINTS,
+    ROWS_ONLY,
+    SURRENDER_RATE,
+    _closed_form_ev,
+    _summed_ev,
+    monotone,
+    outcome_values,
+    value_kind,
+)
 
 POLICIES = ("random", "greedy", "balanced", "table", "houseway")
 RANDOM, GREEDY, BALANCED, TABLE, HOUSEWAY = range(5)
 POINTS_SHAPE = (3, N_STRENGTHS + 1)  # per-row points of balanced and houseway, see decide
 SURRENDER_BELOW = (0, N_STRENGTHS)  # where a points table keeps its surrender threshold
-TABLE_SHAPE = (3, N_STRENGTHS + 1, 4)  # an EV table, see ev_tables
-WIN, TIE, LOSS, GAIN = range(4)  # its columns
-_SURRENDER_RATE = (0, N_STRENGTHS, 0)  # where ev_tables keeps the field's surrender rate
-N_VALUES = 27  # outcome values, see outcome_values
 _FRONTIER_ROOM = 36036
 
 
@@ -124,185 +134,6 @@ def _split_of(back, middle):
     return -1
 
 
-@njit(cache=True)
-def ev_tables(row_mass, params, royalty, surrender_rate):
-    """Per-row EV tables from the field's row strength distributions.
-
-    Parameters
-    ----------
-    row_mass : ndarray(float64), shape (3, N_STRENGTHS)
-        Probability of each strength in each row of an opponent's setting (among opponents
-        who set their hands).
-    surrender_rate : float
-        Share of the field that surrenders (kept at ``tables[0, N_STRENGTHS, 0]``): a
-        surrendering opponent pays the surrender cost to a setting, and nothing to another
-        surrender.
-
-    Returns
-    -------
-    ndarray(float64), shape :data:`TABLE_SHAPE` = (3, N_STRENGTHS + 1, 4)
-        For row k and own strength s, ``tables[k, s]`` holds [WIN] P(opponent's row weaker),
-        [TIE] P(equal), [LOSS] P(stronger) and [GAIN] the expected units of the row alone:
-        the row's payment when it wins, less the expected payment to an opponent who beats
-        it, plus the royalty s earns and less the opponent's expected royalty (``always``
-        mode).  Everything else a comparison pays depends on all three rows (see
-        :func:`outcome_values`).  One row of four numbers per lookup keeps a setting's EV
-        to three cache lines.
-    """
-    out = np.zeros(TABLE_SHAPE)
-    out[_SURRENDER_RATE] = surrender_rate
-    extra = params[S.P_ROYALTY_EXTRA]
-    always = params[S.P_ROYALTY_ALWAYS]
-    two_of_three = params[S.P_BASE] == S.BASE_TWO_OF_THREE
-    pay = np.empty(N_STRENGTHS)
-    earned = np.zeros(N_STRENGTHS)
-    for k in range(3):
-        mean_royalty = 0.0
-        for s in range(N_STRENGTHS):
-            roy = royalty[k, CATEGORY_OF[s]]
-            unit = 0.0 if two_of_three else 1.0
-            if always:
-                pay[s] = unit
-                earned[s] = roy
-            elif extra:
-                pay[s] = unit + roy
-            else:
-                pay[s] = roy if roy > 0 else unit
-            if always:
-                mean_royalty += row_mass[k, s] * roy
-        below_mass = 0.0
-        for s in range(N_STRENGTHS):
-            out[k, s, WIN] = below_mass
-            out[k, s, TIE] = row_mass[k, s]
-            out[k, s, LOSS] = max(0.0, 1.0 - below_mass - row_mass[k, s])
-            below_mass += row_mass[k, s]
-        above_pay = 0.0
-        for s in range(N_STRENGTHS - 1, -1, -1):
-            out[k, s, GAIN] = out[k, s, WIN] * pay[s] - above_pay + earned[s] - mean_royalty
-            above_pay += row_mass[k, s] * pay[s]
-    return out
-
-
-@njit(cache=True)
-def outcome_values(params, out):
-    """What a comparison pays beyond the rows' own units (:data:`GAIN`), per outcome.
-
-    Fills ``out`` (:data:`N_VALUES`,): at ``9 a + 3 b + c`` the units for front, middle and
-    back outcomes a, b, c (0 win, 1 tie, 2 loss): the base's extras, the sweep bonus and the
-    overall point.  Each depends only on wins minus losses, computed the same way for equal
-    differences, so equal differences get identical values (:func:`_summed_ev` relies on it).
-    """
-    base = params[S.P_BASE]
-    for a in range(3):
-        for b in range(3):
-            for c in range(3):
-                wins = (a == 0) + (b == 0) + (c == 0)
-                losses = (a == 2) + (b == 2) + (c == 2)
-                v = 0.0
-                if base == S.BASE_TWO_FOUR:
-                    v += 1.0 if wins > losses else (-1.0 if losses > wins else 0.0)
-                elif base == S.BASE_ONE_SIX:
-                    v += 3.0 if wins == 3 else (-3.0 if losses == 3 else 0.0)
-                elif base == S.BASE_TWO_OF_THREE:
-                    if wins == 3:
-                        v += params[S.P_SWEEP_UNITS]
-                    elif losses == 3:
-                        v -= params[S.P_SWEEP_UNITS]
-                    elif wins > losses:
-                        v += params[S.P_MAJORITY_UNITS]
-                    elif losses > wins:
-                        v -= params[S.P_MAJORITY_UNITS]
-                if wins == 3:
-                    v += params[S.P_SWEEP_BONUS]
-                elif losses == 3:
-                    v -= params[S.P_SWEEP_BONUS]
-                if params[S.P_OVERALL_POINT]:
-                    v += 1.0 if wins > losses else (-1.0 if losses > wins else 0.0)
-                out[9 * a + 3 * b + c] = v
-
-
-@njit(cache=True, inline="always")
-def _dot(b0, b1, b2, values, o):
-    """Outcome probabilities (win, tie, loss) against the values at ``o .. o + 2``."""
-    return b0 * values[o] + b1 * values[o + 1] + b2 * values[o + 2]
-
-
-@njit(cache=True, inline="always")
-def _power(x, n):
-    """``x ** n`` for a small whole ``n`` (a float power call costs more than the EV)."""
-    y = 1.0
-    for _ in range(n):
-        y *= x
-    return y
-
-
-@njit(cache=True, inline="always")
-def _closed_form_ev(s0, s1, s2, tables, game, stake, opponents):
-    """EV in the pool and single-winner games, which need no outcome sum.
-
-    Pool: each row's stake goes to its best hand, shared on ties (a tie counted as half a
-    win).  Single winner: the whole table to the player who wins two rows of three against
-    every opponent.
-    """
-    f0, m0, b0 = tables[0, s0, WIN], tables[1, s1, WIN], tables[2, s2, WIN]
-    if game == S.GAME_POOL:
-        share = (_power(f0 + 0.5 * tables[0, s0, TIE], opponents)
-                 + _power(m0 + 0.5 * tables[1, s1, TIE], opponents)
-                 + _power(b0 + 0.5 * tables[2, s2, TIE], opponents))
-        return share * stake * (opponents + 1) / 3.0
-    two_of_three = f0 * m0 + f0 * b0 + m0 * b0 - 2.0 * f0 * m0 * b0
-    return _power(two_of_three, opponents) * (opponents + 1)
-
-
-@njit(cache=True, inline="always")
-def _summed_ev(s0, s1, s2, tables, values, scoop, opponents):
-    """EV of the games that sum over outcomes (all but pool and single winner); ``scoop`` is
-    the sweep multiplier; ``s0, s1, s2`` the setting's strengths (scalars: a view of a
-    frontier row per member costs reference counting).
-
-    The hot loop of every table policy: scalar loads and the 27-outcome sum written out.  An
-    outcome's value depends only on wins minus losses (:func:`outcome_values`), so the back's
-    three outcomes are dotted once per net result of front and middle (five dots, not nine);
-    the sum is the same, bit for bit, as the plain 27 terms.  Loading a member's three table
-    rows costs about as much as the sum, so every frontier member is valued (bounds to skip
-    some cost as much as they save).
-    """
-    f0, f1, f2 = tables[0, s0, WIN], tables[0, s0, TIE], tables[0, s0, LOSS]
-    m0, m1, m2 = tables[1, s1, WIN], tables[1, s1, TIE], tables[1, s1, LOSS]
-    b0, b1, b2 = tables[2, s2, WIN], tables[2, s2, TIE], tables[2, s2, LOSS]
-    gain = tables[0, s0, GAIN] + tables[1, s1, GAIN] + tables[2, s2, GAIN]
-    if scoop > 1:  # a sweep multiplies what the rows paid (3 units and the gain if positive)
-        gain += (f0 * m0 * b0 - f2 * m2 * b2) * (scoop - 1) * (3.0 + max(0.0, gain))
-    # the back's dot when front and middle net +2, +1, 0, -1, -2 (values at 9 a + 3 b + c)
-    up2 = _dot(b0, b1, b2, values, 0)
-    up1 = _dot(b0, b1, b2, values, 3)
-    even = _dot(b0, b1, b2, values, 6)
-    down1 = _dot(b0, b1, b2, values, 15)
-    down2 = _dot(b0, b1, b2, values, 24)
-    extras = (f0 * (m0 * up2 + m1 * up1 + m2 * even)
-              + f1 * (m0 * up1 + m1 * even + m2 * down1)
-              + f2 * (m0 * even + m1 * down1 + m2 * down2))
-    return (gain + extras) * opponents
-
-
-@njit(cache=True)
-def setting_ev(rows, tables, values, params, opponents):
-    """Expected units of a setting against ``opponents`` independent players of the field;
-    ``values`` from :func:`outcome_values`."""
-    game = params[S.P_GAME]
-    if game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER:
-        return _closed_form_ev(rows[0], rows[1], rows[2], tables, game, params[S.P_POOL_STAKE],
-                               opponents)
-    return _summed_ev(rows[0], rows[1], rows[2], tables, values, params[S.P_SCOOP_MULT], opponents)
-
-
-@njit(cache=True, inline="always")
-def _gain(rows, i, tables):
-    """Row gain of frontier member ``i``: the units its rows earn on their own."""
-    return (tables[0, rows[i, 0], GAIN] + tables[1, rows[i, 1], GAIN]
-            + tables[2, rows[i, 2], GAIN])
-
-
 @njit(cache=True, inline="always")
 def _better(value, split, best_value, best_split):
     """Whether (value, split) beats the best so far: a higher value, ties to the smaller split."""
@@ -310,78 +141,78 @@ def _better(value, split, best_value, best_split):
 
 
 @njit(cache=True)
-def _best_on_frontier(policy, tables, values, points, params, opponents, size, splits, rows):
+def _best_on_frontier(kind, houseway, tables, values, points, params, opponents, size, splits, rows):
     """Best frontier split for ``balanced``, ``houseway`` or ``table``; returns (split,
     value): the best value, ties to the smaller split (``houseway``: to the stronger back,
-    then middle, then front).  One loop per kind of value, so that the hot one has no branch
-    but the comparison."""
+    then middle, then front).  One loop per kind of value, its parameters read before it, so
+    that the hot one has no branch but the comparison; each computes exactly what
+    :func:`kernels.value.value` computes (the search's tests hold them to it)."""
     best_split = -1
     best_value = -1e300
-    game = params[S.P_GAME]
-    if policy == BALANCED:
-        for i in range(size):
-            value = points[0, rows[i, 0]] + points[1, rows[i, 1]] + points[2, rows[i, 2]]
-            if _better(value, splits[i], best_value, best_split):
-                best_value, best_split = value, splits[i]
-    elif policy == HOUSEWAY:
+    if houseway:
         best = -1
         for i in range(size):
-            value = points[0, rows[i, 0]] + points[1, rows[i, 1]] + points[2, rows[i, 2]]
-            if best < 0 or value > best_value or (value == best_value and (
+            v = points[0, rows[i, 0]] + points[1, rows[i, 1]] + points[2, rows[i, 2]]
+            if best < 0 or v > best_value or (v == best_value and (
                     rows[i, 2] > rows[best, 2] or (rows[i, 2] == rows[best, 2] and (
                         rows[i, 1] > rows[best, 1] or (rows[i, 1] == rows[best, 1]
                                                        and rows[i, 0] > rows[best, 0]))))):
-                best_value, best = value, i
+                best_value, best = v, i
         best_split = splits[best] if best >= 0 else -1
-    elif game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER:
+    elif kind == POINTS:
+        for i in range(size):
+            v = points[0, rows[i, 0]] + points[1, rows[i, 1]] + points[2, rows[i, 2]]
+            if _better(v, splits[i], best_value, best_split):
+                best_value, best_split = v, splits[i]
+    elif kind == CLOSED_FORM:
+        game = params[S.P_GAME]
         stake = params[S.P_POOL_STAKE]
         for i in range(size):
-            value = _closed_form_ev(rows[i, 0], rows[i, 1], rows[i, 2], tables, game, stake,
-                                    opponents)
-            if _better(value, splits[i], best_value, best_split):
-                best_value, best_split = value, splits[i]
-    elif params[S.P_SCOOP_MULT] <= 1 and not values.any():
-        # rows only (no extras, no multiplier): the EV is the row gains, exactly as the sum
-        # below would give it (every outcome term is +0.0), at a third of the cost
+            v = _closed_form_ev(rows[i, 0], rows[i, 1], rows[i, 2], tables, game, stake, opponents)
+            if _better(v, splits[i], best_value, best_split):
+                best_value, best_split = v, splits[i]
+    elif kind == ROWS_ONLY:
         for i in range(size):
-            value = _gain(rows, i, tables) * opponents
-            if _better(value, splits[i], best_value, best_split):
-                best_value, best_split = value, splits[i]
+            v = (tables[0, rows[i, 0], GAIN] + tables[1, rows[i, 1], GAIN]
+                 + tables[2, rows[i, 2], GAIN]) * opponents
+            if _better(v, splits[i], best_value, best_split):
+                best_value, best_split = v, splits[i]
     else:
         scoop = params[S.P_SCOOP_MULT]
         for i in range(size):
             # unsigned strengths index without numba's negative-index fix-up
-            value = _summed_ev(np.uint16(rows[i, 0]), np.uint16(rows[i, 1]), np.uint16(rows[i, 2]),
-                               tables, values, scoop, opponents)
-            if _better(value, splits[i], best_value, best_split):
-                best_value, best_split = value, splits[i]
+            v = _summed_ev(np.uint16(rows[i, 0]), np.uint16(rows[i, 1]), np.uint16(rows[i, 2]),
+                           tables, values, scoop, opponents)
+            if _better(v, splits[i], best_value, best_split):
+                best_value, best_split = v, splits[i]
     return best_split, best_value
 
 
-def _frontier_values_body(rows, tables, values, params, opponents, out):
-    for i in prange(rows.shape[0]):
-        out[i] = setting_ev(rows[i], tables, values, params, opponents)
-
-
-_frontier_values = njit(cache=True, parallel=True)(_frontier_values_body)
-
-
-def frontier_values(rows, tables, values, params, opponents):
-    """:func:`setting_ev` of many settings (``rows`` int16 (n, 3)), in parallel: float64 (n,)."""
-    out = np.empty(rows.shape[0])
-    _frontier_values(rows, tables, values, params, opponents, out)
-    return out
+@njit(cache=True)
+def searchable(policy, tables, points, params):
+    """Whether :func:`decide` may find the policy's setting by search (:mod:`kernels.search`)
+    rather than by building the frontier: a ``balanced``, ``table`` or ``houseway`` policy
+    whose value is :func:`kernels.value.monotone`.  Checked once per policy and ruleset, not
+    per hand (it reads the whole tables)."""
+    if policy != BALANCED and policy != TABLE and policy != HOUSEWAY:
+        return False
+    values = np.zeros(N_VALUES)
+    if policy == TABLE:
+        outcome_values(params, values)
+    kind = value_kind(policy != TABLE, params, values)
+    return monotone(kind, tables, values, points, params)
 
 
 @njit(cache=True)
 def policy_scratch():
-    """Scratch arrays for :func:`decide`, one set per thread."""
+    """Scratch arrays for :func:`decide`, one set per thread: the frontier's, room for a
+    frontier, the outcome values, and the search's."""
     return (frontier_scratch(), np.empty(_FRONTIER_ROOM, np.int32),
-            np.empty((_FRONTIER_ROOM, 3), np.int16), np.empty(N_VALUES))
+            np.empty((_FRONTIER_ROOM, 3), np.int16), np.empty(N_VALUES), search_scratch())
 
 
 @njit(cache=True)
-def decide(hand, policy, tables, points, params, naturals, opponents, state, scratch):
+def decide(hand, policy, tables, points, params, naturals, opponents, search, state, scratch):
     """A policy's decision for one sorted 13-card hand.
 
     Parameters
@@ -391,7 +222,7 @@ def decide(hand, policy, tables, points, params, naturals, opponents, state, scr
     policy : int
         Code in :data:`POLICIES`.
     tables : ndarray(float64), shape TABLE_SHAPE
-        EV tables (:func:`ev_tables`) for ``table``; ignored otherwise.
+        EV tables (:func:`kernels.value.ev_tables`) for ``table``; ignored otherwise.
     points : ndarray(float64), shape :data:`POINTS_SHAPE`
         Per-row points of ``balanced`` and ``houseway`` (``points[k, s]`` for row k and
         strength s); ``points[SURRENDER_BELOW]`` is the total below which ``houseway``
@@ -400,6 +231,9 @@ def decide(hand, policy, tables, points, params, naturals, opponents, state, scr
         The compiled ruleset.
     opponents : int
         Opponents at the table.
+    search : bool
+        :func:`searchable` for this policy and ruleset: search for the setting rather than
+        build the whole frontier (the same decision, faster).
     state : ndarray(uint64), shape (1,)
         RNG state (``random`` only).
     scratch : tuple
@@ -410,25 +244,26 @@ def decide(hand, policy, tables, points, params, naturals, opponents, state, scr
     (split, natural, natural_key, surrender) : (int, int, int, bool)
         ``split`` is -1 when the hand declares a natural or surrenders.
     """
-    size = 0
     held = (-1, np.int64(-1))
-    if policy == BALANCED or policy == TABLE or policy == HOUSEWAY:
-        _, size = _frontier(hand, params[S.P_WHEEL_SECOND] != 0, scratch[0], scratch[1],
-                            scratch[2])
+    s3, s5 = scratch[0][0], scratch[0][1]
+    if search:
+        subset_strengths(hand, params[S.P_WHEEL_SECOND] != 0, s3, s5)
     if (policy == TABLE or policy == HOUSEWAY) and naturals.shape[0] > 0:
         held = best_natural(hand, naturals)
-    return choose(hand, policy, tables, points, params, naturals, held, opponents, state,
-                  scratch, scratch[1], scratch[2], size)
+    return choose(hand, policy, tables, points, params, naturals, held, opponents, search, state,
+                  scratch, s3, s5, scratch[1], scratch[2], -1)
 
 
 @njit(cache=True, inline="always")
-def choose(hand, policy, tables, points, params, naturals, held, opponents, state, scratch,
-           splits, rows, size):
-    """:func:`decide` given the hand's frontier (``size`` members in ``splits`` and ``rows``,
-    on this ruleset's strength scale) and its best natural, ``held`` = (index, key) as
-    :func:`kernels.naturals.best_natural` gives it.  One frontier and one detection of
-    naturals serve every ruleset of a simulation."""
-    frontier, _, _, values = scratch
+def choose(hand, policy, tables, points, params, naturals, held, opponents, search, state, scratch,
+           s3, s5, splits, rows, size):
+    """:func:`decide` given the hand's best natural, ``held`` = (index, key) as
+    :func:`kernels.naturals.best_natural` gives it, and what the hand's setting is found from,
+    on this ruleset's strength scale: with ``search``, the strengths of its fronts and
+    five-card subsets ``s3`` and ``s5``; otherwise its frontier, ``size`` members in ``splits``
+    and ``rows`` (``size`` -1: build it there).  One evaluation of the subsets or one frontier,
+    and one detection of naturals, serve every ruleset of a simulation."""
+    frontier, _, _, values, found = scratch
     wheel = params[S.P_WHEEL_SECOND] != 0
     if policy == RANDOM:
         return random_legal_split(hand, wheel, state), -1, np.int64(0), False
@@ -436,23 +271,33 @@ def choose(hand, policy, tables, points, params, naturals, held, opponents, stat
         return greedy_split(hand, wheel, frontier[0], frontier[1]), -1, np.int64(0), False
     if policy == TABLE:
         outcome_values(params, values)
-    split, value = _best_on_frontier(policy, tables, values, points, params, opponents, size,
-                                     splits, rows)
+    kind = value_kind(policy != TABLE, params, values)
+    split = -1
+    best = 0.0
+    if search:
+        split, best = best_split(s3, s5, kind, policy == HOUSEWAY, tables, values, points, params,
+                                 opponents, found)
+        size = -1  # the search gave up (rare): the frontier decides
+    if split < 0:
+        if size < 0:
+            _, size = _frontier(hand, wheel, frontier, splits, rows)
+        split, best = _best_on_frontier(kind, policy == HOUSEWAY, tables, values, points, params,
+                                        opponents, size, splits, rows)
     index, key = held
     if policy == HOUSEWAY:
         if index >= 0:
             return -1, index, key, False
-        if params[S.P_SURRENDER_ALLOWED] and value < points[SURRENDER_BELOW]:
+        if params[S.P_SURRENDER_ALLOWED] and best < points[SURRENDER_BELOW]:
             return -1, -1, np.int64(0), True
     if policy == TABLE:
-        if index >= 0 and naturals[index, 2] * opponents >= value:
+        if index >= 0 and naturals[index, 2] * opponents >= best:
             return -1, index, key, False
         if params[S.P_SURRENDER_ALLOWED]:
             # against a field where a share q surrenders: a setting collects the cost from
             # them, a surrender pays only the others
-            q = tables[_SURRENDER_RATE]
+            q = tables[SURRENDER_RATE]
             cost = params[S.P_SURRENDER_COST] * opponents
-            if -cost * (1.0 - q) > (1.0 - q) * value + q * cost:
+            if -cost * (1.0 - q) > (1.0 - q) * best + q * cost:
                 return -1, -1, np.int64(0), True
     return split, -1, np.int64(0), False
 
@@ -472,8 +317,8 @@ def place(hand, decision, wheel_second, seat, rows, natural, natural_key, surren
     surrender[0, seat] = sur
 
 
-def _play_hands_body(hands, policy, tables, points, params, naturals, opponents, states, bounds,
-                     rows, natural, natural_key, surrender):
+def _play_hands_body(hands, policy, tables, points, params, naturals, opponents, search, states,
+                     bounds, rows, natural, natural_key, surrender):
     n_chunks = states.shape[0]
     wheel = params[S.P_WHEEL_SECOND] != 0
     for c in prange(n_chunks):
@@ -481,7 +326,7 @@ def _play_hands_body(hands, policy, tables, points, params, naturals, opponents,
         scratch = policy_scratch()
         for i in range(bounds[c], bounds[c + 1]):
             split, nat, key, sur = decide(hands[i], policy, tables, points, params, naturals,
-                                          opponents, state, scratch)
+                                          opponents, search, state, scratch)
             natural[i] = nat
             natural_key[i] = key
             surrender[i] = sur
@@ -498,7 +343,7 @@ play_hands_parallel = njit(cache=True, parallel=True)(_play_hands_body)
 
 
 def play_hands(hands, policy, tables, points, params, naturals, opponents, states,
-               progress=None, steps=8):
+               progress=None, steps=8, search=None):
     """Decisions of a policy for many sorted hands, in parallel.
 
     ``states`` ndarray(uint64), shape (chunks,): one RNG stream per chunk of consecutive hands
@@ -506,8 +351,12 @@ def play_hands(hands, policy, tables, points, params, naturals, opponents, state
     count, fixes the numbers).  Returns ``rows`` int16 (n, 3) (-1 for a natural or
     surrender), ``natural`` int64 (n,), ``natural_key`` int64 (n,) and ``surrender`` bool (n,).
     With ``progress``, the chunks run in ``steps`` groups and ``progress(hands_done, n)`` is
-    called after each: the same numbers, told as they come.
+    called after each: the same numbers, told as they come.  ``search`` (default: whenever
+    :func:`searchable`) chooses how ``balanced``, ``table`` and ``houseway`` find their setting;
+    ``False`` builds every hand's frontier, for the same decisions.
     """
+    if search is None:
+        search = searchable(policy, tables, points, params)
     n = hands.shape[0]
     n_chunks = states.shape[0]
     bounds = (np.arange(n_chunks + 1, dtype=np.int64) * n) // max(n_chunks, 1)
@@ -518,7 +367,7 @@ def play_hands(hands, policy, tables, points, params, naturals, opponents, state
     groups = 1 if progress is None else max(1, min(steps, n_chunks // (2 * get_num_threads())))
     cuts = [g * n_chunks // groups for g in range(groups + 1)]
     for first, last in zip(cuts[:-1], cuts[1:]):
-        play_hands_parallel(hands, policy, tables, points, params, naturals, opponents,
+        play_hands_parallel(hands, policy, tables, points, params, naturals, opponents, bool(search),
                             states[first:last], bounds[first:last + 1], rows, natural,
                             natural_key, surrender)
         if progress is not None:

@@ -1,11 +1,15 @@
 """Table simulation: deal tables in blocks, let every seat decide, score under every ruleset.
 
-A block deals ``n`` tables with its own random stream.  Each seat's hand gets its Pareto
-frontier once per strength scale in use (the ``wheel_rank = "second"`` one is a remap of the
-ace-low one for the eleven hands in twelve where the wheel's rank cannot matter); then, for every selected
-ruleset, each seat decides by its policy with that ruleset's tables (a player adapts to the
-rules) and the table is settled.  The same deals meet every ruleset (common random numbers).  Everything accumulated
-is an integer, so blocks add up exactly in any order, on any number of threads or machines.
+A block deals ``n`` tables with its own random stream.  Each seat's hand gets what its
+decisions are found from once per strength scale in use, for every ruleset to share: with
+up to :data:`SEARCH_RULESETS` rulesets, the strengths of its fronts and five-card subsets
+(each ruleset's policy then searches, :mod:`kernels.search`); with more, its Pareto frontier
+(built once, cheap to value many times; the ``wheel_rank = "second"`` one is a remap of the
+ace-low one for the eleven hands in twelve where the wheel's rank cannot matter).  Then, for
+every selected ruleset, each seat decides by its policy with that ruleset's tables (a player
+adapts to the rules) and the table is settled.  The same deals meet every ruleset (common
+random numbers).  Everything accumulated is an integer, so blocks add up exactly in any
+order, on any number of threads or machines.
 
 Accumulators per (ruleset, seat) are the ``A_*`` columns; ``hist`` counts each hand's points
 in whole units (floored, clipped to +-``HIST_HALF``); ``held`` counts hands holding each of a
@@ -16,10 +20,18 @@ import numpy as np
 from numba import njit, prange
 
 from kernels import settle as S
+from kernels.evaluate import WHEEL_SECOND
 from kernels.naturals import best_held, kind_keys
 from kernels.policies import choose, place, policy_scratch
 from kernels.rng import shuffle_prefix
-from kernels.settings import _frontier, remap_wheel_second, wheel_rank_matters
+from kernels.settings import (
+    N_FIVES,
+    N_FRONTS,
+    _frontier,
+    remap_wheel_second,
+    subset_strengths,
+    wheel_rank_matters,
+)
 
 (A_HANDS, A_SUM, A_SUMSQ, A_FOULS, A_SURRENDERS, A_NATURALS, A_SWEEPS_GIVEN, A_SWEEPS_TAKEN,
  A_HOME_RUNS, A_BANK_HANDS) = range(10)
@@ -29,21 +41,28 @@ ACC_NAMES = ("hands", "sum", "sumsq", "fouls", "surrenders", "naturals", "sweeps
 HIST_HALF = 200
 N_HIST = 2 * HIST_HALF + 1
 BANK_NONE, BANK_ROTATE, BANK_FIXED = range(3)
+# above this many rulesets a shared frontier beats a search per ruleset (measured: equal at six,
+# a search costing about a fifth of a frontier and valuing a frontier for a ruleset a fiftieth)
+SEARCH_RULESETS = 6
 
 
 def _simulate_blocks_body(states, first_table, counts, players, seat_policy, tables,
-                          points, seat_model, params, royalty, naturals, n_naturals, natural_kinds,
-                          natural_index, bank_mode, bank_seat, acc, hist, held):
+                          points, seat_model, seat_search, params, royalty, naturals, n_naturals,
+                          natural_kinds, natural_index, bank_mode, bank_seat, acc, hist, held):
     n_rules = params.shape[0]
     for b in prange(states.shape[0]):
         state = states[b:b + 1].copy()
         deck = np.arange(52).astype(np.uint8)
         hands = np.empty((players, 13), np.uint8)
         scratch = policy_scratch()
-        frontier, out_split, _, _ = scratch
-        sizes = np.zeros((2, players), np.int64)  # frontier size per strength scale and seat
-        front_split = np.empty((2, players, out_split.shape[0]), np.int32)
-        front_rows = np.empty((2, players, out_split.shape[0], 3), np.int16)
+        frontier, out_split, _, _, _ = scratch
+        share = n_rules > SEARCH_RULESETS  # one frontier per hand and scale, else searches
+        s3 = np.empty((players, N_FRONTS), np.int16)  # per seat; fronts need no remap
+        s5 = np.empty((2, players, N_FIVES), np.int16)  # per strength scale and seat
+        room = out_split.shape[0] if share else 1
+        sizes = np.full((2, players), -1, np.int64)  # frontier size per scale and seat
+        front_split = np.empty((2, players, room), np.int32)
+        front_rows = np.empty((2, players, room, 3), np.int16)
         keys = np.empty((players, natural_kinds.shape[0]), np.int64)  # per seat and kind
         rule_keys = np.empty(naturals.shape[1], np.int64)  # one seat's, one ruleset's
         rows = np.zeros((1, players, 3), np.int16)
@@ -70,19 +89,25 @@ def _simulate_blocks_body(states, first_table, counts, players, seat_policy, tab
                     count += (c >> 2) == 12
                 aces[0, p] = count
                 kind_keys(hands[p], natural_kinds, keys[p])  # each distinct natural once
-                # one frontier per strength scale in use; the second is a remap of the first
-                # unless the wheel's rank matters to the hand (one hand in twelve)
-                first = 0 if wheel_used[0] else 1
-                _, sizes[first, p] = _frontier(hands[p], first == 1, frontier, front_split[first, p],
-                                               front_rows[first, p])
-                if first == 0 and wheel_used[1]:
-                    if wheel_rank_matters(hands[p]):
-                        _, sizes[1, p] = _frontier(hands[p], True, frontier, front_split[1, p],
-                                                   front_rows[1, p])
-                    else:
-                        sizes[1, p] = sizes[0, p]
-                        remap_wheel_second(sizes[0, p], front_split[0, p], front_rows[0, p],
-                                           front_split[1, p], front_rows[1, p])
+                if share:
+                    # one frontier per strength scale in use; the second is a remap of the first
+                    # unless the wheel's rank matters to the hand (one hand in twelve)
+                    first = 0 if wheel_used[0] else 1
+                    _, sizes[first, p] = _frontier(hands[p], first == 1, frontier,
+                                                   front_split[first, p], front_rows[first, p])
+                    if first == 0 and wheel_used[1]:
+                        if wheel_rank_matters(hands[p]):
+                            _, sizes[1, p] = _frontier(hands[p], True, frontier, front_split[1, p],
+                                                       front_rows[1, p])
+                        else:
+                            sizes[1, p] = sizes[0, p]
+                            remap_wheel_second(sizes[0, p], front_split[0, p], front_rows[0, p],
+                                               front_split[1, p], front_rows[1, p])
+                    continue
+                subset_strengths(hands[p], False, s3[p], s5[0, p])
+                if wheel_used[1]:
+                    for i in range(N_FIVES):
+                        s5[1, p, i] = WHEEL_SECOND[s5[0, p, i]]
             draw = state.copy()  # every ruleset sees the same random choices
             for r in range(n_rules):
                 w = 1 if params[r, S.P_WHEEL_SECOND] else 0
@@ -95,8 +120,9 @@ def _simulate_blocks_body(states, first_table, counts, players, seat_policy, tab
                     state[0] = draw[0] + np.uint64(p + 1)  # seat p's stream for this table
                     model = seat_model[r, p]
                     decision = choose(hands[p], seat_policy[p], tables[model], points[model],
-                                      params[r], rule_naturals, best, players - 1, state, scratch,
-                                      front_split[w, p], front_rows[w, p], sizes[w, p])
+                                      params[r], rule_naturals, best, players - 1,
+                                      seat_search[r, p] and not share, state, scratch, s3[p],
+                                      s5[w, p], front_split[w, p], front_rows[w, p], sizes[w, p])
                     place(hands[p], decision, w == 1, p, rows, natural, key, surrender)
                 if bank_mode[r] == BANK_ROTATE:
                     banks[0] = table % players
@@ -170,6 +196,8 @@ points : ndarray(float64), shape (M,) + kernels.policies.POINTS_SHAPE
     The distinct (EV table, points table) pairs of the run's (ruleset, policy) models.
 seat_model : ndarray(int64), shape (R, P)
     Index into ``tables`` and ``points`` of each seat's model under each ruleset.
+seat_search : ndarray(bool), shape (R, P)
+    kernels.policies.searchable for each seat's model under each ruleset.
 params : ndarray(int64), shape (R, N_PARAMS)
 royalty : ndarray(int64), shape (R, 3, 9)
 naturals : ndarray(int64), shape (R, K, 4)

@@ -14,7 +14,7 @@ from analysis.output.charts import CHART_KINDS, chart_data, chart_stem, write_ch
 from analysis.play.strategy_files import load_strategy, strategy_path
 from analysis.strategy.registry import make_policy
 from kernels.evaluate import N_STRENGTHS
-from kernels.policies import TIE, WIN
+from kernels.value import TIE, WIN
 
 # tiny budgets: a chart in about a second
 TINY = {"rows": None, "front": 300, "rulesets": 60, "declare": 200, "policies": 100}

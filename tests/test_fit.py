@@ -145,8 +145,10 @@ def small_fit(tmp_path_factory):
 def decision(hand, policy, compiled, opponents, state):
     """A policy's decision for a sorted hand as a Candidate (natural/surrender included)."""
     split, natural, key, surrender = KP.decide(hand, policy.code, policy.tables, policy.points,
-                                               compiled.params, compiled.naturals, opponents, state,
-                                               KP.policy_scratch())
+                                               compiled.params, compiled.naturals, opponents,
+                                               KP.searchable(policy.code, policy.tables, policy.points,
+                                                             compiled.params),
+                                               state, KP.policy_scratch())
     if split < 0:
         return Candidate(policy.name, (0, 0, 0), int(natural), int(key), bool(surrender))
     return Candidate(policy.name, tuple(int(r) for r in KP.split_rows(hand, split, False)))

@@ -26,6 +26,7 @@ from analysis.play.seeds import Stream
 from analysis.strategy.fit import balanced_field
 from analysis.strategy.registry import make_policy
 from kernels import policies as KP
+from kernels import value as KV
 from kernels.evaluate import N_STRENGTHS
 from kernels.naturals import best_natural
 
@@ -58,8 +59,9 @@ def decide(hand, policy, rules, players, state=None):
     """The kernel's decision: (split, natural, natural_key, surrender)."""
     compiled = rules.compile()
     state = np.array([12345], np.uint64) if state is None else state
+    search = KP.searchable(policy.code, policy.tables, policy.points, compiled.params)
     return KP.decide(hand, policy.code, policy.tables, policy.points, compiled.params,
-                     compiled.naturals, players - 1, state, KP.policy_scratch())
+                     compiled.naturals, players - 1, search, state, KP.policy_scratch())
 
 
 def setting_keys(hand, split, wheel=False):
@@ -267,7 +269,7 @@ def test_random_is_uniform_over_legal_settings():
     splits = np.empty(draws, np.int64)
     for i in range(draws):
         splits[i] = KP.decide(hand, policy.code, policy.tables, policy.points, compiled.params,
-                              compiled.naturals, 1, state, scratch)[0]
+                              compiled.naturals, 1, False, state, scratch)[0]
     counts = np.bincount(splits, minlength=72072)
     assert counts[~legal].sum() == 0, "random drew an illegal split"
     # per split: chi-square with n_legal - 1 degrees of freedom (10 expected per cell); accept
@@ -425,14 +427,14 @@ def test_setting_ev_is_the_expected_settlement(rules_id):
     rules = load_ruleset(rules_id)
     compiled = rules.compile()
     rng = np.random.default_rng(sum(map(ord, rules_id)))
-    values = np.empty(KP.N_VALUES)
-    KP.outcome_values(compiled.params, values)
+    values = np.empty(KV.N_VALUES)
+    KV.outcome_values(compiled.params, values)
     for _ in range(3):
         mass, support = small_field(rng)
-        tables = KP.ev_tables(mass, compiled.params, compiled.royalty, 0.0)
+        tables = KV.ev_tables(mass, compiled.params, compiled.royalty, 0.0)
         # own rows drawn from the same supports: ties in every row are exercised
         triple = tuple(int(rng.choice(support[k])) for k in range(3))
-        got = KP.setting_ev(np.array(triple, np.int16), tables, values, compiled.params, 1)
+        got = KV.setting_ev(np.array(triple, np.int16), tables, values, compiled.params, 1)
         want = settled_ev(rules, triple, mass, support, 1)
         assert got == pytest.approx(want, abs=1e-9), f"{rules_id} {triple}: model {got}, settled {want}"
 
@@ -441,8 +443,8 @@ def test_setting_ev_is_the_expected_settlement(rules_id):
 def test_outcome_values_depend_only_on_wins_minus_losses(rules_id):
     """The EV sum dots the back's outcomes once per net result of front and middle, which is
     exact (bit for bit) only if outcomes with equal wins minus losses have identical values."""
-    values = np.empty(KP.N_VALUES)
-    KP.outcome_values(load_ruleset(rules_id).compile().params, values)
+    values = np.empty(KV.N_VALUES)
+    KV.outcome_values(load_ruleset(rules_id).compile().params, values)
     net = {}
     for a, b, c in product(range(3), repeat=3):
         d = sum((x == 0) - (x == 2) for x in (a, b, c))

@@ -124,7 +124,7 @@ def test_fitted_seats_decide_as_the_policy_kernel_does():
     one ruleset at a time) and the settlement kernel, naturals and surrenders included."""
     from analysis.game.score import settle_tables
     from analysis.strategy.registry import make_policy
-    from kernels.policies import decide, policy_scratch, split_rows
+    from kernels.policies import decide, policy_scratch, searchable, split_rows
 
     rules_ids = ("standard", "taiwanese", "malayan", "basic", "pagat-pool")
     sim = Simulation(rules_ids, 4, ("fitted",) * 4, tables=40, seed=5, block_size=16)
@@ -137,9 +137,11 @@ def test_fitted_seats_decide_as_the_policy_kernel_does():
         compiled = rules.compile()
         policy = make_policy("fitted", rules, 4)
         rows, natural, key, surrender, aces, bank = [], [], [], [], [], []
+        search = searchable(policy.code, policy.tables, policy.points, compiled.params)
         for table, hands in naive_deals(sim):
             decisions = [decide(np.array(h, np.uint8), policy.code, policy.tables, policy.points,
-                                compiled.params, compiled.naturals, 3, state, scratch) for h in hands]
+                                compiled.params, compiled.naturals, 3, search, state, scratch)
+                         for h in hands]
             wheel = str(rules.wheel_rank) == "second"
             rows.append([split_rows(np.array(h, np.uint8), d[0], wheel) if d[0] >= 0 else (0, 0, 0)
                          for h, d in zip(hands, decisions)])

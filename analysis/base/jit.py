@@ -34,9 +34,9 @@ def simulate_kernels():
 
 
 def policy_kernels():
-    from kernels import policies, settings
+    from kernels import policies, settings, value
 
-    return policies.play_hands_parallel, policies._frontier_values, settings._frontier_batch_parallel
+    return policies.play_hands_parallel, value._frontier_values, settings._frontier_batch_parallel
 
 
 def hand_kernels():

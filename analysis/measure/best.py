@@ -30,6 +30,7 @@ from analysis.play.policy import Policy
 from analysis.play.seeds import Stream
 from analysis.strategy.registry import make_policy
 from kernels import montecarlo as _mc
+from kernels import policies as _kp
 from kernels.naturals import NATURAL_KINDS, best_natural
 
 BLOCK = 100  # samples per RNG block
@@ -208,7 +209,9 @@ def simulate(cards, rules, players, policy, cands, samples, stream, first_block=
                       np.array([c.natural for c in cands], np.int64),
                       np.array([c.natural_key for c in cands], np.int64),
                       np.array([c.surrender for c in cands], np.bool_), unseen, players,
-                      policy.code, policy.tables, policy.points, compiled.params,
+                      policy.code, policy.tables, policy.points,
+                      _kp.searchable(policy.code, policy.tables, policy.points, compiled.params),
+                      compiled.params,
                       compiled.royalty, compiled.naturals, bank,
                       stream.states(blocks, first_block), first_block, BLOCK, samples,
                       points, stats)

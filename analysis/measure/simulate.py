@@ -19,6 +19,7 @@ output folder; ``resume=True`` continues an interrupted run.  :func:`seats_frame
 import hashlib
 import json
 from dataclasses import asdict, dataclass, field, fields
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -31,6 +32,7 @@ from analysis.game.ruleset_files import load_ruleset
 from analysis.play.names import POLICY_NAMES
 from analysis.play.seeds import SCHEME, Stream
 from analysis.strategy.registry import make_policy
+from kernels import policies as _kp
 from kernels import simulate as _ks
 from kernels.naturals import NATURAL_KINDS
 from kernels.settle import N_PARAMS, P_SCALE
@@ -98,6 +100,14 @@ class Compiled:
     natural_index: np.ndarray
     bank_mode: np.ndarray
     bank_seat: np.ndarray
+
+    @cached_property
+    def seat_search(self):
+        """bool (R, P): whether each seat may search for its setting under each ruleset
+        (kernels.policies.searchable); derived from the arrays above, so not fingerprinted."""
+        return np.array([[_kp.searchable(code, self.tables[model], self.points[model], params)
+                          for code, model in zip(self.seat_policy, models)]
+                         for params, models in zip(self.params, self.seat_model)], np.bool_)
 
 
 def compile_simulation(sim):
@@ -185,7 +195,8 @@ def run_blocks(sim, compiled, blocks):
     hist = np.zeros((len(blocks), n_rules, sim.players, _ks.N_HIST), np.int64)
     held = np.zeros((len(blocks), n_rules, k_max), np.int64)
     _ks.simulate_blocks(states, first, counts, sim.players, compiled.seat_policy,
-                        compiled.tables, compiled.points, compiled.seat_model, compiled.params,
+                        compiled.tables, compiled.points, compiled.seat_model,
+                        compiled.seat_search, compiled.params,
                         compiled.royalty, compiled.naturals, compiled.n_naturals,
                         compiled.natural_kinds, compiled.natural_index, compiled.bank_mode,
                         compiled.bank_seat, acc, hist, held)

@@ -6,7 +6,7 @@ from that frame alone (:func:`chart_figure`) and a folder of files (:func:`write
 ============  ================================================================================
 ``rows``      per-row win probability of each hand against one fitted opponent's row, exact
               from the strategy file: P(win) + P(tie) / 2 under the fitted per-row strength
-              distribution (:func:`kernels.policies.ev_tables` keeps the same two numbers),
+              distribution (:func:`kernels.value.ev_tables` keeps the same two numbers),
               that is against an opponent who sets a hand (not one who declares or surrenders).
               Hands are grouped by category and top rank (high card by its top card, pairs by
               the pair, ...); a group's marker is its median hand, its bar spans the weakest

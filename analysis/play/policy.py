@@ -15,6 +15,7 @@ from math import comb
 import numpy as np
 
 from kernels import policies as _kp
+from kernels import value as _kv
 from kernels.evaluate import CARD_WEIGHT, FLUSH5, N_STRENGTHS, NONFLUSH5, RANK3_TABLE
 
 
@@ -71,6 +72,6 @@ class Policy:
     @classmethod
     def from_row_mass(cls, name, row_mass, rules, source, surrender_rate=0.0):
         compiled = rules.compile()
-        tables = _kp.ev_tables(np.ascontiguousarray(row_mass, np.float64), compiled.params,
+        tables = _kv.ev_tables(np.ascontiguousarray(row_mass, np.float64), compiled.params,
                                compiled.royalty, float(surrender_rate))
         return cls(name, _kp.TABLE, tables, balanced_points(), source)

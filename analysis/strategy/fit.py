@@ -33,6 +33,7 @@ from analysis.play.deal import deal_sorted_hands
 from analysis.play.policy import Policy, balanced_points
 from analysis.play.seeds import CHUNKS, SCHEME, Stream
 from kernels import policies as _kp
+from kernels import value as _kv
 from kernels.evaluate import N_STRENGTHS
 
 
@@ -180,5 +181,5 @@ def balanced_field(players, deals=4000):
     from analysis.play.seeds import Stream
     from analysis.strategy.fit import played_row_mass
 
-    policy = Policy("balanced", _kp.BALANCED, np.zeros(_kp.TABLE_SHAPE), balanced_points(), "")
+    policy = Policy("balanced", _kp.BALANCED, np.zeros(_kv.TABLE_SHAPE), balanced_points(), "")
     return played_row_mass(policy, load_ruleset("basic"), players, deals, Stream(0, "balanced"))

@@ -13,7 +13,7 @@ can add three numbers from a short chart.  The house way is:
 :func:`derive` builds the chart from the fitted strategy of a ruleset and table size:
 
 a. Deal hands (the seed's ``houseway`` stream) and value every Pareto-frontier setting of each with the fitted table
-   policy's own EV (:func:`kernels.policies.setting_ev`, what the fitted strategy maximises).
+   policy's own EV (:func:`kernels.value.setting_ev`, what the fitted strategy maximises).
 b. Regress those values, within each hand (only the order inside a hand matters), on
    indicators of fine hand classes per row: category x top rank (:data:`CLASS_OF`).
 c. Make each row's class values non-decreasing in hand strength (pool adjacent violators),
@@ -41,6 +41,7 @@ from analysis.play.deal import deal_sorted_hands
 from analysis.play.seeds import CHUNKS, Stream
 from analysis.play.strategy_files import fitted_policy
 from kernels import policies as _kp
+from kernels import value as _kv
 from kernels.evaluate import N_STRENGTHS, ORDINAL_TO_PACKED, RANK3_TABLE, WHEEL_SECOND
 from kernels.settings import pareto_frontier_batch
 
@@ -139,9 +140,9 @@ def _fitted_values(rules, players, hands):
     compiled = rules.compile()
     wheel = compiled.wheel_second
     _, offsets, _, rows = pareto_frontier_batch(hands, wheel)
-    outcome = np.empty(_kp.N_VALUES)
-    _kp.outcome_values(compiled.params, outcome)
-    values = _kp.frontier_values(rows, policy.tables, outcome, compiled.params, players - 1)
+    outcome = np.empty(_kv.N_VALUES)
+    _kv.outcome_values(compiled.params, outcome)
+    values = _kv.frontier_values(rows, policy.tables, outcome, compiled.params, players - 1)
     return offsets, rows, values, policy
 
 
@@ -371,7 +372,7 @@ def _agreement(table, policy, rules, players, hands, stream):
     """Share of hands the house way sets (or declares, surrenders) as the fitted one does."""
     from analysis.play.policy import Policy
 
-    house = Policy("houseway", _kp.HOUSEWAY, np.zeros(_kp.TABLE_SHAPE), table, "")
+    house = Policy("houseway", _kp.HOUSEWAY, np.zeros(_kv.TABLE_SHAPE), table, "")
     mine = _play(house, rules, players, hands, stream)
     theirs = _play(policy, rules, players, hands, stream)
     same = np.all(mine[0] == theirs[0], axis=1) & (mine[1] == theirs[1]) & (mine[3] == theirs[3])
@@ -384,4 +385,4 @@ def as_policy(way, source):
     """A :class:`HouseWay` as a policy the kernels play."""
     from analysis.play.policy import Policy
 
-    return Policy("houseway", _kp.HOUSEWAY, np.zeros(_kp.TABLE_SHAPE), way.points, source)
+    return Policy("houseway", _kp.HOUSEWAY, np.zeros(_kv.TABLE_SHAPE), way.points, source)

@@ -12,6 +12,7 @@ from analysis.play.strategy_files import fitted_policy, strategy_path
 from analysis.strategy.fit import balanced_field
 from analysis.strategy.houseway import as_policy, derive
 from kernels import policies as _kp
+from kernels import value as _kv
 
 
 def make_policy(name, rules, players, strategy=None, progress=None):
@@ -31,7 +32,7 @@ def make_policy(name, rules, players, strategy=None, progress=None):
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
     if name not in POLICY_NAMES:
         raise ValueError(f"unknown policy {name!r}: use one of {', '.join(POLICY_NAMES)}")
-    empty = np.zeros(_kp.TABLE_SHAPE)
+    empty = np.zeros(_kv.TABLE_SHAPE)
     if name in ("random", "greedy", "balanced"):
         return Policy(name, _kp.POLICIES.index(name), empty, balanced_points(), "")
     if name == "houseway":

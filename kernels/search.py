@@ -1,0 +1,226 @@
+"""A policy's best setting of one hand, found by branch and bound over backs.
+
+The ``balanced``, ``table`` (``fitted``) and ``houseway`` policies set a hand to its Pareto
+frontier member of highest value (:mod:`kernels.policies`).  Building the whole frontier walks
+all 36,036 ways to part the ten cards a front leaves.  When the policy's value never falls as
+a row gets stronger (:func:`kernels.value.monotone`), the frontier member of highest value is
+also a legal setting of highest value, and most settings can be skipped unseen:
+
+1. Every back is one of the 1,287 five-card subsets; with it, the other eight cards give 56
+   (middle, front) completions.  The strongest five and its completions give a first best
+   value ``V``.
+2. A back of strength ``s`` can be worth at most ``value(front, s, s)`` with the strongest front
+   the hand holds (no stronger than ``s``): backs below the strength where that falls under
+   ``V`` are never looked at.
+3. For each other back, one branch-free pass over its completions finds the strongest legal
+   middle ``m2`` and front ``f2`` it allows; if ``value(f2, m2, back)`` is under ``V`` the back is
+   skipped.  Otherwise its completions are valued, those whose middle is too weak to reach
+   ``V`` (found by bisection) excepted.
+
+Exactly the same decision as the frontier, bit for bit (values come from the one function
+:func:`kernels.value.value`): every legal setting of value within ``2 * DELTA`` of the best is
+kept as a candidate (bounds are compared with ``DELTA`` more room, far above rounding);
+among those within ``DELTA`` of the best, the ones no candidate dominates are exactly the
+frontier members that can tie for best, and the frontier's own rule picks one: the highest
+value, then the smallest split (``houseway``: the stronger back, middle, front, then the
+smallest split).  A hand with more near-best settings than the candidates' room, which needs
+flat values (it does not happen with the shipped policies), gets ``-1`` and the caller builds
+the frontier.
+"""
+
+import numpy as np
+from numba import njit
+
+from kernels.evaluate import N_STRENGTHS, THREE_CARD
+from kernels.settings import N_FIVES, N_FRONTS, SPLIT_ROWS
+from kernels.value import value
+
+N_COMPLETIONS = 56  # (middle, front) pairs from the eight cards a back leaves
+DELTA = 1e-9  # see the module doc; values are units or points, rounding is ~1e-13 of them
+CANDIDATE_ROOM = 4096
+
+
+def _build_tables():
+    # the 56 splits with each back, in increasing split order: back b's are
+    # SPLIT_ROWS[order[56 b: 56 b + 56]], because every back has exactly 56
+    order = np.argsort(SPLIT_ROWS[:, 2], kind="stable")
+    split = order.reshape(N_FIVES, N_COMPLETIONS).astype(np.int32)
+    middle = SPLIT_ROWS[order, 1].reshape(N_FIVES, N_COMPLETIONS).astype(np.uint16)
+    front = SPLIT_ROWS[order, 0].reshape(N_FIVES, N_COMPLETIONS).astype(np.uint16)
+    five_classes = np.flatnonzero(~THREE_CARD).astype(np.int16)  # increasing
+    five_index = np.zeros(N_STRENGTHS, np.int16)
+    five_index[five_classes] = np.arange(five_classes.shape[0])
+    # the strongest front strength no stronger than s (strength 0 is a front)
+    front_floor = np.maximum.accumulate(np.where(THREE_CARD, np.arange(N_STRENGTHS), 0)).astype(np.int16)
+    return split, middle, front, five_classes, five_index, front_floor
+
+
+COMPLETION_SPLIT, COMPLETION_MIDDLE, COMPLETION_FRONT, FIVE_CLASSES, FIVE_INDEX, FRONT_FLOOR = (
+    _build_tables())
+
+
+@njit(cache=True)
+def search_scratch():
+    """Candidates' values, strength triples and splits, one set per thread."""
+    return (np.empty(CANDIDATE_ROOM), np.empty((CANDIDATE_ROOM, 3), np.int16),
+            np.empty(CANDIDATE_ROOM, np.int32))
+
+
+@njit(cache=True, inline="always")
+def _weakest_back(top, front, floor, kind, tables, values, points, params, opponents):
+    """The weakest five-card strength ``s`` (up to ``top``) with ``value(min(front, s)'s front,
+    s, s) >= floor``, by bisection over the five-card strengths; above ``top`` if none."""
+    lo = 0
+    hi = FIVE_INDEX[top] + 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        s = FIVE_CLASSES[mid]
+        if value(kind, FRONT_FLOOR[min(front, s)], s, s, tables, values, points, params,
+                 opponents) >= floor:
+            hi = mid
+        else:
+            lo = mid + 1
+    return FIVE_CLASSES[lo] if lo < FIVE_CLASSES.shape[0] else N_STRENGTHS
+
+
+@njit(cache=True, inline="always")
+def _weakest_middle(back, middle, front, floor, kind, tables, values, points, params, opponents):
+    """The weakest five-card middle ``m`` (up to ``middle``) that can reach ``floor`` behind a
+    front of at most ``front`` with this back, by bisection; above ``middle`` if none."""
+    lo = 0
+    hi = FIVE_INDEX[middle] + 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        m = FIVE_CLASSES[mid]
+        if value(kind, min(front, FRONT_FLOOR[m]), m, back, tables, values, points, params,
+                 opponents) >= floor:
+            hi = mid
+        else:
+            lo = mid + 1
+    return FIVE_CLASSES[lo] if lo < FIVE_CLASSES.shape[0] else N_STRENGTHS
+
+
+@njit(cache=True)
+def best_split(s3, s5, kind, houseway, tables, values, points, params, opponents, scratch):
+    """The frontier member of highest value, given the hand's subset strengths.
+
+    Parameters
+    ----------
+    s3, s5 : ndarray(int16), shape (286,) and (1287,)
+        Strengths of the hand's fronts and five-card subsets
+        (:func:`kernels.settings.subset_strengths`), on the ruleset's scale.
+    kind, tables, values, points, params, opponents
+        As :func:`kernels.value.value` takes them; the value must be monotone
+        (:func:`kernels.value.monotone`).
+    houseway : bool
+        Break exact ties the house way's way (stronger back, middle, front).
+    scratch : tuple
+        From :func:`search_scratch`.
+
+    Returns
+    -------
+    (split, value) : (int, float)
+        ``split`` is -1 when the near-best settings overflowed the candidates (see the module
+        doc): build the frontier instead.
+    """
+    cand_value, cand_rows, cand_split = scratch
+    front = np.int16(0)  # the strongest front
+    for i in range(N_FRONTS):
+        front = max(front, s3[i])
+    top = 0
+    for i in range(N_FIVES):
+        if s5[i] > s5[top]:
+            top = i
+    best = -np.inf
+    n = 0
+    weakest = np.int16(0)  # backs below it cannot reach the best so far
+    for step in range(N_FIVES + 1):
+        b = top if step == 0 else step - 1
+        sb = s5[b]
+        if step > 0 and (sb < weakest or b == top):
+            continue
+        # the strongest legal middle and front this back allows, in one branch-free pass
+        m2 = np.int16(-1)
+        f2 = np.int16(-1)
+        for j in range(N_COMPLETIONS):
+            sm = s5[COMPLETION_MIDDLE[b, j]]
+            sf = s3[COMPLETION_FRONT[b, j]]
+            legal = (sf <= sm) & (sm <= sb)
+            m2 = max(m2, sm if legal else np.int16(-1))
+            f2 = max(f2, sf if legal else np.int16(-1))
+        if m2 < 0:
+            continue
+        floor = best - 3 * DELTA
+        if value(kind, np.uint16(f2), np.uint16(m2), np.uint16(sb), tables, values, points, params,
+                 opponents) < floor:
+            continue
+        middle_from = 0
+        if step > 0:
+            middle_from = _weakest_middle(sb, m2, f2, floor, kind, tables, values, points, params,
+                                          opponents)
+        before = best
+        for j in range(N_COMPLETIONS):
+            sm = s5[COMPLETION_MIDDLE[b, j]]
+            sf = s3[COMPLETION_FRONT[b, j]]
+            if sf > sm or sm > sb or sm < middle_from:
+                continue
+            v = value(kind, np.uint16(sf), np.uint16(sm), np.uint16(sb), tables, values, points,
+                      params, opponents)
+            if v < best - 2 * DELTA:
+                continue
+            best = max(best, v)
+            if n == CANDIDATE_ROOM:  # drop those the best has left behind, or give up
+                kept = 0
+                for i in range(n):
+                    if cand_value[i] >= best - 2 * DELTA:
+                        cand_value[kept] = cand_value[i]
+                        cand_rows[kept] = cand_rows[i]
+                        cand_split[kept] = cand_split[i]
+                        kept += 1
+                if kept == n:
+                    return -1, best
+                n = kept
+            cand_value[n] = v
+            cand_rows[n, 0] = sf
+            cand_rows[n, 1] = sm
+            cand_rows[n, 2] = sb
+            cand_split[n] = COMPLETION_SPLIT[b, j]
+            n += 1
+        if best > before:
+            weakest = _weakest_back(s5[top], front, best - 3 * DELTA, kind, tables, values, points,
+                                    params, opponents)
+    return _pick(n, best, houseway, cand_value, cand_rows, cand_split), best
+
+
+@njit(cache=True)
+def _pick(n, best, houseway, cand_value, cand_rows, cand_split):
+    """The split the frontier's rule picks among the candidates (see the module doc)."""
+    choice = -1
+    for i in range(n):
+        if cand_value[i] < best - DELTA:
+            continue
+        f, m, b = cand_rows[i, 0], cand_rows[i, 1], cand_rows[i, 2]
+        dominated = False
+        for j in range(n):
+            if (cand_value[j] >= best - 2 * DELTA and cand_rows[j, 0] >= f and cand_rows[j, 1] >= m
+                    and cand_rows[j, 2] >= b and (cand_rows[j, 0] > f or cand_rows[j, 1] > m
+                                                  or cand_rows[j, 2] > b)):
+                dominated = True
+                break
+        if dominated:
+            continue
+        if choice < 0 or _before(i, choice, houseway, cand_value, cand_rows, cand_split):
+            choice = i
+    return cand_split[choice]
+
+
+@njit(cache=True, inline="always")
+def _before(i, c, houseway, cand_value, cand_rows, cand_split):
+    """Whether candidate ``i`` comes before candidate ``c`` by the frontier's rule."""
+    if cand_value[i] != cand_value[c]:
+        return cand_value[i] > cand_value[c]
+    if houseway:
+        for k in (2, 1, 0):
+            if cand_rows[i, k] != cand_rows[c, k]:
+                return cand_rows[i, k] > cand_rows[c, k]
+    return cand_split[i] < cand_split[c]

@@ -1,0 +1,302 @@
+"""What a setting is worth to a policy: EV tables, outcome values and the value of a strength triple.
+
+The ``table`` and ``fitted`` policies value a setting by its expected units against a field
+whose rows have known strength distributions (:func:`ev_tables`, :func:`outcome_values`);
+``balanced`` and ``houseway`` by a sum of per-row points.  :func:`value` computes either from
+a strength triple, the one expression the frontier scan (:mod:`kernels.policies`) and the
+search (:mod:`kernels.search`) share, so that both give the same numbers bit for bit.
+:func:`monotone` says when a policy's value never falls as a row gets stronger, which is what
+lets the search skip most settings.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from kernels import settle as S
+from kernels.evaluate import CATEGORY_OF, N_STRENGTHS, THREE_CARD
+
+TABLE_SHAPE = (3, N_STRENGTHS + 1, 4)  # an EV table, see ev_tables
+WIN, TIE, LOSS, GAIN = range(4)  # its columns
+SURRENDER_RATE = (0, N_STRENGTHS, 0)  # where ev_tables keeps the field's surrender rate
+N_VALUES = 27  # outcome values, see outcome_values
+POINTS, CLOSED_FORM, ROWS_ONLY, SUMMED = range(4)  # kinds of value, see value_kind
+_FRONT_CLASSES = np.flatnonzero(THREE_CARD)  # each row's strengths in increasing order
+_FIVE_CLASSES = np.flatnonzero(~THREE_CARD)
+
+
+@njit(cache=True)
+def ev_tables(row_mass, params, royalty, surrender_rate):
+    """Per-row EV tables from the field's row strength distributions.
+
+    Parameters
+    ----------
+    row_mass : ndarray(float64), shape (3, N_STRENGTHS)
+        Probability of each strength in each row of an opponent's setting (among opponents
+        who set their hands).
+    surrender_rate : float
+        Share of the field that surrenders (kept at ``tables[0, N_STRENGTHS, 0]``): a
+        surrendering opponent pays the surrender cost to a setting, and nothing to another
+        surrender.
+
+    Returns
+    -------
+    ndarray(float64), shape :data:`TABLE_SHAPE` = (3, N_STRENGTHS + 1, 4)
+        For row k and own strength s, ``tables[k, s]`` holds [WIN] P(opponent's row weaker),
+        [TIE] P(equal), [LOSS] P(stronger) and [GAIN] the expected units of the row alone:
+        the row's payment when it wins, less the expected payment to an opponent who beats
+        it, plus the royalty s earns and less the opponent's expected royalty (``always``
+        mode).  Everything else a comparison pays depends on all three rows (see
+        :func:`outcome_values`).  One row of four numbers per lookup keeps a setting's EV
+        to three cache lines.
+    """
+    out = np.zeros(TABLE_SHAPE)
+    out[SURRENDER_RATE] = surrender_rate
+    extra = params[S.P_ROYALTY_EXTRA]
+    always = params[S.P_ROYALTY_ALWAYS]
+    two_of_three = params[S.P_BASE] == S.BASE_TWO_OF_THREE
+    pay = np.empty(N_STRENGTHS)
+    earned = np.zeros(N_STRENGTHS)
+    for k in range(3):
+        mean_royalty = 0.0
+        for s in range(N_STRENGTHS):
+            roy = royalty[k, CATEGORY_OF[s]]
+            unit = 0.0 if two_of_three else 1.0
+            if always:
+                pay[s] = unit
+                earned[s] = roy
+            elif extra:
+                pay[s] = unit + roy
+            else:
+                pay[s] = roy if roy > 0 else unit
+            if always:
+                mean_royalty += row_mass[k, s] * roy
+        below_mass = 0.0
+        for s in range(N_STRENGTHS):
+            out[k, s, WIN] = below_mass
+            out[k, s, TIE] = row_mass[k, s]
+            out[k, s, LOSS] = max(0.0, 1.0 - below_mass - row_mass[k, s])
+            below_mass += row_mass[k, s]
+        above_pay = 0.0
+        for s in range(N_STRENGTHS - 1, -1, -1):
+            out[k, s, GAIN] = out[k, s, WIN] * pay[s] - above_pay + earned[s] - mean_royalty
+            above_pay += row_mass[k, s] * pay[s]
+    return out
+
+
+@njit(cache=True)
+def outcome_values(params, out):
+    """What a comparison pays beyond the rows' own units (:data:`GAIN`), per outcome.
+
+    Fills ``out`` (:data:`N_VALUES`,): at ``9 a + 3 b + c`` the units for front, middle and
+    back outcomes a, b, c (0 win, 1 tie, 2 loss): the base's extras, the sweep bonus and the
+    overall point.  Each depends only on wins minus losses, computed the same way for equal
+    differences, so equal differences get identical values (:func:`_summed_ev` relies on it).
+    """
+    base = params[S.P_BASE]
+    for a in range(3):
+        for b in range(3):
+            for c in range(3):
+                wins = (a == 0) + (b == 0) + (c == 0)
+                losses = (a == 2) + (b == 2) + (c == 2)
+                v = 0.0
+                if base == S.BASE_TWO_FOUR:
+                    v += 1.0 if wins > losses else (-1.0 if losses > wins else 0.0)
+                elif base == S.BASE_ONE_SIX:
+                    v += 3.0 if wins == 3 else (-3.0 if losses == 3 else 0.0)
+                elif base == S.BASE_TWO_OF_THREE:
+                    if wins == 3:
+                        v += params[S.P_SWEEP_UNITS]
+                    elif losses == 3:
+                        v -= params[S.P_SWEEP_UNITS]
+                    elif wins > losses:
+                        v += params[S.P_MAJORITY_UNITS]
+                    elif losses > wins:
+                        v -= params[S.P_MAJORITY_UNITS]
+                if wins == 3:
+                    v += params[S.P_SWEEP_BONUS]
+                elif losses == 3:
+                    v -= params[S.P_SWEEP_BONUS]
+                if params[S.P_OVERALL_POINT]:
+                    v += 1.0 if wins > losses else (-1.0 if losses > wins else 0.0)
+                out[9 * a + 3 * b + c] = v
+
+
+@njit(cache=True, inline="always")
+def _dot(b0, b1, b2, values, o):
+    """Outcome probabilities (win, tie, loss) against the values at ``o .. o + 2``."""
+    return b0 * values[o] + b1 * values[o + 1] + b2 * values[o + 2]
+
+
+@njit(cache=True, inline="always")
+def _power(x, n):
+    """``x ** n`` for a small whole ``n`` (a float power call costs more than the EV)."""
+    y = 1.0
+    for _ in range(n):
+        y *= x
+    return y
+
+
+@njit(cache=True, inline="always")
+def _closed_form_ev(s0, s1, s2, tables, game, stake, opponents):
+    """EV in the pool and single-winner games, which need no outcome sum.
+
+    Pool: each row's stake goes to its best hand, shared on ties (a tie counted as half a
+    win).  Single winner: the whole table to the player who wins two rows of three against
+    every opponent.
+    """
+    f0, m0, b0 = tables[0, s0, WIN], tables[1, s1, WIN], tables[2, s2, WIN]
+    if game == S.GAME_POOL:
+        share = (_power(f0 + 0.5 * tables[0, s0, TIE], opponents)
+                 + _power(m0 + 0.5 * tables[1, s1, TIE], opponents)
+                 + _power(b0 + 0.5 * tables[2, s2, TIE], opponents))
+        return share * stake * (opponents + 1) / 3.0
+    two_of_three = f0 * m0 + f0 * b0 + m0 * b0 - 2.0 * f0 * m0 * b0
+    return _power(two_of_three, opponents) * (opponents + 1)
+
+
+@njit(cache=True, inline="always")
+def _summed_ev(s0, s1, s2, tables, values, scoop, opponents):
+    """EV of the games that sum over outcomes (all but pool and single winner); ``scoop`` is
+    the sweep multiplier; ``s0, s1, s2`` the setting's strengths (scalars: a view of a
+    frontier row per member costs reference counting).
+
+    The hot loop of every table policy: scalar loads and the 27-outcome sum written out.  An
+    outcome's value depends only on wins minus losses (:func:`outcome_values`), so the back's
+    three outcomes are dotted once per net result of front and middle (five dots, not nine);
+    the sum is the same, bit for bit, as the plain 27 terms.  Loading a member's three table
+    rows costs about as much as the sum, so every frontier member is valued (bounds to skip
+    some cost as much as they save).
+    """
+    f0, f1, f2 = tables[0, s0, WIN], tables[0, s0, TIE], tables[0, s0, LOSS]
+    m0, m1, m2 = tables[1, s1, WIN], tables[1, s1, TIE], tables[1, s1, LOSS]
+    b0, b1, b2 = tables[2, s2, WIN], tables[2, s2, TIE], tables[2, s2, LOSS]
+    gain = tables[0, s0, GAIN] + tables[1, s1, GAIN] + tables[2, s2, GAIN]
+    if scoop > 1:  # a sweep multiplies what the rows paid (3 units and the gain if positive)
+        gain += (f0 * m0 * b0 - f2 * m2 * b2) * (scoop - 1) * (3.0 + max(0.0, gain))
+    # the back's dot when front and middle net +2, +1, 0, -1, -2 (values at 9 a + 3 b + c)
+    up2 = _dot(b0, b1, b2, values, 0)
+    up1 = _dot(b0, b1, b2, values, 3)
+    even = _dot(b0, b1, b2, values, 6)
+    down1 = _dot(b0, b1, b2, values, 15)
+    down2 = _dot(b0, b1, b2, values, 24)
+    extras = (f0 * (m0 * up2 + m1 * up1 + m2 * even)
+              + f1 * (m0 * up1 + m1 * even + m2 * down1)
+              + f2 * (m0 * even + m1 * down1 + m2 * down2))
+    return (gain + extras) * opponents
+
+
+@njit(cache=True)
+def setting_ev(rows, tables, values, params, opponents):
+    """Expected units of a setting against ``opponents`` independent players of the field;
+    ``values`` from :func:`outcome_values`."""
+    game = params[S.P_GAME]
+    if game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER:
+        return _closed_form_ev(rows[0], rows[1], rows[2], tables, game, params[S.P_POOL_STAKE],
+                               opponents)
+    return _summed_ev(rows[0], rows[1], rows[2], tables, values, params[S.P_SCOOP_MULT], opponents)
+
+
+@njit(cache=True, inline="always")
+def _gain(rows, i, tables):
+    """Row gain of frontier member ``i``: the units its rows earn on their own."""
+    return (tables[0, rows[i, 0], GAIN] + tables[1, rows[i, 1], GAIN]
+            + tables[2, rows[i, 2], GAIN])
+
+
+
+def _frontier_values_body(rows, tables, values, params, opponents, out):
+    for i in prange(rows.shape[0]):
+        out[i] = setting_ev(rows[i], tables, values, params, opponents)
+
+
+_frontier_values = njit(cache=True, parallel=True)(_frontier_values_body)
+
+
+def frontier_values(rows, tables, values, params, opponents):
+    """:func:`setting_ev` of many settings (``rows`` int16 (n, 3)), in parallel: float64 (n,)."""
+    out = np.empty(rows.shape[0])
+    _frontier_values(rows, tables, values, params, opponents, out)
+    return out
+
+
+
+@njit(cache=True)
+def value_kind(points_policy, params, values):
+    """How :func:`value` computes a setting's value: ``POINTS`` for a points policy
+    (``balanced``, ``houseway``), else by the game: ``CLOSED_FORM`` for pool and single winner,
+    ``ROWS_ONLY`` when nothing but the rows' own units is paid (no outcome extras, no sweep
+    multiplier), ``SUMMED`` otherwise; ``values`` from :func:`outcome_values`."""
+    game = params[S.P_GAME]
+    if points_policy:
+        return POINTS
+    if game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER:
+        return CLOSED_FORM
+    if params[S.P_SCOOP_MULT] <= 1 and not values.any():
+        return ROWS_ONLY  # every outcome term of SUMMED would be +0.0: the same value, bit for bit
+    return SUMMED
+
+
+@njit(cache=True, inline="always")
+def value(kind, s0, s1, s2, tables, values, points, params, opponents):
+    """The value of the strength triple (front ``s0``, middle ``s1``, back ``s2``) to a policy.
+
+    ``POINTS``: the sum of the rows' points.  The other kinds: expected units against
+    ``opponents`` players of the field (``tables`` from :func:`ev_tables`).  Unsigned
+    strengths index without Numba's negative-index fix-up (faster in the hot loops)."""
+    if kind == POINTS:
+        return points[0, s0] + points[1, s1] + points[2, s2]
+    if kind == CLOSED_FORM:
+        return _closed_form_ev(s0, s1, s2, tables, params[S.P_GAME], params[S.P_POOL_STAKE], opponents)
+    if kind == ROWS_ONLY:
+        return (tables[0, s0, GAIN] + tables[1, s1, GAIN] + tables[2, s2, GAIN]) * opponents
+    return _summed_ev(s0, s1, s2, tables, values, params[S.P_SCOOP_MULT], opponents)
+
+
+@njit(cache=True, inline="always")
+def _rises(column, classes, tolerance):
+    """Whether ``column`` never falls along ``classes`` by more than ``tolerance`` (relative)."""
+    for i in range(1, classes.shape[0]):
+        a = column[classes[i - 1]]
+        b = column[classes[i]]
+        if b < a - tolerance * (1.0 + abs(a)):
+            return False
+    return True
+
+
+@njit(cache=True)
+def monotone(kind, tables, values, points, params):
+    """Whether the value of a setting never falls when one of its rows gets stronger, among
+    the strengths that row can have (three-card ones in front, five-card ones behind), up to
+    rounding (a relative 1e-12).
+
+    Points: each row's points rise.  EV tables: each row's win probability rises, its loss
+    probability falls (so its outcome rises in distribution), its own units (``GAIN``) rise,
+    and so does the pool's share; the outcome values rise with each row's outcome; and a sweep
+    multiplier is at most 2 (a larger one could make a row's gain cost the sweep more than it
+    adds).  What the kernels' search relies on (:mod:`kernels.search`).
+    """
+    tolerance = 1e-12
+    for k in range(3):
+        classes = _FRONT_CLASSES if k == 0 else _FIVE_CLASSES
+        if kind == POINTS:
+            if not _rises(points[k], classes, tolerance):
+                return False
+            continue
+        if not (_rises(tables[k, :, WIN], classes, tolerance)
+                and _rises(-tables[k, :, LOSS], classes, tolerance)
+                and _rises(tables[k, :, GAIN], classes, tolerance)
+                and _rises(tables[k, :, WIN] + 0.5 * tables[k, :, TIE], classes, tolerance)):
+            return False
+    if kind != SUMMED:
+        return True
+    if params[S.P_SCOOP_MULT] > 2:
+        return False
+    for a in range(3):  # outcomes 0 win, 1 tie, 2 loss: a better outcome of any row pays no less
+        for b in range(3):
+            for c in range(3):
+                here = values[9 * a + 3 * b + c]
+                if ((a > 0 and values[9 * (a - 1) + 3 * b + c] < here)
+                        or (b > 0 and values[9 * a + 3 * (b - 1) + c] < here)
+                        or (c > 0 and values[9 * a + 3 * b + c - 1] < here)):
+                    return False
+    return True

@@ -1,0 +1,111 @@
+"""The search (kernels.search) makes the same decisions as the whole frontier did, bit for bit.
+
+The reference is the decision as made before the search (tests/reference_decide.py).  The
+default run compares 20,000 hands per policy and table, and the paths a search can take
+(a policy that is not monotone, a hand whose near-best settings overflow the candidates);
+``make test-slow`` compares a million hands per policy.
+"""
+
+import numpy as np
+import pytest
+from numba import njit, prange
+from reference_decide import reference_decisions
+
+from analysis.game.ruleset_files import load_ruleset
+from analysis.play.deal import deal_sorted_hands
+from analysis.play.policy import Policy
+from analysis.play.seeds import Stream
+from analysis.strategy.registry import make_policy
+from kernels import policies as KP
+from kernels import settle
+from kernels import value as KV
+from kernels.evaluate import N_STRENGTHS
+from kernels.search import CANDIDATE_ROOM, FIVE_CLASSES
+
+
+@njit(cache=True, parallel=True)
+def kernel_decisions(hands, policy, tables, points, params, naturals, opponents, search, out):
+    """``out`` int64 (n, 4): kernels.policies.decide for each hand."""
+    n = hands.shape[0]
+    for c in prange(64):
+        scratch = KP.policy_scratch()
+        state = np.zeros(1, np.uint64)
+        for i in range(c * n // 64, (c + 1) * n // 64):
+            split, natural, key, surrender = KP.decide(hands[i], policy, tables, points, params, naturals,
+                                                       opponents, search, state, scratch)
+            out[i, 0], out[i, 1], out[i, 2], out[i, 3] = split, natural, key, surrender
+
+
+def compare(policy, rules, players, hands):
+    """Decisions of the kernels (searching) and of the reference, and whether it searched."""
+    compiled = rules.compile()
+    args = (policy.code, policy.tables, policy.points, compiled.params, compiled.naturals, players - 1)
+    search = KP.searchable(*args[:4])
+    got = np.empty((len(hands), 4), np.int64)
+    kernel_decisions(hands, *args, search, got)
+    want = np.empty((len(hands), 4), np.int64)
+    reference_decisions(hands, *args, want)
+    return got, want, search
+
+
+# every kind of value: rows and extras (standard), closed forms (pool, single winner), a sweep
+# multiplier (taiwanese, vietnamese), heads-up (two-four), wheel ranked second (malayan)
+CASES = [("standard", 4, name) for name in ("fitted", "table", "balanced", "houseway")] + [
+    ("two-four", 2, "fitted"), ("taiwanese", 4, "fitted"), ("vietnamese", 4, "fitted"),
+    ("pagat-pool", 4, "fitted"), ("pusoy-single-winner", 4, "fitted"), ("malayan", 4, "fitted"),
+    ("basic", 4, "houseway")]
+
+
+@pytest.mark.parametrize("rules_id, players, name", CASES)
+def test_search_decides_as_the_frontier(rules_id, players, name):
+    rules = load_ruleset(rules_id)
+    hands = deal_sorted_hands(20_000, Stream(2026, "hands", (players,)))
+    got, want, search = compare(make_policy(name, rules, players), rules, players, hands)
+    assert search, "the shipped policies are monotone: they search"
+    mismatched = np.flatnonzero((got != want).any(axis=1))
+    assert mismatched.size == 0, f"{mismatched.size} of {len(hands)} decisions differ, first hand {mismatched[:1]}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules_id, players, name", CASES[:5])
+def test_search_decides_as_the_frontier_on_a_million_hands(rules_id, players, name):
+    rules = load_ruleset(rules_id)
+    policy = make_policy(name, rules, players)
+    for part in range(10):  # 100,000 hands at a time, a million in all
+        hands = deal_sorted_hands(100_000, Stream(2027, "hands", (players, part)))
+        got, want, _ = compare(policy, rules, players, hands)
+        assert np.array_equal(got, want), f"part {part}: {(got != want).any(axis=1).sum()} decisions differ"
+
+
+def test_a_policy_that_is_not_monotone_builds_the_frontier():
+    rules = load_ruleset("standard")
+    points = make_policy("balanced", rules, 4).points.copy()
+    points[2, :N_STRENGTHS] = points[2, :N_STRENGTHS][::-1]  # a back scores less the stronger it is
+    policy = Policy("balanced", KP.BALANCED, np.zeros(KV.TABLE_SHAPE), points, "")
+    got, want, search = compare(policy, rules, 4, deal_sorted_hands(2000, Stream(3, "hands")))
+    assert not search
+    assert np.array_equal(got, want)
+
+
+def test_flat_values_overflow_the_candidates_and_build_the_frontier():
+    """With every row worth nothing, every legal setting ties for best: far more than the
+    search keeps, so it gives up and the frontier decides (the smallest split of it)."""
+    rules = load_ruleset("standard")
+    policy = Policy("balanced", KP.BALANCED, np.zeros(KV.TABLE_SHAPE), np.zeros(KP.POINTS_SHAPE), "")
+    hands = deal_sorted_hands(500, Stream(4, "hands"))
+    got, want, search = compare(policy, rules, 4, hands)
+    assert search and CANDIDATE_ROOM < 17_000  # a hand has thousands of legal settings
+    assert np.array_equal(got, want)
+
+
+def test_monotone_refuses_what_the_search_cannot_bound():
+    rules = load_ruleset("taiwanese")
+    compiled = rules.compile()
+    policy = make_policy("fitted", rules, 4)
+    assert KP.searchable(policy.code, policy.tables, policy.points, compiled.params)
+    params = compiled.params.copy()
+    params[settle.P_SCOOP_MULT] = 3  # a sweep tripling the rows' units may cost a row its gain
+    assert not KP.searchable(policy.code, policy.tables, policy.points, params)
+    tables = policy.tables.copy()
+    tables[1, FIVE_CLASSES[4000], KV.GAIN] += 10  # a middle that earns more than the next stronger one
+    assert not KP.searchable(policy.code, tables, policy.points, compiled.params)
