@@ -211,7 +211,7 @@ def _pick(n, best, houseway, cand_value, cand_rows, cand_split):
             continue
         if choice < 0 or _before(i, choice, houseway, cand_value, cand_rows, cand_split):
             choice = i
-    return cand_split[choice]
+    return cand_split[choice] if choice >= 0 else -1  # none: no legal setting was seen
 
 
 @njit(cache=True, inline="always")
