@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-slow bench notebooks strategies results clean warm
+.PHONY: demo test test-slow bench notebooks strategies exploits results clean warm
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "sapsam needs Python 3.11 or newer")'
@@ -53,23 +53,20 @@ bench: $(STAMP)
 notebooks: $(STAMP)
 	$(PY) notebooks/execute.py
 
-# Fitted strategies shipped in the package (analysis/play/strategies/): every named ruleset at 4
-# players, and heads-up two-four (~20 min).  Written there explicitly: a plain `sapsam fit`
+# Fitted strategies shipped in the package (analysis/play/strategies/): every named ruleset at
+# 2, 3 and 4 players (~6 min on 2 cores).  Written there explicitly: a plain `sapsam fit`
 # writes into the user's data folder.
 SHIPPED := analysis/play/strategies
 strategies: warm
-	$(PY) -c 'from analysis.game.rules import ruleset_ids; print(*ruleset_ids(), sep="\n")' | \
-	    while read -r rules; do $(VENV)/bin/sapsam fit --rules $$rules --players 4 --seed 1 --quiet \
-	        --fresh --out $(SHIPPED)/$$rules-4p.npz || exit 1; done
-	$(VENV)/bin/sapsam fit --rules two-four --players 2 --seed 1 --quiet --fresh \
-	    --out $(SHIPPED)/two-four-2p.npz
+	$(PY) -c 'from analysis.game.ruleset_files import ruleset_ids; print(*ruleset_ids(), sep="\n")' | \
+	    while read -r rules; do for players in 2 3 4; do \
+	        $(VENV)/bin/sapsam fit --rules $$rules --players $$players --seed 1 --quiet \
+	            --fresh --out $(SHIPPED)/$$rules-$${players}p.npz || exit 1; done; done
 
 # Every committed artifact under results/, regenerated in order (about 40 min on 2 cores):
 # strategies, the exploitability bracket, the million-table report, the house ways and their
 # price, the strategy charts, the executed notebooks and the benchmark table.
-results: strategies
-	$(VENV)/bin/sapsam exploit --rules two-four --players 2 --deals 1000 --samples 2000 --seed 1 \
-	    --out results/exploit/two-four-2p-fitted.json --quiet --fresh
+results: strategies exploits
 	$(VENV)/bin/sapsam simulate --rules all --players 4 --seats fitted --tables 1000000 --seed 1 \
 	    --block-size 2000 --out results/simulations/all-4p-fitted --quiet --fresh
 	@# house ways derived with seed 0: the ones every command plays as the houseway policy
@@ -81,6 +78,21 @@ results: strategies
 	$(VENV)/bin/sapsam chart rulesets --rules all --policies greedy,balanced,houseway --seed 1
 	$(MAKE) notebooks
 	$(MAKE) bench
+
+# The exploitability of every shipped fit (results/exploit/, ~35 min on 2 cores): heads-up
+# two-four, the one with a published peer, on 1,000 deals; every other table on fewer (250 deals
+# at 2 players, 150 at 3, 100 at 4: each deal is played from every seat).
+exploits: warm
+	$(VENV)/bin/sapsam exploit --rules two-four --players 2 --deals 1000 --samples 2000 --seed 1 \
+	    --out results/exploit/two-four-2p-fitted.json --quiet --fresh
+	$(PY) -c 'from analysis.game.ruleset_files import ruleset_ids; print(*ruleset_ids(), sep="\n")' | \
+	    while read -r rules; do for players in 2 3 4; do \
+	        case $$rules-$$players in two-four-2) continue;; esac; \
+	        case $$players in 2) deals=250;; 3) deals=150;; *) deals=100;; esac; \
+	        $(VENV)/bin/sapsam exploit --rules $$rules --players $$players --deals $$deals \
+	            --samples 2000 --seed 1 --out results/exploit/$$rules-$${players}p-fitted.json \
+	            --quiet --fresh || exit 1; done; done
+	$(PY) -m analysis.output.exploits results/exploit
 
 clean:
 	rm -rf $(VENV) .pytest_cache

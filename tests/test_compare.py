@@ -71,7 +71,6 @@ def test_to_dict_is_plain_data():
 @pytest.mark.parametrize("args, message", [
     (("standard", 4, "bogus"), "unknown policy 'bogus'"),
     (("nope", 4, "greedy"), "unknown ruleset 'nope'"),
-    (("standard", 3, "greedy"), "no fitted strategy for standard with 3 players"),
     (("standard", 5, "greedy", "random"), "players must be 2, 3 or 4"),
     (("standard", 4, "greedy", "random", 0), "tables must be a whole number >= 1"),
     (("standard", 4, "greedy", "random", 10, -1), "seed must be a whole number >= 0"),

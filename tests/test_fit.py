@@ -122,9 +122,9 @@ def test_save_strategy_replaces_files_atomically(tmp_path, monkeypatch):
     assert manifest(path)["seed"] == 2
 
 
-def test_fitted_policy_needs_a_strategy_file(tmp_path):
+def test_fitted_policy_refuses_a_missing_strategy_file(tmp_path):
     assert strategy_path("standard", 4).name == "standard-4p.npz"
-    with pytest.raises(ValueError, match="sapsam fit --rules two-four --players 3"):
+    with pytest.raises(ValueError, match="strategy file .*missing.npz does not exist"):
         make_policy("fitted", "two-four", 3, strategy=tmp_path / "missing.npz")
 
 
@@ -278,6 +278,28 @@ def test_cli_exploit_bad_input_exits_2():
                  "--deals", "1", "--samples", "8", "--json")
     assert result.exit_code == 2
     assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("Error:")
+
+
+def test_the_exploitability_table_gathers_every_result(tmp_path):
+    """`sapsam exploit --out` results become one row each of results/exploit/table.md and .csv."""
+    from analysis.output.exploits import exploit_rows, write_table
+
+    for rules, players in (("two-four", 2), ("basic", 3)):
+        out = tmp_path / f"{rules}-{players}p-greedy.json"
+        result = run("exploit", "--rules", rules, "--players", str(players), "--policy", "greedy",
+                     "--deals", "1", "--samples", "8", "--out", str(out), "--quiet")
+        assert result.exit_code == 0, result.output
+    rows = exploit_rows(tmp_path)
+    assert [(r["ruleset"], r["players"], r["hands"]) for r in rows] == [("basic", 3, 3),
+                                                                         ("two-four", 2, 2)]
+    saved = json.loads((tmp_path / "basic-3p-greedy.json").read_text())
+    assert rows[0]["gap"] == saved["gap"] and rows[0]["ci_low"] == saved["ci"][0]
+    md, csv = write_table(tmp_path)
+    assert "| basic | 3 | greedy |" in md.read_text()
+    assert csv.read_text().splitlines()[0].startswith("ruleset,players,policy,gap")
+    (tmp_path / "junk-2p-x.json").write_text("{}")
+    with pytest.raises(ValueError, match="junk-2p-x.json: not a result of 'sapsam exploit"):
+        exploit_rows(tmp_path)
 
 
 def test_interrupted_fit_resumes_to_the_same_strategy(tmp_path):

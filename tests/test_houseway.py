@@ -16,6 +16,7 @@ from analysis.game.ruleset_files import load_ruleset
 from analysis.measure.compare import policy_gap
 from analysis.play.seeds import Stream
 from analysis.strategy import houseway as H
+from analysis.strategy.fit import fitted_strategy
 from analysis.strategy.registry import make_policy
 from kernels import policies as KP
 
@@ -94,7 +95,9 @@ def test_the_house_way_sets_every_hand_legally_by_its_chart(standard):
 
 
 def test_derivation_and_cost_are_reproducible_from_their_seeds(standard):
-    fresh = H._derive("standard", 4, H.LINES, H.SAMPLE_HANDS, 0, None)  # again, not from the cache
+    rules = load_ruleset("standard")
+    fitted = fitted_strategy(rules, 4)
+    fresh = H._derive(rules, 4, fitted, H.LINES, H.SAMPLE_HANDS, 0, None)  # not from the cache
     assert fresh.lines == standard.lines and np.array_equal(fresh.points, standard.points)
     a = policy_gap("standard", 4, "houseway", tables=1500, seed=3)
     b = policy_gap("standard", 4, "houseway", tables=1500, seed=3)
@@ -114,7 +117,6 @@ def test_cli_houseway(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--rules", "nope"], "unknown ruleset"),
-    (["--rules", "standard", "--players", "3"], "no fitted strategy"),
     (["--rules", "standard", "--tables", "0"], "--tables"),
     (["--rules", "standard", "--out", "/proc/forbidden"], "cannot write"),
 ])

@@ -29,7 +29,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
 SAMPLES = "300"
-PLAYERS = 4  # every shipped ruleset has a fitted strategy at this table size
+TABLES = (2, 3, 4)  # every named ruleset ships a fitted strategy at each table size
 FIRST = "standard"  # the default ruleset: its run compiles the kernels
 
 TIMINGS = {}  # label -> [seconds, runs]
@@ -172,7 +172,7 @@ def test_version(venv):
 
 def test_best_runs_for_every_shipped_ruleset(venv):
     """``best`` with fitted opponents (the default) for every ruleset id the installed package
-    names, at 4 players, and for every other table size a strategy is shipped for."""
+    names at 2, 3 and 4 players, each answered from the shipped fit (none fitted on demand)."""
     ids = list(json.loads(_clean_output(_sapsam(venv, "sapsam rules --json", "rules",
                                                 "--json")).stdout))
     package = venv["purelib"] / "analysis"
@@ -182,10 +182,10 @@ def test_best_runs_for_every_shipped_ruleset(venv):
     for rid, players in shipped:
         assert rid in ids, f"strategy {rid}-{players}p.npz for an unknown ruleset"
         assert (package / "play" / "strategies" / f"{rid}-{players}p.json").is_file()
-    missing = [rid for rid in ids if (rid, PLAYERS) not in shipped]
-    assert missing == [], f"no fitted {PLAYERS}-player strategy shipped for {missing}"
+    missing = [(rid, n) for rid in ids for n in TABLES if (rid, n) not in shipped]
+    assert missing == [], f"no fitted strategy shipped for {missing}"
 
-    first = (FIRST, PLAYERS) if FIRST in ids else (ids[0], PLAYERS)
+    first = (FIRST, 4) if FIRST in ids else (ids[0], 4)
     runs = [first] + [run for run in shipped if run != first]
     # the first through the console script (it compiles the kernels); the others through the
     # same command group in one process of the installed package (a process start is ~3 s)
@@ -208,6 +208,8 @@ def test_best_runs_for_every_shipped_ruleset(venv):
                         and f"{rid}, {players} players, fitted opponents" in text
                         and re.search(r"^\s*1\s.*\bbest\b", text, re.MULTILINE))]
     assert failures == [], "\n\n".join(failures)
+    fitted_here = Path(venv["env"]["SAPSAM_DATA"]) / "strategies" / "on-demand"
+    assert not fitted_here.exists(), f"fitted on demand: {sorted(fitted_here.iterdir())}"
 
 
 def _best_args(rid, players):

@@ -127,6 +127,30 @@ def distinct_rulesets(names):
     return list(seen.values())
 
 
+def stage(bars, quiet):
+    """A ``stage(label, total, unit)`` for analyses (as :meth:`Progress.task`) that also says,
+    in one line on stderr off a terminal, when a stage of seconds starts (a fit on demand)."""
+    def start(label, total=None, unit="it"):
+        if not bars.enabled and not quiet:
+            click.echo(f"{label}...", err=True)
+        return bars.task(label, total, unit)
+
+    return start
+
+
+def fits_ready(rulesets, players, policies, bars, quiet):
+    """Fit now, with progress, the strategies the ``policies`` need (``fitted``, ``houseway``)
+    for any of the ``rulesets`` (ids, files or rulesets) that has neither a shipped nor an
+    earlier fit; the fit is cached, so the next command finds it
+    (:func:`analysis.strategy.fit.fitted_strategy`)."""
+    if not {"fitted", "houseway"} & set(policies):
+        return
+    from analysis.strategy.fit import fitted_strategy
+
+    for rules in rulesets:
+        fitted_strategy(rules, players, stage(bars, quiet))
+
+
 def wrapped(text):
     """Text wrapped to the terminal (or $COLUMNS), a list item's lines under its first word."""
     import re

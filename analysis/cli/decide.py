@@ -9,6 +9,7 @@ from analysis.cli.common import (
     compile_notice,
     console,
     reports_bad_input,
+    stage,
     table,
     wide,
 )
@@ -17,12 +18,12 @@ from analysis.play.names import POLICY_NAMES
 _POLICY = click.Choice(POLICY_NAMES)
 
 
-def _opponents(bars, name, rules, players, strategy):
-    """The opponents' policy, made before sampling (a house way takes seconds to derive)."""
+def _opponents(bars, quiet, name, rules, players, strategy):
+    """The opponents' policy, made before sampling (a fit on demand or a house way takes
+    seconds)."""
     from analysis.strategy.registry import make_policy
 
-    task = bars.task("deriving the house way", unit="hands") if name == "houseway" else None
-    return make_policy(name, rules, players, strategy, progress=task)
+    return make_policy(name, rules, players, strategy, stage=stage(bars, quiet))
 
 
 def _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet, **options):
@@ -40,7 +41,7 @@ def _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet, *
     require_memory(samples * SAMPLE_BYTES, f"{samples:,} samples")  # with one candidate
     compile_notice(quiet, *best_kernels())
     with Progress(quiet) as bars:
-        policy = _opponents(bars, opponents, rules, players, strategy)
+        policy = _opponents(bars, quiet, opponents, rules, players, strategy)
         return best_setting(hand, rules, players, policy, samples, seed,
                             progress=bars.task("sampling tables", unit="tables"), **options)
 

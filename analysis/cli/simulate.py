@@ -8,6 +8,7 @@ from analysis.cli.common import (
     compile_notice,
     console,
     distinct_rulesets,
+    fits_ready,
     reports_bad_input,
     resumable,
     resume_options,
@@ -79,6 +80,7 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
         start = time.perf_counter()
         backend = "local"
         with Progress(quiet) as bars:
+            fits_ready(ids, players, sim.seats, bars, quiet)
             progress = bars.task("tables", tables, unit="tables")
             if scheduler or workers:
                 from analysis.measure.cluster import dask_compute

@@ -11,6 +11,7 @@ from analysis.cli.common import (
     OutputFolder,
     compile_notice,
     distinct_rulesets,
+    fits_ready,
     reports_bad_input,
     resumable,
     resume_options,
@@ -103,6 +104,8 @@ def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as
         resumable()
     lock = exclusive(checkpoint.with_suffix(".lock"), out) if out else nullcontext()
     with lock, Progress(quiet or as_json) as bars:
+        if strategy is None:
+            fits_ready([ruleset], players, [policy], bars, quiet or as_json)
         result = exploitability(ruleset, players, policy, deals, samples, seed, strategy,
                                 bars.task("deals", deals, unit="deals"), checkpoint=checkpoint,
                                 resume=resume, fresh=fresh)
@@ -151,6 +154,7 @@ def chart_command(kind, rulesets, players, samples, seed, policies, out, quiet):
     """
     from analysis.base.jit import policy_kernels
     from analysis.base.progress import Progress
+    from analysis.game.ruleset_files import ruleset_ids
     from analysis.output.charts import write_chart
 
     if kind == "rulesets":
@@ -161,6 +165,8 @@ def chart_command(kind, rulesets, players, samples, seed, policies, out, quiet):
         rules = distinct_rulesets(rulesets or ["standard"])[0]
     compile_notice(quiet, *policy_kernels())
     with Progress(quiet) as bars:
+        named = ruleset_ids() if rules == "all" else [rules] if isinstance(rules, str) else rules
+        fits_ready(named, players, ["fitted"], bars, quiet)  # the chart's baseline
         paths = write_chart(kind, rules, players, samples, seed, out, list(policies),
                             progress=bars.task(f"chart {kind}", unit="hands"))
     for path in paths:
@@ -169,7 +175,7 @@ def chart_command(kind, rulesets, players, samples, seed, policies, out, quiet):
 
 @click.command("houseway")
 @click.option("--rules", "rulesets", type=Names(every="all"), default="standard", show_default=True,
-              help="Ruleset ids, comma-separated, or 'all' (every one with a fitted strategy).")
+              help="Ruleset ids or TOML files, comma-separated, or 'all' (every named one).")
 @click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
 @click.option("--tables", type=click.IntRange(1), default=20000, show_default=True,
               help="Seeded tables for the paired cost against fitted (per ruleset).")
@@ -188,23 +194,19 @@ def houseway_command(rulesets, players, tables, seed, out, price, quiet):
     """
     from analysis.base.jit import policy_kernels
     from analysis.base.progress import Progress
+    from analysis.game.ruleset_files import ruleset_ids
     from analysis.output.houseway import (
         write_costs,
         write_houseway,
         write_price_of_simplicity,
     )
-    from analysis.play.strategy_files import fitted_strategies
 
-    fitted = [r for r, p in fitted_strategies() if p == players]
-    ids = fitted if rulesets == ("all",) else distinct_rulesets(rulesets)
-    for rid in ids:
-        if rid not in fitted:
-            raise ValueError(f"no fitted strategy for {rid} with {players} players; "
-                             f"run 'sapsam fit --rules {rid} --players {players}'")
+    ids = ruleset_ids() if rulesets == ("all",) else distinct_rulesets(rulesets)
     compile_notice(quiet, *policy_kernels())
     results = []
     for rid in ids:
         with Progress(quiet) as bars:
+            fits_ready([rid], players, ["fitted"], bars, quiet)
             way, gap, _ = write_houseway(rid, players, tables, seed, out, stage=bars.task)
             click.echo(wrapped(way.describe()))
             click.echo(wrapped(f"Cost against fitted: {-gap.gap:.3f} units per hand (95% CI "

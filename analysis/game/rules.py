@@ -101,10 +101,32 @@ class Ruleset:
             parts.append("surrender")
         return ", ".join(parts)
 
+    def digest(self):
+        """A short hash of what the ruleset plays (every field but ``id``, ``name``, ``source``,
+        ``defaults`` and ``options``): equal for equal rules however the file is written, and
+        changed by any change of a rule.  Fitted strategies are kept under it."""
+        return _digest(self)
+
     def compile(self):
         """Flat integer arrays for :mod:`kernels.settle` (see :class:`CompiledRules`), built
         once per process for each ruleset content."""
         return _compiled(self)
+
+
+_NOT_PLAYED = ("id", "name", "source", "defaults", "options")
+
+
+@cache
+def _digest(rules):
+    import hashlib
+    import json
+
+    from pydantic import TypeAdapter
+
+    content = TypeAdapter(Ruleset).dump_python(rules, mode="json")
+    played = {k: v for k, v in content.items() if k not in _NOT_PLAYED}
+    text = json.dumps(played, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 @cache

@@ -17,7 +17,8 @@ from analysis.output.report import natural_label
 from analysis.play.deal import deal_sorted_hands, deal_tables, table_setup
 from analysis.play.names import CHART_KINDS
 from analysis.play.seeds import CHUNKS, Stream
-from analysis.play.strategy_files import load_strategy, strategy_path
+from analysis.play.strategy_files import load_strategy
+from analysis.strategy.fit import fitted_strategy
 from analysis.strategy.registry import make_policy
 from kernels.evaluate import N_STRENGTHS, ORDINAL_TO_PACKED, RANK3_TABLE, WHEEL_SECOND
 
@@ -75,7 +76,7 @@ def rows_frame(rules, players):
     median and strongest hand, 0..1) and ``played`` (share of the fitted strategy's hands in
     this row that fall in the group).
     """
-    mass, _ = load_strategy(strategy_path(rules.id, players))
+    mass, _ = load_strategy(fitted_strategy(rules, players))
     # a hand's strength on the ruleset's scale, indexed by its ace-low ordinal
     scale = WHEEL_SECOND.astype(np.int64) if rules.compile().wheel_second \
         else np.arange(N_STRENGTHS)

@@ -60,7 +60,7 @@ from analysis.output.chart_frames import (
     rows_frame,
     rulesets_frame,
 )
-from analysis.play.strategy_files import strategy_path
+from analysis.strategy.fit import fitted_strategy
 from analysis.strategy.registry import make_policy
 
 DEFAULT_SAMPLES = {"rows": None, "front": 20000, "rulesets": 4000, "declare": 20000,
@@ -122,7 +122,7 @@ def _checked(kind, rules, players, samples, seed, policies):
         policies = _check_policies(policies, rulesets, players)
     else:
         policies = ()
-        make_policy(BASELINE, rulesets[0], players)  # no fitted strategy: says how to fit one
+        make_policy(BASELINE, rulesets[0], players)  # fitted now if there is no fit yet
     return kind, rulesets, int(players), samples, int(seed), policies
 
 
@@ -159,15 +159,11 @@ def _one_ruleset(rules):
 
 
 def _ruleset_list(rules, players):
-    """Rulesets of a ``rulesets`` chart: ``"all"`` is every named one with a fitted strategy."""
+    """Rulesets of a ``rulesets`` chart: ``"all"`` is every named one."""
     if isinstance(rules, (str, Ruleset)) and rules != "all":
         rules = [rules]
     if rules == "all":
-        ids = [rid for rid in ruleset_ids() if strategy_path(rid, players).is_file()]
-        if not ids:
-            raise ValueError(f"no fitted strategy for {players} players in "
-                             f"{strategy_path('x', players).parent}")
-        return [load_ruleset(rid) for rid in ids]
+        return [load_ruleset(rid) for rid in ruleset_ids()]
     rulesets = [r if isinstance(r, Ruleset) else load_ruleset(r) for r in rules]
     if not rulesets:
         raise ValueError("name at least one ruleset")
@@ -290,20 +286,20 @@ def write_chart(kind, rules, players=4, samples=None, seed=0, out="results/chart
     written.append(csv)
     manifest = stem.with_name(stem.name + ".json")
     written.append(manifest)
-    write_json(manifest, _manifest(kind, ids, players, samples, seed, list(policies) or None,
-                                   written, time.perf_counter() - start))
+    write_json(manifest, _manifest(kind, rulesets, players, samples, seed,
+                                   list(policies) or None, written, time.perf_counter() - start))
     return written
 
 
-def _manifest(kind, ids, players, samples, seed, policies, files, seconds):
+def _manifest(kind, rulesets, players, samples, seed, policies, files, seconds):
     import matplotlib
 
     strategies = {}
-    for rid in ids:
-        path = strategy_path(rid, players)
-        if path.is_file():
-            strategies[rid] = str(path.relative_to(REPOSITORY)) \
-                if path.is_relative_to(REPOSITORY) else str(path)
+    for rules in rulesets:
+        path = fitted_strategy(rules, players)
+        strategies[rules.id] = str(path.relative_to(REPOSITORY)) \
+            if path.is_relative_to(REPOSITORY) else str(path)
+    ids = [r.id for r in rulesets]
     return provenance(
         what=f"strategy chart '{kind}' (analysis.output.charts)", kind=kind,
         rules=ids if kind == "rulesets" else ids[0], players=players, samples=samples,

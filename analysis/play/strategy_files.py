@@ -3,7 +3,10 @@
 Fitted strategies are files ``<ruleset>-<players>p.npz`` with a JSON manifest beside them,
 written by ``sapsam fit`` (:mod:`analysis.strategy.fit`).  They ship inside the package
 (``analysis/play/strategies/``); a user's own fits live in the user's data folder
-(:func:`user_strategy_dir`) and take precedence, so that a fit the user made is the one used.
+(:func:`user_strategy_dir`) and take precedence, so that a fit the user made is the one used;
+fits made on demand for any other ruleset or table size are cached there too
+(:func:`on_demand_dir`).  A strategy is used only for the rules it was fitted for: its manifest
+records their :meth:`~analysis.game.rules.Ruleset.digest`.
 """
 
 import json
@@ -31,26 +34,56 @@ def strategy_name(rules_id, players):
     return f"{rules_id}-{players}p.npz"
 
 
+def on_demand_dir():
+    """Where fits made on demand are cached: ``on-demand`` in :func:`user_strategy_dir`, one
+    file per ruleset content (:meth:`~analysis.game.rules.Ruleset.digest`) and table size."""
+    return user_strategy_dir() / "on-demand"
+
+
+def on_demand_path(rules, players):
+    """The cached on-demand fit of a ruleset's content at a table size (it may not exist)."""
+    return on_demand_dir() / f"{rules.digest()}-{players}p.npz"
+
+
 def strategy_path(rules_id, players):
-    """The strategy file used for a ruleset id and table size: the user's own fit if there is
-    one, else the shipped one (which may not exist: check ``is_file()``)."""
+    """The file of a ruleset id's strategy at a table size: the user's own fit if there is one,
+    else the shipped one (either may not exist, or be for other rules under that id:
+    :func:`find_strategy` checks)."""
     own = user_strategy_dir() / strategy_name(rules_id, players)
     return own if own.is_file() else SHIPPED_STRATEGY_DIR / strategy_name(rules_id, players)
 
 
-def fitted_strategies():
-    """(ruleset id, players) of every shipped or user-fitted strategy, sorted."""
-    found = set()
-    for folder in (SHIPPED_STRATEGY_DIR, user_strategy_dir()):
-        for path in folder.glob("*p.npz"):
-            rid, _, n = path.stem.rpartition("-")
-            if n[:-1].isdigit():
-                found.add((rid, int(n[:-1])))
-    return sorted(found)
+def find_strategy(rules, players):
+    """The fitted strategy of a ruleset (a :class:`~analysis.game.rules.Ruleset`) at a table
+    size, or None: the user's own fit, else the shipped one, else a cached on-demand fit; each
+    only if its manifest says it was fitted for these rules (their digest) and this table size,
+    so that an edited ruleset file never plays an old fit."""
+    name = strategy_name(rules.id, players)
+    for path in (user_strategy_dir() / name, SHIPPED_STRATEGY_DIR / name,
+                 on_demand_path(rules, players)):
+        if path.is_file() and _fitted_for(path, rules, players):
+            return path
+    return None
 
 
-def check_strategy(path, rules_id, players):
-    """Refuse a strategy file made for another ruleset or table size (its manifest says which)."""
+def _fitted_for(path, rules, players):
+    try:
+        made = manifest(path)
+    except (OSError, ValueError):
+        return False
+    return made.get("players") == players and made.get("ruleset_digest") == rules.digest()
+
+
+def shipped_tables():
+    """(ruleset id, players) of every strategy shipped in the package, sorted."""
+    return sorted((rid, int(n[:-1])) for rid, _, n in
+                  (p.stem.rpartition("-") for p in SHIPPED_STRATEGY_DIR.glob("*p.npz"))
+                  if n[:-1].isdigit())
+
+
+def check_strategy(path, rules, players):
+    """Refuse a strategy file made for other rules (their digest, or for files from before
+    digests their id) or another table size: its manifest says which."""
     path = Path(path)
     try:
         made = manifest(path)
@@ -58,10 +91,12 @@ def check_strategy(path, rules_id, players):
         raise ValueError(f"strategy {path}: its manifest {path.with_suffix('.json')} cannot be "
                          f"read ({getattr(exc, 'strerror', None) or exc}); a strategy file needs the "
                          "manifest 'sapsam fit' writes beside it") from None
-    theirs = (made.get("ruleset"), made.get("players"))
-    if theirs != (rules_id, players):
-        raise ValueError(f"strategy {path} was fitted for {theirs[0]} with {theirs[1]} players, "
-                         f"not {rules_id} with {players} players")
+    theirs, digest = made.get("ruleset"), made.get("ruleset_digest")
+    same = digest == rules.digest() if digest is not None else theirs == rules.id  # from before digests: by id
+    if not same or made.get("players") != players:
+        changed = " (the ruleset changed since it was fitted)" if theirs == rules.id and not same else ""
+        raise ValueError(f"strategy {path} was fitted for {theirs} with {made.get('players')} "
+                         f"players{changed}, not {rules.id} with {players} players")
 
 
 def load_strategy(path):
@@ -82,16 +117,24 @@ def manifest(path):
     return json.loads(Path(path).with_suffix(".json").read_text())
 
 
+class MissingStrategy(ValueError):
+    """No fitted strategy for a ruleset and table size (the strategy layer fits one)."""
+
+
 def fitted_policy(rules, players, strategy=None):
-    """The ``fitted`` policy of a ruleset (a :class:`~analysis.game.rules.Ruleset`) and table size:
-    from ``strategy`` (a file, refused if made for another ruleset or table size) or from
-    :func:`strategy_path`."""
-    path = Path(strategy) if strategy else strategy_path(rules.id, players)
-    if strategy and path.is_file():
-        check_strategy(path, rules.id, players)
-    if not path.is_file():
-        have = ", ".join(f"{r} ({p} players)" for r, p in fitted_strategies()) or "none"
-        raise ValueError(f"no fitted strategy for {rules.id} with {players} players at {path} "
-                         f"(have: {have}); run 'sapsam fit --rules {rules.id} --players {players}'")
+    """The ``fitted`` policy of a ruleset (a :class:`~analysis.game.rules.Ruleset`) and table
+    size: from ``strategy`` (a file, refused if made for other rules or another table size) or
+    from :func:`find_strategy`; :class:`MissingStrategy` if there is none
+    (:func:`analysis.strategy.fit.fitted_strategy` fits one on demand)."""
+    if strategy is not None:
+        path = Path(strategy)
+        if not path.is_file():
+            raise ValueError(f"strategy file {path} does not exist")
+        check_strategy(path, rules, players)
+    else:
+        path = find_strategy(rules, players)
+        if path is None:
+            raise MissingStrategy(f"no fitted strategy for {rules.id} with {players} players; "
+                                  f"run 'sapsam fit --rules {rules.id} --players {players}'")
     mass, rate = load_strategy(path)
     return Policy.from_row_mass("fitted", mass, rules, str(path), rate)

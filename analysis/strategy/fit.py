@@ -95,8 +95,8 @@ def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.
     from analysis.strategy.fit import balanced_field
 
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
-    run = {"ruleset": rules.id, "players": players, "hands": hands, "seed": seed, "blend": blend,
-           "seeds": SCHEME}
+    run = {"ruleset": rules.id, "ruleset_digest": rules.digest(), "players": players,
+           "hands": hands, "seed": seed, "blend": blend, "seeds": SCHEME}
     saved = read_checkpoint(checkpoint, run, resume, fresh) if checkpoint else None
     if saved is not None:
         field, rate = saved["field"], float(saved["surrender_rate"])
@@ -141,7 +141,8 @@ def save_strategy(path, row_mass, surrender_rate, rules, players, history, hands
     path = strategy_file(path)
     write_npz(path, row_mass=row_mass, surrender_rate=np.float64(surrender_rate))
     manifest = provenance(
-        ruleset=rules.id, players=players, surrender_rate=surrender_rate,
+        ruleset=rules.id, ruleset_digest=rules.digest(), players=players,
+        surrender_rate=surrender_rate,
         iterations=len(history), hands_per_iteration=hands,
         seed=seed, cdf_change_per_iteration=history,
         method="blended iterated best response (analysis/strategy/fit.py)", seconds=round(seconds, 1))
@@ -171,6 +172,33 @@ def fit_and_save(rules, players, path=None, resume=False, fresh=False, **options
                              options.get("seed", 0), time.perf_counter() - start)
     checkpoint.unlink(missing_ok=True)
     return manifest
+
+
+# A fit made on demand: the same method and budget as a plain 'sapsam fit' (seconds to half a
+# minute on 2 cores), cached under the ruleset's digest.
+ON_DEMAND = {"iterations": 30, "hands": 20000, "seed": 0}
+
+
+def fitted_strategy(rules, players, stage=None):
+    """The strategy file of a ruleset and table size
+    (:func:`analysis.play.strategy_files.find_strategy`), fitted now and cached if there is
+    none (:func:`analysis.play.strategy_files.on_demand_path`): any ruleset file, any table.
+
+    ``stage(label, total, unit)`` gives the fit's progress callback (as
+    :meth:`analysis.base.progress.Progress.task`); it is called only when a fit is needed.
+    """
+    from analysis.play.strategy_files import find_strategy, on_demand_path
+
+    rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+    path = find_strategy(rules, players)
+    if path is not None:
+        return path
+    path = on_demand_path(rules, players)
+    task = stage(f"fitting {rules.id} for {players} players (once: kept for next time)",
+                 ON_DEMAND["iterations"], "rounds") if stage else None
+    fit_and_save(rules, players, path, resume=True,
+                 progress=(lambda it, change: task(it)) if task else None, **ON_DEMAND)
+    return path
 
 
 @cache

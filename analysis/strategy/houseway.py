@@ -40,6 +40,7 @@ from analysis.game.ruleset_files import load_ruleset
 from analysis.play.deal import deal_sorted_hands
 from analysis.play.seeds import CHUNKS, Stream
 from analysis.play.strategy_files import fitted_policy
+from analysis.strategy.fit import fitted_strategy
 from kernels import policies as _kp
 from kernels import value as _kv
 from kernels.evaluate import N_STRENGTHS, ORDINAL_TO_PACKED, RANK3_TABLE, WHEEL_SECOND
@@ -133,10 +134,10 @@ class HouseWay:
         return "\n".join(out)
 
 
-def _fitted_values(rules, players, hands):
-    """Per sampled hand its frontier (rows on the ruleset's scale) and the fitted EV of every
-    member: (offsets, rows, values, decisions)."""
-    policy = fitted_policy(rules, players)
+def _fitted_values(rules, players, fitted, hands):
+    """Per sampled hand its frontier (rows on the ruleset's scale) and the fitted EV (strategy
+    file ``fitted``) of every member: (offsets, rows, values, decisions)."""
+    policy = fitted_policy(rules, players, fitted)
     compiled = rules.compile()
     wheel = compiled.wheel_second
     _, offsets, _, rows = pareto_frontier_batch(hands, wheel)
@@ -242,8 +243,9 @@ def derive(rules, players=4, lines=LINES, hands=SAMPLE_HANDS, seed=0, progress=N
 
     Parameters
     ----------
-    rules : str
-        Ruleset id (its fitted strategy must exist).
+    rules : Ruleset or str
+        A ruleset or its id; its fitted strategy is fitted now if there is none
+        (:func:`analysis.strategy.fit.fitted_strategy`).
     lines : int
         Chart lines per row.
     hands, seed : int
@@ -252,25 +254,22 @@ def derive(rules, players=4, lines=LINES, hands=SAMPLE_HANDS, seed=0, progress=N
     progress : callable, optional
         ``progress(done, total)`` as the chart is fitted (two passes over the hands).
     """
-    from analysis.play.strategy_files import strategy_path
-
-    fitted = strategy_path(rules if isinstance(rules, str) else rules.id, players)
-    stamp = fitted.stat().st_mtime_ns if fitted.is_file() else None
-    key = (rules, players, lines, hands, seed, str(fitted), stamp)  # a refit derives anew
-    if key not in _DERIVED:
-        _DERIVED[key] = _derive(rules, players, lines, hands, seed, progress)
+    rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+    fitted = fitted_strategy(rules, players)
+    key = (rules, players, lines, hands, seed, str(fitted), fitted.stat().st_mtime_ns)
+    if key not in _DERIVED:  # a refit derives anew
+        _DERIVED[key] = _derive(rules, players, fitted, lines, hands, seed, progress)
     return _DERIVED[key]
 
 
-def _derive(rules, players, lines, hands, seed, progress):
-    rules_obj = load_ruleset(rules) if not isinstance(rules, Ruleset) else rules
+def _derive(rules_obj, players, fitted, lines, hands, seed, progress):
     if lines < 1:
         raise ValueError(f"lines must be at least 1, got {lines}")
     compiled = rules_obj.compile()
     wheel = compiled.wheel_second
     stream = Stream(seed, "houseway")
     sample = deal_sorted_hands(hands, stream)
-    offsets, rows, values, policy = _fitted_values(rules_obj, players, sample)
+    offsets, rows, values, policy = _fitted_values(rules_obj, players, fitted, sample)
     n_fine = [len(CLASS_KEYS[0]), len(CLASS_KEYS[1]), len(CLASS_KEYS[1])]
     # b. fine classes: one column per (row, class)
     starts = np.cumsum([0] + n_fine[:-1])

@@ -8,14 +8,14 @@ from analysis.game.rules import Ruleset
 from analysis.game.ruleset_files import load_ruleset
 from analysis.play.names import POLICY_NAMES
 from analysis.play.policy import Policy, balanced_points
-from analysis.play.strategy_files import fitted_policy, strategy_path
-from analysis.strategy.fit import balanced_field
+from analysis.play.strategy_files import fitted_policy
+from analysis.strategy.fit import balanced_field, fitted_strategy
 from analysis.strategy.houseway import as_policy, derive
 from kernels import policies as _kp
 from kernels import value as _kv
 
 
-def make_policy(name, rules, players, strategy=None, progress=None):
+def make_policy(name, rules, players, strategy=None, stage=None):
     """A :class:`Policy` by name for a ruleset and table size.
 
     Parameters
@@ -24,10 +24,12 @@ def make_policy(name, rules, players, strategy=None, progress=None):
     rules : Ruleset or str
     players : int
     strategy : path, optional
-        A strategy file for ``fitted`` (default: the one for this ruleset and table size).
+        A strategy file for ``fitted`` (default: the one for this ruleset and table size,
+        fitted now and cached if there is none: :func:`analysis.strategy.fit.fitted_strategy`).
         ``table`` uses the field of ``balanced`` players.
-    progress : callable, optional
-        ``progress(done, total)`` while ``houseway`` derives its chart (seconds of work).
+    stage : callable, optional
+        ``stage(label, total, unit)`` gives a progress callback for work that takes seconds: a
+        fit on demand, deriving the house way (as :meth:`analysis.base.progress.Progress.task`).
     """
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
     if name not in POLICY_NAMES:
@@ -36,9 +38,11 @@ def make_policy(name, rules, players, strategy=None, progress=None):
     if name in ("random", "greedy", "balanced"):
         return Policy(name, _kp.POLICIES.index(name), empty, balanced_points(), "")
     if name == "houseway":
-        way = derive(rules.id, players, progress=progress)
-        return as_policy(way, f"house way derived from {strategy_path(rules.id, players)}")
+        fitted = fitted_strategy(rules, players, stage)
+        way = derive(rules, players, progress=stage("deriving the house way", None, "hands")
+                     if stage else None)
+        return as_policy(way, f"house way derived from {fitted}")
     if name == "table":
         return Policy.from_row_mass(name, balanced_field(players), rules,
                                     "rows of balanced players (4,000 deals, seed 0)")
-    return fitted_policy(rules, players, strategy)
+    return fitted_policy(rules, players, strategy or fitted_strategy(rules, players, stage))
