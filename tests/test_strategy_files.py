@@ -62,7 +62,14 @@ def test_every_named_ruleset_ships_a_fit_for_its_rules(players):
         assert (made["ruleset"], made["players"]) == (rid, players)
         assert made["ruleset_digest"] == rules.digest(), f"{path.name} is for older rules"
         assert files.find_strategy(rules, players) == path
-    assert (players in {p for _, p in files.shipped_tables()})
+
+
+def test_a_named_ruleset_under_another_id_plays_its_shipped_fit(data, tmp_path):
+    renamed = tmp_path / "renamed.toml"
+    renamed.write_text('extends = "taiwanese"\nid = "renamed"\nname = "x"\nsource = "y"\n')
+    path = fit.fitted_strategy(load_ruleset(renamed), 3)
+    assert path == files.SHIPPED_STRATEGY_DIR / "taiwanese-3p.npz"
+    assert not (data / "on-demand").exists()
 
 
 def test_a_new_ruleset_is_fitted_once_then_reused(data, tmp_path):

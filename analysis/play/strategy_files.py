@@ -10,6 +10,7 @@ records their :meth:`~analysis.game.rules.Ruleset.digest`.
 """
 
 import json
+from functools import cache
 from pathlib import Path
 
 from analysis.play.policy import Policy
@@ -55,15 +56,29 @@ def strategy_path(rules_id, players):
 
 def find_strategy(rules, players):
     """The fitted strategy of a ruleset (a :class:`~analysis.game.rules.Ruleset`) at a table
-    size, or None: the user's own fit, else the shipped one, else a cached on-demand fit; each
-    only if its manifest says it was fitted for these rules (their digest) and this table size,
-    so that an edited ruleset file never plays an old fit."""
+    size, or None: the user's own fit, else the shipped one for the same rules (whatever their
+    id), else a cached on-demand fit; each only if its manifest says it was fitted for these
+    rules (their digest) and this table size, so that an edited ruleset file never plays an
+    old fit."""
     name = strategy_name(rules.id, players)
-    for path in (user_strategy_dir() / name, SHIPPED_STRATEGY_DIR / name,
-                 on_demand_path(rules, players)):
-        if path.is_file() and _fitted_for(path, rules, players):
+    shipped = _shipped_by_digest().get((rules.digest(), players))  # a named one, under any id
+    for path in (user_strategy_dir() / name, shipped, on_demand_path(rules, players)):
+        if path is not None and path.is_file() and _fitted_for(path, rules, players):
             return path
     return None
+
+
+@cache
+def _shipped_by_digest():
+    """The shipped fits by (ruleset digest, players): read once, they never change."""
+    found = {}
+    for path in sorted(SHIPPED_STRATEGY_DIR.glob("*p.npz")):
+        try:
+            made = manifest(path)
+        except (OSError, ValueError):
+            continue
+        found.setdefault((made.get("ruleset_digest"), made.get("players")), path)
+    return found
 
 
 def _fitted_for(path, rules, players):
@@ -72,13 +87,6 @@ def _fitted_for(path, rules, players):
     except (OSError, ValueError):
         return False
     return made.get("players") == players and made.get("ruleset_digest") == rules.digest()
-
-
-def shipped_tables():
-    """(ruleset id, players) of every strategy shipped in the package, sorted."""
-    return sorted((rid, int(n[:-1])) for rid, _, n in
-                  (p.stem.rpartition("-") for p in SHIPPED_STRATEGY_DIR.glob("*p.npz"))
-                  if n[:-1].isdigit())
 
 
 def check_strategy(path, rules, players):
