@@ -127,28 +127,25 @@ def distinct_rulesets(names):
     return list(seen.values())
 
 
-def stage(bars, quiet):
-    """A ``stage(label, total, unit)`` for analyses (as :meth:`Progress.task`) that also says,
-    in one line on stderr off a terminal, when a stage of seconds starts (a fit on demand)."""
-    def start(label, total=None, unit="it"):
-        if not bars.enabled and not quiet:
-            click.echo(f"{label}...", err=True)
-        return bars.task(label, total, unit)
-
-    return start
-
-
 def fits_ready(rulesets, players, policies, bars, quiet):
     """Fit now, with progress, the strategies the ``policies`` need (``fitted``, ``houseway``)
     for any of the ``rulesets`` (ids, files or rulesets) that has neither a shipped nor an
     earlier fit; the fit is cached, so the next command finds it
-    (:func:`analysis.strategy.fit.fitted_strategy`)."""
+    (:func:`analysis.strategy.fit.fitted_strategy`).  Off a terminal, where no bar shows, one
+    line on stderr says that a fit of a minute or two has begun."""
     if not {"fitted", "houseway"} & set(policies):
         return
+    from analysis.game.rules import Ruleset
+    from analysis.game.ruleset_files import load_ruleset
+    from analysis.play.strategy_files import find_strategy
     from analysis.strategy.fit import fitted_strategy
 
     for rules in rulesets:
-        fitted_strategy(rules, players, stage(bars, quiet))
+        rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+        if not bars.enabled and not quiet and find_strategy(rules, players) is None:
+            click.echo(f"fitting {rules.id} for {players} players (once: kept for next "
+                       "time)...", err=True)
+        fitted_strategy(rules, players, bars.task)
 
 
 def wrapped(text):

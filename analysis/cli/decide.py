@@ -8,8 +8,8 @@ from analysis.cli.common import (
     OutputFile,
     compile_notice,
     console,
+    fits_ready,
     reports_bad_input,
-    stage,
     table,
     wide,
 )
@@ -23,7 +23,9 @@ def _opponents(bars, quiet, name, rules, players, strategy):
     seconds)."""
     from analysis.strategy.registry import make_policy
 
-    return make_policy(name, rules, players, strategy, stage=stage(bars, quiet))
+    if strategy is None:
+        fits_ready([rules], players, [name], bars, quiet)
+    return make_policy(name, rules, players, strategy, stage=bars.task)
 
 
 def _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet, **options):
