@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-slow bench notebooks strategies exploits results clean warm
+.PHONY: demo test test-slow bench notebooks strategies exploits results clean warm browser serve
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "sapsam needs Python 3.11 or newer")'
@@ -38,6 +38,21 @@ demo: warm
 test: warm
 	$(VENV)/bin/ruff check analysis kernels tests benchmarks notebooks
 	$(PY) -m pytest -m "not slow" --cov --cov-report=term
+
+# Debian's chromium and its driver for the web app's browser tests (tests/test_browser.py, which
+# skip without them on a person's machine and fail without them under CI); needs root or sudo.
+browser:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then \
+	    echo "chromium and chromedriver are installed"; \
+	else \
+	    SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	    $$SUDO apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	fi
+
+# The web app on http://localhost:8000/ (the API's docs at /docs)
+serve: warm
+	$(VENV)/bin/sapsam serve --open
 
 test-slow: warm
 	$(PY) -m pytest -m slow

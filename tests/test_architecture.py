@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 # bottom to top: a module may import its own layer and the ones before it
 LAYERS = ("kernels", "analysis.base", "analysis.game", "analysis.play", "analysis.strategy",
-          "analysis.measure", "analysis.output", "analysis.cli")
+          "analysis.measure", "analysis.output", "analysis.web", "analysis.cli")
 MAX_LINES = 400
 
 

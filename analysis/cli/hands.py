@@ -30,23 +30,14 @@ def settings_command(hand, as_json, wheel_rank):
     from analysis.base.jit import hand_kernels
     from analysis.game import settings as _settings
     from analysis.game.cards import format_cards, parse_hand
+    from analysis.output.answers import settings_answer
 
     parse_hand(hand)  # bad cards are told before anything else
     compile_notice(as_json, *hand_kernels())
-    frontier = _settings.pareto_frontier(hand, wheel_rank=wheel_rank)
     if as_json:
-        payload = {
-            "hand": format_cards(frontier.hand, descending=True),
-            "legal": frontier.legal,
-            "distinct": frontier.distinct,
-            "frontier": [[format_cards(row, descending=True) for row in (m.front, m.middle, m.back)]
-                         for m in frontier.members],
-            "details": [{"setting": m.text, "split": m.split, "strengths": list(m.strengths),
-                         "rows": list(m.describe()), "same": m.equivalent}
-                        for m in frontier.members],
-        }
-        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(settings_answer(hand, wheel_rank), indent=2, ensure_ascii=False))
         return
+    frontier = _settings.pareto_frontier(hand, wheel_rank=wheel_rank)
     out = console()
     out.print(f"Hand: [bold]{format_cards(frontier.hand, descending=True)}[/bold]")
     out.print(f"Legal splits: {frontier.legal:,} of {_settings.N_SPLITS:,}   "
@@ -74,12 +65,13 @@ def rules_command(ruleset, as_json):
     sources are silent.
     """
     from analysis.game import ruleset_files as _rules
+    from analysis.output.answers import rules_answer
 
     if ruleset is None:
-        listing = {rid: _rules.load_ruleset(rid) for rid in _rules.ruleset_ids()}
         if as_json:
-            click.echo(json.dumps({rid: r.describe() for rid, r in listing.items()}, indent=2))
+            click.echo(json.dumps(rules_answer(), indent=2))
             return
+        listing = {rid: _rules.load_ruleset(rid) for rid in _rules.ruleset_ids()}
         out = console()
         grid = table("id", *(("name",) if wide(out) else ()), "scoring")
         grid.columns[-1].no_wrap = False
@@ -87,11 +79,10 @@ def rules_command(ruleset, as_json):
             grid.add_row(rid, *((r.name,) if wide(out) else ()), r.describe())
         out.print(grid)
         return
-    rules = _rules.load_ruleset(ruleset)
     if as_json:
-        click.echo(json.dumps(_rules.as_dict(rules), indent=2))
+        click.echo(json.dumps(rules_answer(ruleset), indent=2))
         return
-    click.echo(_rules.as_toml(rules))
+    click.echo(_rules.as_toml(_rules.load_ruleset(ruleset)))
 
 
 @click.command("score")
@@ -112,13 +103,12 @@ def score_command(declarations, ruleset, bank, chips, names, as_json):
     'surrender:<13 cards>'. A foul setting is scored as a foul and flagged.
     """
     from analysis.game import score as _score
+    from analysis.output.answers import score_answer
 
     result = _score.score_showdown(ruleset, declarations, bank=None if bank is None else bank - 1,
                                    chips=list(chips) if chips else None, names=list(names) if names else None)
     if as_json:
-        payload = {"rules": result.rules.id, "names": list(result.names), "status": list(result.status),
-                   "totals": result.totals, "pairs": result.pairs()}
-        click.echo(json.dumps(payload, indent=2))
+        click.echo(json.dumps(score_answer(result), indent=2))
         return
     out = console()
     out.print(f"Ruleset: [bold]{result.rules.id}[/bold] ({result.rules.describe()})")

@@ -109,9 +109,7 @@ def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as
         result = exploitability(ruleset, players, policy, deals, samples, seed, strategy,
                                 bars.task("deals", deals, unit="deals"), checkpoint=checkpoint,
                                 resume=resume, fresh=fresh)
-        payload = {"gap": result.gap, "ci": list(result.ci), "gap_in_sample": result.gap_in_sample,
-                   "ci_in_sample": list(result.ci_in_sample), "deals": result.deals,
-                   "hands": len(result.gaps), "samples": result.samples}
+        payload = result.to_dict()
         if out:
             write_json(out, {**payload, "provenance": provenance(
                 ruleset=ruleset, players=players, policy=policy, seed=seed, strategy=result.strategy)})

@@ -5,8 +5,9 @@ command pays for it (``sapsam compile``; ``make demo`` and ``make test`` run it)
 HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
 
 
-def warm(progress=None):
-    """Compile (or load) every kernel the commands use, on tiny runs of each analysis.
+def warm(progress=None, one_hand=False):
+    """Compile (or load) every kernel the commands use, on tiny runs of each analysis
+    (``one_hand``: only those of settings, score and best, as the web app's requests use).
     ``progress(steps_done, steps)`` after each."""
     from analysis.game.score import score_showdown
     from analysis.game.settings import pareto_frontier
@@ -29,6 +30,8 @@ def warm(progress=None):
         lambda: run(Simulation(("standard", "pusoy-single-winner"), 4,
                                ("fitted", "greedy", "balanced", "houseway"), 4, 0, 2)),
     ]
+    if one_hand:
+        steps = steps[:3]
     for i, step in enumerate(steps, 1):
         step()
         if progress is not None:

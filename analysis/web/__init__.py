@@ -1,0 +1,1 @@
+"""The web app: ``sapsam serve`` (:mod:`analysis.web.app`)."""

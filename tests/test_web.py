@@ -1,0 +1,258 @@
+"""The REST API of ``sapsam serve`` through an in-process client: every endpoint answers with
+the JSON of the command line's ``--json`` for the same request (the same seed, the same
+numbers), every class of bad input is a 400/413/422 naming the field, never a 500, and the
+long work runs as jobs that report progress, keep their files and can be cancelled."""
+
+import json
+import time
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from analysis.cli import main
+from analysis.web import requests as rq
+from analysis.web.app import create_app
+
+HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
+SETTING = "5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts"
+SHOWDOWN = ["6s 6d 4c | Ts Td 9s Qd 8c | 3s 3d 3c 2s 2d",
+            "As Kd Qc | 9c 9d 5s 5d 4s | Kh Jh 9h 8h 7h"]
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory):
+    with TestClient(create_app(tmp_path_factory.mktemp("jobs"), queued=2)) as client:
+        yield client
+
+
+def cli_json(*args):
+    result = CliRunner().invoke(main, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def bad(response, status, field):
+    """The error names ``field`` (in the body's ``detail[].loc``) and says what is allowed."""
+    assert response.status_code == status, response.text
+    detail = response.json()["detail"]
+    assert any(e["loc"][-1] == field and e["msg"] for e in detail), detail
+    return " ".join(e["msg"] for e in detail)
+
+
+# --- the same answers as the command line ----------------------------------------------------
+
+def test_rules_as_the_cli(client):
+    assert client.get("/api/rules").json() == cli_json("rules")
+    assert client.get("/api/rules/two-four").json() == cli_json("rules", "two-four")
+
+
+def test_settings_as_the_cli(client):
+    assert client.post("/api/settings", json={"hand": HAND}).json() == cli_json("settings", HAND)
+
+
+def test_best_as_the_cli_with_the_same_seed(client):
+    body = {"hand": HAND, "rules": "two-four", "players": 3, "samples": 1500, "seed": 7, "top": 4}
+    answer = client.post("/api/best", json=body)
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == cli_json("best", HAND, "--rules", "two-four", "--players", "3",
+                                     "--samples", "1500", "--seed", "7", "--top", "4")
+    assert len(answer.json()["candidates"]) == 4
+    other = client.post("/api/best", json={**body, "seed": 8}).json()
+    assert other["candidates"][0]["ev"] != answer.json()["candidates"][0]["ev"]  # the seed counts
+
+
+def test_review_as_the_cli(client):
+    body = {"hand": HAND, "setting": SETTING, "players": 2, "samples": 1000, "seed": 3}
+    answer = client.post("/api/review", json=body).json()
+    assert answer == cli_json("review", HAND, SETTING, "--players", "2", "--samples", "1000",
+                              "--seed", "3")
+    assert answer["legal"] and 1 <= answer["rank"] <= answer["candidates"]
+
+
+def test_score_as_the_cli(client):
+    answer = client.post("/api/score", json={"rules": "standard", "settings": SHOWDOWN,
+                                             "names": ["Amy", "Bob"]}).json()
+    assert answer == cli_json("score", "--rules", "standard", "--names", "Amy,Bob", *SHOWDOWN)
+    assert answer["totals"] == [-answer["totals"][1], answer["totals"][1]]
+
+
+# --- bad input -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("hand, words", [
+    ("As As Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d", "duplicate"),  # a card twice
+    ("As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c", "13"),  # 12 cards
+    ("As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 1d", "1d"),  # an unknown rank
+])
+@pytest.mark.parametrize("path", ["/api/settings", "/api/best", "/api/review"])
+def test_bad_hand(client, path, hand, words):
+    body = {"hand": hand} | ({"setting": SETTING} if path == "/api/review" else {})
+    assert words in bad(client.post(path, json=body), 400, "hand")
+
+
+def test_unknown_ruleset(client):
+    message = bad(client.post("/api/best", json={"hand": HAND, "rules": "nope"}), 400, "rules")
+    assert "standard" in message and "two-four" in message  # what is allowed
+    bad(client.post("/api/score", json={"rules": "../etc/passwd", "settings": SHOWDOWN}), 400,
+        "rules")  # a web request never names a file
+    missing = client.get("/api/rules/nope")
+    assert missing.status_code == 404 and "standard" in missing.json()["detail"]
+
+
+def test_bad_setting(client):
+    wrong = "5d 5c | 9s 9h 3s 2d 2c 4h | As Kd Qh Jc Ts"  # 2 in front, 6 in the middle
+    bad(client.post("/api/review", json={"hand": HAND, "setting": wrong}), 400, "setting")
+    other = "5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc 7s"  # a card not in the hand
+    bad(client.post("/api/review", json={"hand": HAND, "setting": other}), 400, "setting")
+
+
+def test_a_foul_setting_is_graded_as_the_cli_does(client):
+    foul = "9s 9h As | 5d 5c 4h 3s 2d | Kd Qh Jc Ts 2c"  # the front beats the middle
+    answer = client.post("/api/review", json={"hand": HAND, "setting": foul, "samples": 200})
+    assert answer.status_code == 200 and answer.json()["legal"] is False
+
+
+def test_bad_score(client):
+    bad(client.post("/api/score", json={"settings": SHOWDOWN[:1]}), 422, "settings")
+    bad(client.post("/api/score", json={"settings": SHOWDOWN, "names": ["A"]}), 400, "names")
+    bad(client.post("/api/score", json={"settings": SHOWDOWN, "names": ["A", "A"]}), 400, "names")
+    bad(client.post("/api/score", json={"settings": SHOWDOWN, "bank": 3}), 400, "bank")
+    twice = [SHOWDOWN[0], SHOWDOWN[0]]
+    bad(client.post("/api/score", json={"settings": twice}), 400, "settings")
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"hand": HAND, "samples": rq.MAX_SAMPLES + 1}, "samples"),  # over the cap
+    ({"hand": HAND, "samples": 10}, "samples"),
+    ({"hand": HAND, "players": 5}, "players"),
+    ({"hand": HAND, "opponents": "oracle"}, "opponents"),
+    ({"hand": HAND, "seed": -1}, "seed"),
+    ({"hand": HAND, "colour": "red"}, "colour"),  # unknown fields are refused
+    ({"hand": 13}, "hand"),
+    ({}, "hand"),
+])
+def test_bad_body(client, body, field):
+    assert bad(client.post("/api/best", json=body), 422, field)
+
+
+def test_malformed_json_and_a_body_too_large(client):
+    response = client.post("/api/best", content=b'{"hand": ', headers={"content-type": "application/json"})
+    assert response.status_code == 422 and response.json()["detail"]
+    big = json.dumps({"hand": HAND, "pad": "x" * rq.MAX_BODY})
+    response = client.post("/api/best", content=big, headers={"content-type": "application/json"})
+    assert response.status_code == 413 and "bytes" in response.json()["detail"][0]["msg"]
+
+
+# --- jobs --------------------------------------------------------------------------------------
+
+def wait(client, job_id, states=("done", "failed", "cancelled"), seconds=300):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        job = client.get(f"/api/jobs/{job_id}").json()
+        if job["state"] in states:
+            return job
+        time.sleep(0.2)
+    raise AssertionError(f"job {job_id} still {job['state']} after {seconds} s: {job}")
+
+
+def test_exploit_job_as_the_cli(client):
+    start = client.post("/api/jobs", json={"kind": "exploit", "deals": 3, "samples": 200, "seed": 2})
+    assert start.status_code == 202, start.text
+    job = wait(client, start.json()["id"])
+    assert job["state"] == "done", job
+    assert job["progress"] == {"stage": "deals", "done": 3, "total": 3}
+    assert job["result"] == cli_json("exploit", "--deals", "3", "--samples", "200", "--seed", "2")
+    saved = client.get(f"/api/jobs/{job['id']}/files/exploit.json")
+    assert saved.status_code == 200 and saved.json()["gap"] == job["result"]["gap"]
+
+
+def test_simulate_job_writes_its_report(client):
+    start = client.post("/api/jobs", json={"kind": "simulate", "rules": ["standard", "two-four"],
+                                           "players": 2, "seats": ["fitted", "greedy"],
+                                           "tables": 400, "block_size": 200})
+    job = wait(client, start.json()["id"])
+    assert job["state"] == "done", job
+    seats = job["result"]["seats"]
+    assert {s["ruleset"] for s in seats} == {"standard", "two-four"} and len(seats) == 4
+    assert all(s["ci_low"] <= s["mean"] <= s["ci_high"] for s in seats)
+    files = job["files"]
+    assert any(f.endswith(".csv") for f in files) and any(f.endswith(".png") for f in files)
+    png = client.get(f"/api/jobs/{job['id']}/files/{next(f for f in files if f.endswith('.png'))}")
+    assert png.status_code == 200 and png.content[:4] == b"\x89PNG"
+    assert client.get(f"/api/jobs/{job['id']}/files/../../etc/passwd").status_code == 404
+
+
+def test_chart_and_houseway_jobs(client):
+    chart = client.post("/api/jobs", json={"kind": "chart", "chart": "front", "samples": 300})
+    houseway = client.post("/api/jobs", json={"kind": "houseway", "players": 2, "tables": 300})
+    job = wait(client, chart.json()["id"])
+    assert job["state"] == "done", job
+    assert "front-standard-4p.png" in job["files"]
+    job = wait(client, houseway.json()["id"])
+    assert job["state"] == "done", job
+    assert job["result"]["house_way"] and job["result"]["ci"][0] <= job["result"]["cost"]
+
+
+def test_cancel_a_running_and_a_queued_job(client):
+    long = {"kind": "simulate", "tables": rq.MAX_TABLES, "block_size": 100}
+    running = client.post("/api/jobs", json=long).json()
+    queued = client.post("/api/jobs", json=long).json()
+    wait(client, running["id"], states=("running",))
+    cancelled = client.delete(f"/api/jobs/{queued['id']}").json()
+    assert cancelled["state"] == "cancelled"
+    client.delete(f"/api/jobs/{running['id']}")
+    job = wait(client, running["id"])
+    assert job["state"] == "cancelled" and job["progress"]["done"] < rq.MAX_TABLES
+
+
+def test_a_full_queue_is_refused(client):
+    long = {"kind": "simulate", "tables": rq.MAX_TABLES, "block_size": 100}
+    started = [client.post("/api/jobs", json=long).json() for _ in range(3)]  # 1 runs, 2 wait
+    refused = client.post("/api/jobs", json=long)
+    assert refused.status_code == 429 and "waiting" in refused.json()["detail"]
+    for job in started:
+        client.delete(f"/api/jobs/{job['id']}")
+    for job in started:
+        assert wait(client, job["id"])["state"] == "cancelled"
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"kind": "poker"}, "kind"),
+    ({"kind": "exploit", "deals": rq.MAX_DEALS + 1}, "deals"),
+    ({"kind": "simulate", "tables": rq.MAX_TABLES + 1}, "tables"),
+    ({"kind": "chart", "chart": "pie"}, "chart"),
+])
+def test_bad_jobs(client, body, field):
+    bad(client.post("/api/jobs", json=body), 422, field)
+
+
+def test_bad_jobs_the_game_checks(client):
+    bad(client.post("/api/jobs", json={"kind": "simulate", "rules": ["standard", "nope"]}), 400,
+        "rules")
+    bad(client.post("/api/jobs", json={"kind": "simulate", "players": 3,
+                                       "seats": ["fitted", "greedy"]}), 400, "seats")
+    bad(client.post("/api/jobs", json={"kind": "exploit", "rules": "all"}), 400, "rules")
+    missing = client.get("/api/jobs/999")
+    assert missing.status_code == 404 and "999" in missing.json()["detail"]
+
+
+# --- the page, the docs, nothing from the internet ---------------------------------------------
+
+def test_page_and_docs_are_served_from_the_package(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "sapsam" in page.text
+    docs = client.get("/docs")
+    assert docs.status_code == 200
+    for text in (page.text, docs.text):
+        assert "cdn" not in text.lower() and "https://" not in text
+    assert client.get("/docs-static/swagger-ui-bundle.js").status_code == 200
+    spec = client.get("/openapi.json").json()
+    assert {"/api/best", "/api/review", "/api/score", "/api/settings", "/api/rules",
+            "/api/jobs", "/api/jobs/{job_id}"} <= set(spec["paths"])
+
+
+def test_shipped_charts(client):
+    charts = client.get("/api/charts").json()
+    assert any(c["name"] == "rulesets-all-4p" for c in charts)
+    image = client.get(charts[0]["url"])
+    assert image.status_code == 200 and image.content[:4] == b"\x89PNG"
