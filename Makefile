@@ -78,7 +78,7 @@ strategies: warm
 	        $(VENV)/bin/sapsam fit --rules $$rules --players $$players --seed 1 --quiet \
 	            --fresh --out $(SHIPPED)/$$rules-$${players}p.npz || exit 1; done; done
 
-# Every committed artifact under results/, regenerated in order (about 40 min on 2 cores):
+# Every committed artifact under results/, regenerated in order (about 80 min on 2 cores):
 # strategies, the exploitability bracket, the million-table report, the house ways and their
 # price, the strategy charts, the executed notebooks and the benchmark table.
 results: strategies exploits
