@@ -483,6 +483,54 @@ def simulate(context):
     return rows
 
 
+@benchmark("web")
+def web(context):
+    """``POST /api/best`` (4,000 samples, 4 players, fitted opponents) over HTTP on localhost
+    to the app of ``sapsam serve`` in this process: the median latency of one request at a
+    time, and the throughput of 8 requests sent at once (each with its own seed)."""
+    import json
+    import socket
+    import threading
+    import urllib.request
+    from concurrent.futures import ThreadPoolExecutor
+
+    import uvicorn
+
+    from analysis.web.app import create_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    threading.Thread(target=server.run, daemon=True).start()
+    while not server.started:
+        time.sleep(0.05)
+    samples = context.size(4000, 1000)
+
+    def post(seed=0):
+        body = json.dumps({"hand": CLI_HAND, "players": 4, "samples": samples, "seed": seed})
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/api/best", body.encode(),
+                                         {"content-type": "application/json"})
+        with urllib.request.urlopen(request, timeout=600) as response:
+            return response.read()
+
+    def eight():
+        with ThreadPoolExecutor(8) as pool:
+            list(pool.map(post, range(8)))
+
+    threads = numba.config.NUMBA_NUM_THREADS  # the server's default
+    try:
+        one = context.time(post, threads)
+        many = context.time(eight, threads)
+    finally:
+        server.should_exit = True
+    return [time_row(f"POST /api/best, {samples:,} samples, 4 players, one at a time", threads,
+                     one, 1, "s"),
+            rate_row(f"POST /api/best, {samples:,} samples, 8 requests at once", threads, many,
+                     8, "requests/s")]
+
+
 def format_number(value):
     """A figure with about three significant digits and thousands separators."""
     if value >= 100:

@@ -122,10 +122,16 @@ class _TooLarge(Exception):
 def create_app(job_root=None, running=1, queued=8, computing=4):
     """The app.  Jobs' files go under ``job_root`` (a temporary folder removed at shutdown
     by default); ``running`` jobs run at once with up to ``queued`` waiting; at most
-    ``computing`` requests of ``best``/``review`` compute at once (the others wait)."""
+    ``computing`` analyses (``best``, ``review``, a running job) compute at once, the others
+    wait: one at a time where Numba's threading layer is not thread-safe."""
     scratch = None if job_root else tempfile.TemporaryDirectory(prefix="sapsam-jobs-")
-    jobs = Jobs(job_root or scratch.name, run_job, running=running, queued=queued)
-    gate = threading.BoundedSemaphore(computing)
+    gate = threading.BoundedSemaphore(computing if _parallel_safe() else 1)
+
+    def gated(job):
+        with gate:
+            return run_job(job)
+
+    jobs = Jobs(job_root or scratch.name, gated, running=running, queued=queued)
 
     @asynccontextmanager
     async def lifespan(app):
@@ -294,6 +300,20 @@ def _loc(error):
     if error["type"].startswith("union_tag_"):
         loc.append(str(error.get("ctx", {}).get("discriminator", "kind")).strip("'"))
     return loc
+
+
+def _parallel_safe():
+    """Whether Numba's parallel kernels may be called from several threads at once: yes with
+    its tbb or omp threading layer, not with workqueue (the last resort where neither loads)."""
+    import importlib
+
+    for layer in ("numba.np.ufunc.tbbpool", "numba.np.ufunc.omppool"):
+        try:
+            importlib.import_module(layer)
+            return True
+        except ImportError:
+            continue
+    return False
 
 
 def _swagger_files():
