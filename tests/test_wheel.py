@@ -220,3 +220,40 @@ def _best_args(rid, players):
 def test_settings(venv):
     result = _clean_output(_sapsam(venv, "sapsam settings", "settings", HAND))
     assert "frontier" in result.stdout and re.search(r"^\s*1\s", result.stdout, re.MULTILINE)
+
+
+def test_serve_from_the_wheel(venv):
+    """``sapsam serve`` of the installed package: the page, its scripts, the API's docs and the
+    shipped charts all come from the wheel (nothing from the checkout or the internet)."""
+    import signal
+    import socket
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([str(venv["sapsam"]), "serve", "--port", str(port), "--quiet"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              cwd=venv["cwd"], env=venv["env"])
+    try:
+        line = server.stdout.readline()
+        assert f"localhost:{port}/" in line, line + server.stderr.read()
+        base = f"http://127.0.0.1:{port}"
+
+        def get(path):
+            with urllib.request.urlopen(base + path, timeout=120) as response:
+                assert response.status == 200, path
+                return response.read()
+
+        page = get("/").decode()
+        assert "sapsam" in page and "https://" not in page
+        for path in ("/static/app.js", "/static/style.css", "/docs",
+                     "/docs-static/swagger-ui-bundle.js"):
+            get(path)
+        charts = json.loads(get("/api/charts"))
+        assert any(c["name"] == "rulesets-all-4p" for c in charts), charts
+        assert get(charts[0]["url"])[:4] == b"\x89PNG"
+    finally:
+        server.send_signal(signal.SIGINT)
+        out, err = server.communicate(timeout=60)
+    assert server.returncode == 0 and "Traceback" not in out + err, out + err

@@ -1,0 +1,495 @@
+// The page of `sapsam serve`: every number comes from the API (/api), none is made here.
+"use strict";
+
+const RANKS = "AKQJT98765432";
+const SUITS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
+const DECK = [...RANKS].flatMap((r) => [..."shdc"].map((s) => r + s));
+const ROWS = { front: 3, middle: 5, back: 5 };
+const STORE = "sapsam-train";
+const $ = (selector, root = document) => root.querySelector(selector);
+
+// --- small helpers ----------------------------------------------------------------------
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) if (child != null) node.append(child);
+  return node;
+}
+
+const isRed = (card) => card[1] === "h" || card[1] === "d";
+const byRank = (a, b) => RANKS.indexOf(a[0]) - RANKS.indexOf(b[0]) || "shdc".indexOf(a[1]) - "shdc".indexOf(b[1]);
+const fmt = (x, digits = 3) => (x == null ? "-" : (x >= 0 ? "+" : "") + x.toFixed(digits));
+
+function cardFace(card, tag = "span", attrs = {}) {
+  return el(tag, { class: "card" + (isRed(card) ? " red" : ""), title: card, ...attrs },
+    card[0] === "T" ? "10" : card[0], SUITS[card[1]]);
+}
+
+function settingFaces(text) {
+  if (!text.includes("|")) return el("span", { class: "badge", text });
+  return el("span", { class: "setting small" },
+    text.split("|").map((row) => el("span", { class: "cards" }, row.trim().split(/\s+/).map((c) => cardFace(c)))));
+}
+
+function shuffle(cards) {
+  const out = [...cards];
+  const random = new Uint32Array(out.length);
+  crypto.getRandomValues(random);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = random[i] % (i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+function table() {
+  return { rules: $("#rules").value, players: Number($("#players").value) };
+}
+
+// One line per error, each naming its field, from the API's {detail: [...]} or {detail: "..."}.
+async function api(path, body) {
+  const response = await fetch(path, body === undefined ? {} : {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => ({ detail: response.statusText }));
+  if (!response.ok) {
+    const detail = Array.isArray(data.detail)
+      ? data.detail.map((e) => `${e.loc[e.loc.length - 1]}: ${e.msg}`).join("; ")
+      : String(data.detail);
+    throw new Error(detail);
+  }
+  return data;
+}
+
+function showError(node, error) {
+  node.hidden = !error;
+  node.textContent = error ? error.message || String(error) : "";
+}
+
+async function busy(button, work) {
+  const label = button.textContent;
+  button.disabled = true;
+  button.textContent = label + "\u2026";
+  document.body.setAttribute("aria-busy", "true");
+  try {
+    return await work();
+  } finally {
+    button.textContent = label;
+    button.disabled = false;
+    document.body.removeAttribute("aria-busy");
+  }
+}
+
+// --- tabs ---------------------------------------------------------------------------------
+
+function setupTabs() {
+  const tabs = [...document.querySelectorAll("[role=tab]")];
+  const select = (tab) => {
+    for (const t of tabs) {
+      const on = t === tab;
+      t.setAttribute("aria-selected", on);
+      t.tabIndex = on ? 0 : -1;
+      document.getElementById(t.getAttribute("aria-controls")).hidden = !on;
+    }
+    if (tab.id === "tab-charts") loadCharts();
+  };
+  tabs.forEach((tab, i) => {
+    tab.addEventListener("click", () => select(tab));
+    tab.addEventListener("keydown", (event) => {
+      const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+      if (!step) return;
+      const next = tabs[(i + step + tabs.length) % tabs.length];
+      next.focus();
+      select(next);
+    });
+  });
+}
+
+// --- analyse ------------------------------------------------------------------------------
+
+const picked = new Set();
+
+function setupAnalyse() {
+  const grid = $("#grid");
+  for (const suit of "shdc") {
+    for (const rank of RANKS) {
+      const card = rank + suit;
+      grid.append(el("button", {
+        type: "button", "data-card": card, "data-testid": `card-${card}`, "aria-pressed": "false",
+        "aria-label": card, class: isRed(card) ? "red" : "", onclick: () => toggle(card),
+      }, el("span", { text: rank === "T" ? "10" : rank }), el("span", { text: SUITS[suit] })));
+    }
+  }
+  $("#analyse-deal").addEventListener("click", () => pick(shuffle(DECK).slice(0, 13)));
+  $("#analyse-clear").addEventListener("click", () => pick([]));
+  $("#paste-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const cards = $("#paste").value.trim().split(/[\s,]+/).filter(Boolean)
+      .map((c) => c.length === 2 ? c[0].toUpperCase() + c[1].toLowerCase() : c);
+    const unknown = cards.filter((c) => !DECK.includes(c));
+    if (unknown.length) return showError($("#analyse-error"), `unknown card ${unknown[0]}: use a rank (2-9, T, J, Q, K, A) and a suit (s, h, d, c), e.g. As Td`);
+    if (new Set(cards).size !== cards.length) return showError($("#analyse-error"), "a card is given twice");
+    if (cards.length !== 13) return showError($("#analyse-error"), `a hand is 13 cards, got ${cards.length}`);
+    pick(cards);
+  });
+  $("#analyse-run").addEventListener("click", analyse);
+}
+
+function toggle(card) {
+  if (picked.has(card)) picked.delete(card);
+  else if (picked.size < 13) picked.add(card);
+  refreshGrid();
+}
+
+function pick(cards) {
+  picked.clear();
+  cards.forEach((c) => picked.add(c));
+  showError($("#analyse-error"), null);
+  refreshGrid();
+}
+
+function refreshGrid() {
+  for (const button of document.querySelectorAll("#grid button")) {
+    button.setAttribute("aria-pressed", picked.has(button.dataset.card));
+  }
+  $("[data-testid=card-count]").textContent = `${picked.size}/13`;
+  $("#analyse-run").disabled = picked.size !== 13;
+}
+
+async function analyse() {
+  const hand = [...picked].sort(byRank).join(" ");
+  const body = { hand, ...table(), samples: Number($("#samples").value), seed: 0 };
+  showError($("#analyse-error"), null);
+  try {
+    const answer = await busy($("#analyse-run"), () => api("/api/best", body));
+    renderRanking(answer);
+  } catch (error) {
+    showError($("#analyse-error"), error);
+  }
+}
+
+function ciBar(low, high, ev, min, max) {
+  const x = (v) => `${(100 * (v - min)) / (max - min || 1)}%`;
+  const bar = el("div", { class: "bar", role: "img", "aria-label": `95% CI ${fmt(low)} to ${fmt(high)}` });
+  if (min < 0 && max > 0) bar.append(el("b", { style: `left:${x(0)}` }));
+  bar.append(el("span", { style: `left:${x(low)};width:calc(${x(high)} - ${x(low)})` }));
+  bar.append(el("i", { style: `left:${x(ev)}` }));
+  return bar;
+}
+
+function renderRanking(answer) {
+  const out = $("#analyse-out");
+  const rows = answer.candidates;
+  const min = Math.min(...rows.map((r) => r.ci[0]));
+  const max = Math.max(...rows.map((r) => r.ci[1]));
+  const best = rows[0];
+  const head = el("p", { class: "headline" },
+    best.setting.includes("|") ? "Best: " : "Best play: ",
+    settingFaces(best.setting), ` EV ${fmt(best.ev)} units per hand`);
+  const special = best.setting.includes("|") ? null
+    : el("p", { class: "headline", "data-testid": "best-special" },
+      best.setting === "surrender" ? "Surrendering is the best play with this hand."
+        : `Declaring the ${best.setting.replace(/^natural \((.*)\)$/, "natural ($1)")} is the best play with this hand.`);
+  const body = rows.map((r, i) => el("tr", { class: i === 0 ? "best" : "", "data-testid": "ranking-row" },
+    el("td", { text: String(i + 1) }),
+    el("td", { class: "left", "data-testid": "ranking-setting", "data-setting": r.setting }, settingFaces(r.setting)),
+    el("td", { "data-testid": "ranking-ev", text: fmt(r.ev) }),
+    el("td", { class: "left" }, ciBar(r.ci[0], r.ci[1], r.ev, min, max)),
+    el("td", { class: "note", text: `${fmt(r.ci[0])} to ${fmt(r.ci[1])}` }),
+    el("td", { text: i === 0 ? "best" : fmt(r.gap) + (r.distinguishable ? "" : " ~") })));
+  out.replaceChildren(head, special || "", el("div", { class: "scroll" }, el("table", { "data-testid": "ranking" },
+    el("thead", {}, el("tr", {}, ["#", "setting", "EV", "95% CI", "", "gap to best"].map((h, i) =>
+      el("th", { class: i === 1 || i === 3 ? "left" : "", text: h })))),
+    el("tbody", {}, body))),
+  el("p", { class: "note", text: `${answer.rules}, ${answer.players} players, ${answer.opponents} opponents, ` +
+    `${answer.samples.toLocaleString("en")} sampled tables (seed ${answer.seed}). EV in units per hand; ` +
+    "~: not distinguishable from the best at 95%." }));
+}
+
+// --- train --------------------------------------------------------------------------------
+
+const drill = { hand: [], rows: { front: [], middle: [], back: [] }, target: "back", done: false };
+
+function setupTrain() {
+  $("#train-deal").addEventListener("click", deal);
+  $("#train-suggest").addEventListener("click", suggest);
+  $("#train-submit").addEventListener("click", submit);
+  $("#train-export").addEventListener("click", exportStats);
+  $("#train-reset").addEventListener("click", () => { localStorage.removeItem(STORE); renderStats(); });
+  for (const button of document.querySelectorAll(".target")) {
+    button.addEventListener("click", () => { drill.target = button.dataset.row; renderDrill(); });
+  }
+  renderStats();
+}
+
+function deal() {
+  drill.hand = shuffle(DECK).slice(0, 13).sort(byRank);
+  drill.rows = { front: [], middle: [], back: [] };
+  drill.target = "back";
+  drill.done = false;
+  $("#train-out").replaceChildren();
+  showError($("#train-error"), null);
+  renderDrill();
+}
+
+const placedCards = () => Object.values(drill.rows).flat();
+
+function place(card) {
+  if (drill.done) return;
+  let row = drill.target;
+  if (drill.rows[row].length >= ROWS[row]) {  // full: the next row with room
+    row = Object.keys(ROWS).find((r) => drill.rows[r].length < ROWS[r]);
+    if (!row) return;
+  }
+  drill.rows[row].push(card);
+  if (drill.rows[row].length === ROWS[row]) {
+    drill.target = Object.keys(ROWS).find((r) => drill.rows[r].length < ROWS[r]) || row;
+  }
+  renderDrill();
+}
+
+function unplace(card) {
+  if (drill.done) return;
+  for (const row of Object.keys(ROWS)) drill.rows[row] = drill.rows[row].filter((c) => c !== card);
+  renderDrill();
+}
+
+function renderDrill() {
+  const used = new Set(placedCards());
+  $("#train-hand").replaceChildren(...drill.hand.filter((c) => !used.has(c)).map((c) =>
+    cardFace(c, "button", { type: "button", "data-testid": `hand-card-${c}`, "aria-label": `${c}: put in ${drill.target}`, onclick: () => place(c) })));
+  for (const button of document.querySelectorAll(".target")) {
+    const row = button.dataset.row;
+    button.setAttribute("aria-checked", row === drill.target);
+    $("span", button).textContent = `${drill.rows[row].length}/${ROWS[row]}`;
+    $(`[data-testid=row-${row}]`).replaceChildren(...drill.rows[row].map((c) =>
+      cardFace(c, "button", { type: "button", "data-testid": `placed-card-${c}`, "aria-label": `${c}: take back`, onclick: () => unplace(c) })));
+  }
+  const full = Object.keys(ROWS).every((r) => drill.rows[r].length === ROWS[r]);
+  $("#train-submit").disabled = !full || drill.done || !drill.hand.length;
+  $("#train-suggest").disabled = drill.done || !drill.hand.length;
+}
+
+const settingText = (rows) => Object.keys(ROWS).map((r) => [...rows[r]].sort(byRank).join(" ")).join(" | ");
+
+async function suggest() {
+  showError($("#train-error"), null);
+  try {
+    const answer = await busy($("#train-suggest"), () => api("/api/best",
+      { hand: drill.hand.join(" "), ...table(), samples: 2000, seed: 0 }));
+    const best = answer.candidates.find((c) => c.setting.includes("|"));
+    const [front, middle, back] = best.setting.split("|").map((r) => r.trim().split(/\s+/));
+    drill.rows = { front, middle, back };
+    renderDrill();
+  } catch (error) {
+    showError($("#train-error"), error);
+  }
+}
+
+async function submit() {
+  const setting = settingText(drill.rows);
+  const body = { hand: drill.hand.join(" "), setting, ...table(), samples: 2000, seed: 0 };
+  showError($("#train-error"), null);
+  let answer;
+  try {
+    answer = await busy($("#train-submit"), () => api("/api/review", body));
+  } catch (error) {
+    return showError($("#train-error"), error);
+  }
+  drill.done = true;
+  renderDrill();
+  const bestPlay = answer.rank === 1;
+  $("#train-out").replaceChildren(el("div", { class: "verdict" },
+    el("div", {},
+      el("h2", { text: "EV lost" }),
+      el("div", { class: "loss" + (bestPlay ? " zero" : "") },
+        el("span", { "data-testid": "train-loss", text: answer.loss.toFixed(3) })),
+      el("p", { class: "note", "data-testid": "train-loss-ci",
+        text: `95% CI ${answer.loss_ci[0].toFixed(3)} to ${answer.loss_ci[1].toFixed(3)} units per hand` }),
+      el("p", { "data-testid": "train-rank", text: bestPlay ? `The best setting (of ${answer.candidates}).`
+        : `Rank ${answer.rank} of ${answer.candidates}` + (answer.distinguishable ? "." : "; not distinguishable from the best.") }),
+      answer.legal ? null : el("p", { class: "error", text: "Foul: the rows are not in order, so this hand loses every row." })),
+    el("div", {},
+      el("h2", { text: "Yours" }), rowsFaces(answer.setting), el("p", { class: "note", text: `EV ${fmt(answer.ev)}` })),
+    el("div", {},
+      el("h2", { text: "Best" }), rowsFaces(answer.best), el("p", { class: "note", text: `EV ${fmt(answer.best_ev)}` }))));
+  const log = stats();
+  log.push({ hand: body.hand, setting, best: answer.best, loss: answer.loss,
+    loss_lo: answer.loss_ci[0], loss_hi: answer.loss_ci[1], rank: answer.rank });
+  localStorage.setItem(STORE, JSON.stringify(log));
+  renderStats();
+}
+
+function rowsFaces(setting) {
+  if (!setting.includes("|")) return el("p", {}, el("span", { class: "badge", text: setting }));
+  return el("div", {}, setting.split("|").map((row, i) => el("div", {},
+    el("span", { class: "row-label", text: ["front", "middle", "back"][i] }),
+    el("span", { class: "cards small" }, row.trim().split(/\s+/).map((c) => cardFace(c))))));
+}
+
+function stats() {
+  try {
+    return JSON.parse(localStorage.getItem(STORE)) || [];
+  } catch {
+    return [];
+  }
+}
+
+function renderStats() {
+  const log = stats();
+  $("[data-testid=stats-hands]").textContent = String(log.length);
+  $("[data-testid=stats-loss]").textContent = log.length
+    ? (log.reduce((s, r) => s + r.loss, 0) / log.length).toFixed(3) : "-";
+  $("[data-testid=stats-best]").textContent = log.length
+    ? `${Math.round((100 * log.filter((r) => r.rank === 1).length) / log.length)}%` : "-";
+}
+
+function csvCell(value) {
+  const text = String(value);
+  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function exportStats() {
+  const columns = ["hand", "setting", "best", "loss", "loss_lo", "loss_hi", "rank"];
+  const lines = [columns.join(","), ...stats().map((r) => columns.map((c) => csvCell(r[c])).join(","))];
+  const link = el("a", { href: URL.createObjectURL(new Blob([lines.join("\n") + "\n"], { type: "text/csv" })),
+    download: "sapsam-training.csv" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+// --- review -------------------------------------------------------------------------------
+
+function parseCsv(text) {
+  const rows = [];
+  let row = [], cell = "", quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') { cell += '"'; i++; }
+      else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ",") { row.push(cell); cell = ""; }
+    else if (ch === "\n" || ch === "\r") {
+      if (ch === "\r" && text[i + 1] === "\n") i++;
+      row.push(cell); rows.push(row); row = []; cell = "";
+    } else cell += ch;
+  }
+  if (cell || row.length) { row.push(cell); rows.push(row); }
+  return rows.filter((r) => r.some((c) => c.trim()));
+}
+
+function setupReview() {
+  $("#review-file").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    if (file) {
+      $("#review-text").value = await file.text();
+      review();
+    }
+  });
+  $("#review-run").addEventListener("click", review);
+}
+
+async function review() {
+  showError($("#review-error"), null);
+  const rows = parseCsv($("#review-text").value);
+  const header = (rows.shift() || []).map((h) => h.trim().toLowerCase());
+  const [h, s] = [header.indexOf("hand"), header.indexOf("setting")];
+  if (h < 0 || s < 0) return showError($("#review-error"), "the first line must name the columns hand and setting");
+  if (!rows.length) return showError($("#review-error"), "no hands after the header line");
+  const results = [];
+  const button = $("#review-run");
+  await busy(button, async () => {
+    for (const [i, row] of rows.entries()) {
+      $("#review-progress").textContent = `${i + 1} of ${rows.length}`;
+      const body = { hand: (row[h] || "").trim(), setting: (row[s] || "").trim(), ...table(), samples: 2000, seed: 0 };
+      try {
+        results.push({ line: i + 2, body, answer: await api("/api/review", body) });
+      } catch (error) {
+        results.push({ line: i + 2, body, error: error.message });
+      }
+    }
+  });
+  $("#review-progress").textContent = `${rows.length} hands reviewed`;
+  renderReview(results);
+}
+
+function renderReview(results) {
+  const good = results.filter((r) => r.answer).sort((a, b) => b.answer.loss - a.answer.loss);
+  const bad = results.filter((r) => r.error);
+  const total = good.reduce((sum, r) => sum + r.answer.loss, 0);
+  const body = [...good, ...bad].map((r) => el("tr", { "data-testid": r.error ? "review-bad-row" : "review-row" },
+    el("td", { text: String(r.line) }),
+    el("td", { class: "left" }, r.error ? el("span", { text: r.body.hand }) : settingFaces(r.answer.setting)),
+    r.error ? el("td", { class: "left error", colspan: "4", "data-testid": "review-row-error", text: r.error })
+      : [el("td", { "data-testid": "review-loss", text: r.answer.loss.toFixed(3) }),
+        el("td", { class: "note", text: `${r.answer.loss_ci[0].toFixed(3)} to ${r.answer.loss_ci[1].toFixed(3)}` }),
+        el("td", { text: `${r.answer.rank} of ${r.answer.candidates}` + (r.answer.legal ? "" : " (foul)") }),
+        el("td", { class: "left" }, r.answer.rank === 1 ? el("span", { class: "note", text: "played" })
+          : settingFaces(r.answer.best))]));
+  $("#review-out").replaceChildren(
+    el("p", { class: "headline", "data-testid": "review-totals",
+      text: `${good.length} hands: ${total.toFixed(3)} units lost in all, ${good.length ? (total / good.length).toFixed(3) : "-"} per hand` +
+        (bad.length ? `; ${bad.length} ${bad.length === 1 ? "row" : "rows"} could not be read` : "") }),
+    el("div", { class: "scroll" }, el("table", { class: "compact", "data-testid": "review-table" },
+      el("thead", {}, el("tr", {}, ["line", "played", "EV lost", "95% CI", "rank", "best"].map((t, i) =>
+        el("th", { class: i === 1 || i === 5 ? "left" : "", text: t })))),
+      el("tbody", {}, body))));
+}
+
+// --- charts -------------------------------------------------------------------------------
+
+const CAPTIONS = {
+  rulesets: "What each ruleset is worth: the cost of simple policies against the fitted strategy, by ruleset",
+  policies: "What simple policies cost against the fitted strategy",
+  rows: "Win chance by hand and row",
+  front: "What goes in front",
+  declare: "Naturals and surrender",
+};
+
+let chartsLoaded = false;
+
+async function loadCharts() {
+  if (chartsLoaded) return;
+  chartsLoaded = true;
+  const out = $("#charts-out");
+  try {
+    const charts = await api("/api/charts");
+    charts.sort((a, b) => (b.name.startsWith("rulesets") - a.name.startsWith("rulesets")) || a.name.localeCompare(b.name));
+    if (!charts.length) out.textContent = "No charts are shipped with this install.";
+    out.replaceChildren(...charts.map((c) => el("figure", {},
+      el("img", { src: c.url, alt: CAPTIONS[c.name.split("-")[0]] || c.name, loading: "lazy", "data-testid": "chart-image" }),
+      el("figcaption", { text: `${CAPTIONS[c.name.split("-")[0]] || c.name} (${c.name})` }))));
+  } catch (error) {
+    chartsLoaded = false;
+    out.textContent = error.message;
+  }
+}
+
+// --- start ----------------------------------------------------------------------------------
+
+async function start() {
+  setupTabs();
+  setupAnalyse();
+  setupTrain();
+  setupReview();
+  try {
+    const rules = await api("/api/rules");
+    $("#rules").replaceChildren(...Object.entries(rules).map(([id, text]) =>
+      el("option", { value: id, title: text, text: id })));
+    $("#rules").value = "standard";
+  } catch (error) {
+    showError($("#analyse-error"), error);
+  }
+  document.body.dataset.ready = "true";
+}
+
+start();

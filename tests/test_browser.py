@@ -1,0 +1,228 @@
+"""The page of ``sapsam serve`` in a real headless browser (Debian's chromium, driven by
+Selenium through Debian's chromedriver; nothing is downloaded): a person picks and analyses a
+hand, sets one by clicks and submits it, reviews a CSV, looks at the charts, on a desktop and
+at phone width, with the mouse and with the keyboard.  Every number the page shows is checked
+against the API's answer to the same request.  Screenshots of each view go to
+``results/screenshots/``.
+
+Without chromium these tests skip on a person's machine (one line naming the packages) and
+fail under CI (``CI`` set), where ``.ci/run`` installs them.
+"""
+
+import json
+import os
+import shutil
+import socket
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+SHOTS = Path(__file__).resolve().parents[1] / "results" / "screenshots"
+HAND = ["As", "Kd", "Qh", "Jc", "Ts", "9s", "9h", "5c", "5d", "4h", "3s", "2c", "2d"]
+RANKS = "AKQJT98765432"
+
+if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)):
+    message = (f"no {CHROMIUM} or {DRIVER}: install Debian's packages chromium and "
+               "chromium-driver (make browser)")
+    if os.environ.get("CI"):
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message, allow_module_level=True)
+
+from selenium import webdriver  # noqa: E402  (only once the browser is known to be there)
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support import expected_conditions as seen  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server():
+    import uvicorn
+
+    from analysis.web.app import create_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    end = time.monotonic() + 60
+    while not server.started:
+        assert time.monotonic() < end and thread.is_alive(), "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    profile = tempfile.mkdtemp(prefix="sapsam-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                 "--window-size=1280,1000", f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=DRIVER),
+                              options=options)
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def post(base, path, body):
+    request = urllib.request.Request(base + path, json.dumps(body).encode(),
+                                     {"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=300) as response:
+        return json.loads(response.read())
+
+
+def wait(driver, seconds=120):
+    return WebDriverWait(driver, seconds)
+
+
+def by_id(driver, name):
+    return driver.find_element(By.CSS_SELECTOR, f"[data-testid='{name}']")
+
+
+def open_page(driver, base, width=1280, height=1000):
+    driver.set_window_size(width, height)
+    driver.get(base + "/")
+    wait(driver).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+
+
+def shot(driver, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(SHOTS / f"{name}.png"))
+
+
+def full_height(driver):
+    """Resize the window to the page's height, so that a screenshot shows all of it."""
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(driver.get_window_size()["width"], min(height + 120, 4000))
+
+
+def test_analyse_a_picked_hand(server, browser):
+    open_page(browser, server)
+    for card in HAND:
+        by_id(browser, f"card-{card}").click()
+    assert by_id(browser, "card-count").text == "13/13"
+    by_id(browser, "analyse-run").click()
+    wait(browser).until(seen.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=ranking]")))
+    api = post(server, "/api/best", {"hand": " ".join(HAND), "rules": "standard", "players": 4,
+                                     "samples": 4000, "seed": 0})
+    rows = browser.find_elements(By.CSS_SELECTOR, "[data-testid=ranking-row]")
+    assert len(rows) == len(api["candidates"])
+    first = rows[0]
+    shown = first.find_element(By.CSS_SELECTOR, "[data-testid=ranking-setting]")
+    assert shown.get_attribute("data-setting") == api["candidates"][0]["setting"]
+    assert first.find_element(By.CSS_SELECTOR, "[data-testid=ranking-ev]").text == \
+        f"{api['candidates'][0]['ev']:+.3f}"
+    full_height(browser)
+    shot(browser, "analyse")
+
+
+def test_train_a_hand_set_by_clicks(server, browser):
+    open_page(browser, server)
+    browser.execute_script("localStorage.clear()")
+    browser.refresh()
+    wait(browser).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+    by_id(browser, "tab-train").click()
+    by_id(browser, "train-deal").click()
+    hand = [b.get_attribute("data-testid").removeprefix("hand-card-") for b in
+            browser.find_elements(By.CSS_SELECTOR, "[data-testid^=hand-card-]")]
+    assert len(hand) == 13 and len(set(hand)) == 13
+    by_rank = sorted(hand, key=lambda c: RANKS.index(c[0]))  # strongest first
+    rows = {"back": by_rank[:5], "middle": by_rank[5:10], "front": by_rank[10:]}
+    for row, cards in rows.items():
+        by_id(browser, f"target-{row}").click()
+        for card in cards:
+            by_id(browser, f"hand-card-{card}").click()
+    assert browser.find_elements(By.CSS_SELECTOR, "[data-testid^=hand-card-]") == []
+    by_id(browser, "train-submit").click()
+    loss = wait(browser).until(seen.presence_of_element_located(
+        (By.CSS_SELECTOR, "[data-testid=train-loss]")))
+    setting = " | ".join(" ".join(rows[r]) for r in ("front", "middle", "back"))
+    api = post(server, "/api/review", {"hand": " ".join(hand), "setting": setting,
+                                       "rules": "standard", "players": 4, "samples": 2000,
+                                       "seed": 0})
+    assert loss.text == f"{api['loss']:.3f}"
+    assert by_id(browser, "stats-hands").text == "1"
+    assert by_id(browser, "stats-loss").text == f"{api['loss']:.3f}"
+    full_height(browser)
+    shot(browser, "train")
+
+
+def test_review_a_csv_with_a_bad_row(server, browser, tmp_path):
+    open_page(browser, server)
+    by_id(browser, "tab-review").click()
+    good = [(" ".join(HAND), "5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts"),
+            (" ".join(HAND), "9s 9h 4h | 5d 5c 3s 2d 2c | As Kd Qh Jc Ts")]
+    bad = ("As As Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d", "5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts")
+    csv = tmp_path / "night.csv"
+    csv.write_text("hand,setting\n" + "".join(f'"{h}","{s}"\n' for h, s in [*good, bad]))
+    by_id(browser, "review-file").send_keys(str(csv))
+    totals = wait(browser).until(seen.presence_of_element_located(
+        (By.CSS_SELECTOR, "[data-testid=review-totals]")))
+    losses = [post(server, "/api/review", {"hand": h, "setting": s, "rules": "standard",
+                                           "players": 4, "samples": 2000, "seed": 0})["loss"]
+              for h, s in good]
+    assert totals.text.startswith(f"2 hands: {sum(losses):.3f} units lost in all"), totals.text
+    assert "1 row could not be read" in totals.text
+    shown = [float(e.text) for e in browser.find_elements(By.CSS_SELECTOR, "[data-testid=review-loss]")]
+    assert shown == sorted((round(x, 3) for x in losses), reverse=True)  # ranked, largest first
+    error = by_id(browser, "review-row-error").text
+    assert "hand" in error and "duplicate" in error
+    full_height(browser)
+    shot(browser, "review")
+
+
+def test_charts_load(server, browser):
+    open_page(browser, server)
+    by_id(browser, "tab-charts").click()
+    images = wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid=chart-image]"))
+    assert "rulesets" in images[0].get_attribute("src")  # the ruleset comparison first
+    for image in images:
+        browser.execute_script("arguments[0].scrollIntoView()", image)
+        wait(browser).until(lambda d, i=image: d.execute_script(
+            "return arguments[0].complete && arguments[0].naturalWidth > 0", i))
+    browser.execute_script("window.scrollTo(0, 0)")
+    shot(browser, "charts")
+
+
+def test_phone_width_has_no_sideways_scroll(server, browser):
+    open_page(browser, server, width=390, height=844)
+    by_id(browser, "paste").send_keys(" ".join(HAND))
+    by_id(browser, "paste-apply").click()
+    by_id(browser, "analyse-run").click()
+    wait(browser).until(seen.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=ranking]")))
+    inner = browser.execute_script("return window.innerWidth")
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= inner + 1
+    shot(browser, "analyse-phone")
+
+
+def test_keyboard_only(server, browser):
+    open_page(browser, server)
+    tab = by_id(browser, "tab-analyse")
+    tab.send_keys(Keys.ARROW_RIGHT)  # arrow keys move between the tabs
+    assert by_id(browser, "tab-train").get_attribute("aria-selected") == "true"
+    assert browser.switch_to.active_element == by_id(browser, "tab-train")
+    by_id(browser, "tab-train").send_keys(Keys.ARROW_LEFT)
+    card = by_id(browser, "card-As")
+    card.send_keys(Keys.ENTER)  # a card is a real button
+    assert card.get_attribute("aria-pressed") == "true"
+    card.send_keys(Keys.SPACE)
+    assert card.get_attribute("aria-pressed") == "false"
+    focusable = browser.execute_script(
+        "return [...document.querySelectorAll('#analyse button, #analyse select, #analyse input')]"
+        ".every(e => e.tabIndex >= 0)")
+    assert focusable
