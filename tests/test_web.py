@@ -162,6 +162,7 @@ def test_exploit_job_as_the_cli(client):
     assert job["state"] == "done", job
     assert job["progress"] == {"stage": "deals", "done": 3, "total": 3}
     assert job["result"] == cli_json("exploit", "--deals", "3", "--samples", "200", "--seed", "2")
+    assert job["id"] in [j["id"] for j in client.get("/api/jobs").json()]
     saved = client.get(f"/api/jobs/{job['id']}/files/exploit.json")
     assert saved.status_code == 200 and saved.json()["gap"] == job["result"]["gap"]
 
