@@ -9,7 +9,7 @@ Policies (codes are positions in :data:`POLICIES`):
   against random hands of its size (all 22,100 fronts; all 2,598,960 five-card hands).  Its
   ``points`` table holds those percentiles.
 - ``houseway``: a short point count (``analysis.strategy.houseway``): the frontier setting with the
-  most chart points (ties to the stronger back, then middle, then front); declares any
+  most chart points (ties to the stronger front, then middle, then back); declares any
   natural it holds; surrenders when its best total is below the chart's threshold.
 - ``table``: the frontier setting of highest expected value against the per-row strength
   distributions of the field (``row_mass``), with the ruleset's row, royalty, sweep and
@@ -143,8 +143,8 @@ def _better(value, split, best_value, best_split):
 @njit(cache=True)
 def _best_on_frontier(kind, houseway, tables, values, points, params, opponents, size, splits, rows):
     """Best frontier split for ``balanced``, ``houseway`` or ``table``; returns (split,
-    value): the best value, ties to the smaller split (``houseway``: to the stronger back,
-    then middle, then front).  One loop per kind of value, its parameters read before it, so
+    value): the best value, ties to the smaller split (``houseway``: to the stronger front,
+    then middle, then back).  One loop per kind of value, its parameters read before it, so
     that the hot one has no branch but the comparison; each computes exactly what
     :func:`kernels.value.value` computes (the search's tests hold them to it)."""
     best_split = -1
@@ -154,9 +154,9 @@ def _best_on_frontier(kind, houseway, tables, values, points, params, opponents,
         for i in range(size):
             v = points[0, rows[i, 0]] + points[1, rows[i, 1]] + points[2, rows[i, 2]]
             if best < 0 or v > best_value or (v == best_value and (
-                    rows[i, 2] > rows[best, 2] or (rows[i, 2] == rows[best, 2] and (
+                    rows[i, 0] > rows[best, 0] or (rows[i, 0] == rows[best, 0] and (
                         rows[i, 1] > rows[best, 1] or (rows[i, 1] == rows[best, 1]
-                                                       and rows[i, 0] > rows[best, 0]))))):
+                                                       and rows[i, 2] > rows[best, 2]))))):
                 best_value, best = v, i
         best_split = splits[best] if best >= 0 else -1
     elif kind == POINTS:

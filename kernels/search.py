@@ -22,7 +22,7 @@ Exactly the same decision as the frontier, bit for bit (values come from the one
 kept as a candidate (bounds are compared with ``DELTA`` more room, far above rounding);
 among those within ``DELTA`` of the best, the ones no candidate dominates are exactly the
 frontier members that can tie for best, and the frontier's own rule picks one: the highest
-value, then the smallest split (``houseway``: the stronger back, middle, front, then the
+value, then the smallest split (``houseway``: the stronger front, middle, back, then the
 smallest split).  A hand with more near-best settings than the candidates' room, which needs
 flat values (it does not happen with the shipped policies), gets ``-1`` and the caller builds
 the frontier.
@@ -113,7 +113,7 @@ def best_split(s3, s5, kind, houseway, tables, values, points, params, opponents
         As :func:`kernels.value.value` takes them; the value must be monotone
         (:func:`kernels.value.monotone`).
     houseway : bool
-        Break exact ties the house way's way (stronger back, middle, front).
+        Break exact ties the house way's way (stronger front, middle, back).
     scratch : tuple
         From :func:`search_scratch`.
 
@@ -220,7 +220,7 @@ def _before(i, c, houseway, cand_value, cand_rows, cand_split):
     if cand_value[i] != cand_value[c]:
         return cand_value[i] > cand_value[c]
     if houseway:
-        for k in (2, 1, 0):
+        for k in range(3):
             if cand_rows[i, k] != cand_rows[c, k]:
                 return cand_rows[i, k] > cand_rows[c, k]
     return cand_split[i] < cand_split[c]

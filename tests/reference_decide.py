@@ -33,8 +33,8 @@ def _best(policy, tables, values, points, params, opponents, size, splits, rows)
             v = _summed_ev(f, m, b, tables, values, params[S.P_SCOOP_MULT], opponents)
         if policy == HOUSEWAY:
             better = best < 0 or v > best_value or (v == best_value and (
-                b > rows[best, 2] or (b == rows[best, 2] and (
-                    m > rows[best, 1] or (m == rows[best, 1] and f > rows[best, 0])))))
+                f > rows[best, 0] or (f == rows[best, 0] and (
+                    m > rows[best, 1] or (m == rows[best, 1] and b > rows[best, 2])))))
         else:
             better = v > best_value or (v == best_value and splits[i] < best_split)
         if better:

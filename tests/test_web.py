@@ -70,6 +70,13 @@ def test_review_as_the_cli(client):
     assert answer["legal"] and 1 <= answer["rank"] <= answer["candidates"]
 
 
+def test_houseway_as_the_cli(client):
+    body = {"hand": HAND, "players": 4, "samples": 1000, "seed": 3}
+    answer = client.post("/api/houseway", json=body).json()
+    assert answer == cli_json("houseway", HAND, "--samples", "1000", "--seed", "3")
+    assert answer["houseway"]["rule"] >= 1 and 1 <= answer["rank"] <= answer["candidates"]
+
+
 def test_score_as_the_cli(client):
     answer = client.post("/api/score", json={"rules": "standard", "settings": SHOWDOWN,
                                              "names": ["Amy", "Bob"]}).json()
@@ -84,7 +91,7 @@ def test_score_as_the_cli(client):
     ("As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c", "13"),  # 12 cards
     ("As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 1d", "1d"),  # an unknown rank
 ])
-@pytest.mark.parametrize("path", ["/api/settings", "/api/best", "/api/review"])
+@pytest.mark.parametrize("path", ["/api/settings", "/api/best", "/api/review", "/api/houseway"])
 def test_bad_hand(client, path, hand, words):
     body = {"hand": hand} | ({"setting": SETTING} if path == "/api/review" else {})
     assert words in bad(client.post(path, json=body), 400, "hand")

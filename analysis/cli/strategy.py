@@ -10,6 +10,7 @@ from analysis.cli.common import (
     OutputFile,
     OutputFolder,
     compile_notice,
+    console,
     distinct_rulesets,
     fits_ready,
     reports_bad_input,
@@ -172,23 +173,35 @@ def chart_command(kind, rulesets, players, samples, seed, policies, out, quiet):
 
 
 @click.command("houseway")
+@click.argument("hand", required=False)
 @click.option("--rules", "rulesets", type=Names(every="all"), default="standard", show_default=True,
               help="Ruleset ids or TOML files, comma-separated, or 'all' (every named one).")
 @click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
 @click.option("--tables", type=click.IntRange(1), default=20000, show_default=True,
               help="Seeded tables for the paired cost against fitted (per ruleset).")
+@click.option("--samples", type=click.IntRange(1), default=10000, show_default=True,
+              help="With HAND: sampled tables for the EV of its settings.")
+@click.option("--opponents", type=click.Choice(POLICY_NAMES), default="fitted", show_default=True,
+              help="With HAND: the opponents' policy.")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
 @click.option("--out", type=OutputFolder(), default="results/houseway",
-              show_default=True, help="Folder for <rules>-<players>p.md/.json and costs.csv.")
+              show_default=True, help="Folder for <rules>-<players>p.md/.json, the chart page "
+              "(-chart.pdf/.png) and costs-<players>p.csv.")
 @click.option("--price", is_flag=True,
-              help="Also measure charts of 2 to 8 lines per row (the price of simplicity).")
+              help="Also measure charts of 2 to 24 lines (the price of simplicity).")
+@click.option("--ship", is_flag=True,
+              help="Also store each chart in the package (maintainers: make houseways).")
+@click.option("--json", "as_json", is_flag=True, help="With HAND: print JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @reports_bad_input
-def houseway_command(rulesets, players, tables, seed, out, price, quiet):
+def houseway_command(hand, rulesets, players, tables, samples, opponents, seed, out, price, ship,
+                     as_json, quiet):
     """Derive the house way (a dozen-line point count for setting a hand) from the fitted
     strategy and measure what following it costs against fitted players.
 
-    Prints the rules and the cost with its 95% CI; writes them under --out.
+    Prints the rules and the cost with its 95% CI; writes them under --out.  With a 13-card
+    HAND: how the house way sets that hand and which rule decided it, next to the best
+    setting and the EV the house way gives up (paired, with its 95% CI).
     """
     from analysis.base.jit import policy_kernels
     from analysis.base.progress import Progress
@@ -198,7 +211,13 @@ def houseway_command(rulesets, players, tables, seed, out, price, quiet):
         write_houseway,
         write_price_of_simplicity,
     )
+    from analysis.strategy.houseway import ship_chart
 
+    if hand is not None:
+        return _houseway_hand(hand, rulesets, players, opponents, samples, seed, as_json, quiet)
+    if ship and seed != 0:
+        raise click.BadParameter("only the house way derived with seed 0 ships",
+                                 param_hint="'--ship'")
     ids = ruleset_ids() if rulesets == ("all",) else distinct_rulesets(rulesets)
     compile_notice(quiet, *policy_kernels())
     results = []
@@ -210,6 +229,8 @@ def houseway_command(rulesets, players, tables, seed, out, price, quiet):
             click.echo(wrapped(f"Cost against fitted: {-gap.gap:.3f} units per hand (95% CI "
                                f"{-gap.ci_high:.3f} to {-gap.ci_low:.3f}; {tables:,} paired "
                                "tables)") + "\n")
+            if ship:
+                click.echo(f"shipped {ship_chart(way)}")
             if price:
                 task = bars.task(f"{rid}: price of simplicity", unit="charts")
                 for path in write_price_of_simplicity(rid, players, tables, seed, out,
@@ -218,3 +239,43 @@ def houseway_command(rulesets, players, tables, seed, out, price, quiet):
         results.append((way, gap))
     if len(results) > 1:
         click.echo(f"wrote {write_costs(results, out, players)}")
+
+
+def _houseway_hand(hand, rulesets, players, opponents, samples, seed, as_json, quiet):
+    """``sapsam houseway HAND``: the house way's decision explained, beside the best."""
+    from analysis.base.jit import best_kernels
+    from analysis.base.progress import Progress
+    from analysis.game.cards import parse_hand
+    from analysis.game.ruleset_files import load_ruleset
+    from analysis.measure.review import houseway_review
+
+    parse_hand(hand)  # bad cards are told before anything else
+    if rulesets == ("all",) or len(rulesets) != 1:
+        raise click.BadParameter("with a HAND, give one ruleset", param_hint="'--rules'")
+    rules = load_ruleset(rulesets[0])
+    compile_notice(quiet or as_json, *best_kernels())
+    with Progress(quiet or as_json) as bars:
+        fits_ready([rules], players, ["fitted", opponents], bars, quiet or as_json)
+        payload = houseway_review(hand, rules, players, opponents, samples, seed,
+                                  stage=bars.task)
+    if as_json:
+        click.echo(json.dumps(payload, indent=2))
+        return
+    way, best = payload["houseway"], payload
+    out = console()
+    out.print(f"Hand: [bold]{payload['hand']}[/bold]")
+    out.print(f"House way ({rules.id}, {players} players): [bold]{way['decision']}[/bold]")
+    out.print(f"  rule {way['rule']}: {way['reason']}")
+    for line in way["lines"]:
+        out.print(f"  {line['row']:<6} {line['line']}: {line['points']} points")
+    low, high = payload["ci"]
+    out.print(f"  EV {payload['ev']:+.3f} [{low:+.3f}, {high:+.3f}] units per hand "
+              f"(rank {payload['rank']} of {payload['candidates']})")
+    if payload["rank"] == 1:
+        out.print("The house way plays the best setting found.")
+    else:
+        out.print(f"Best: [bold]{best['best']}[/bold] (EV {best['best_ev']:+.3f})")
+        out.print(f"The house way gives up {payload['loss']:.3f} [{payload['loss_ci'][0]:.3f}, "
+                  f"{payload['loss_ci'][1]:.3f}] units"
+                  + ("" if payload["distinguishable"] else " (not distinguishable from 0)"))
+    out.print(f"[dim]{payload['samples']:,} sampled tables, {opponents} opponents[/dim]")

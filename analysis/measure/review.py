@@ -10,6 +10,7 @@ import numpy as np
 from analysis.game.cards import format_setting, parse_hand, parse_setting
 from analysis.game.hands import setting_strengths
 from analysis.measure.best import candidates
+from analysis.play.policy import Policy
 
 
 def played_setting(hand, setting):
@@ -35,6 +36,37 @@ def review_of(result, rows):
     rank = [i for i, c in enumerate(ranking["setting"]) if c in same][0]
     row, best = ranking.iloc[rank], ranking.iloc[0]
     return {"setting": format_setting(*rows), "legal": bool(triple[2] >= triple[1] >= triple[0]),
+            "rank": rank + 1, "candidates": len(ranking), "ev": row.ev,
+            "ci": [row.ci_low, row.ci_high], "best": best.setting, "best_ev": best.ev,
+            "loss": -row.gap, "loss_ci": [-row.gap_high, -row.gap_low],
+            "distinguishable": bool(row.distinguishable), "samples": result.samples}
+
+
+def houseway_review(hand, rules, players=4, opponents="fitted", samples=10000, seed=0,
+                    stage=None):
+    """How the house way sets ``hand`` and which rule decided it, beside the best setting
+    against ``opponents`` (a policy name or a ready Policy): the
+    JSON of ``sapsam houseway HAND`` (the review of the house way's decision, with ``hand`` and
+    ``houseway``: :meth:`~analysis.strategy.houseway_chart.HandDecision.to_dict`).
+    ``stage(label, total, unit)`` gives progress callbacks (deriving, sampling)."""
+    from analysis.measure.best import best_setting
+    from analysis.strategy.houseway import derive
+    from analysis.strategy.houseway_chart import decide_hand
+    from analysis.strategy.registry import make_policy
+
+    cards = parse_hand(hand)
+    way = derive(rules, players, progress=stage("deriving the house way", None, "hands")
+                 if stage else None)
+    decision = decide_hand(way, cards, rules, players)
+    policy = opponents if isinstance(opponents, Policy) else make_policy(opponents, rules,
+                                                                          players, stage=stage)
+    result = best_setting(cards, rules, players, policy, samples, seed,
+                          progress=stage("sampling tables", None, "tables") if stage else None)
+    ranking = result.table
+    rank = int(np.flatnonzero(ranking["setting"].to_numpy() == decision.label)[0])
+    row, best = ranking.iloc[rank], ranking.iloc[0]
+    return {"hand": result.hand_text, "rules": result.rules.id, "players": players,
+            "opponents": policy.name, "seed": seed, "houseway": decision.to_dict(),
             "rank": rank + 1, "candidates": len(ranking), "ev": row.ev,
             "ci": [row.ci_low, row.ci_high], "best": best.setting, "best_ev": best.ev,
             "loss": -row.gap, "loss_ci": [-row.gap_high, -row.gap_low],

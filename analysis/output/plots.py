@@ -47,8 +47,9 @@ def figure(width, height):
     return fig
 
 
-def save_figure(figure, stem):
-    """Write ``stem.png`` (150 dpi) and ``stem.svg`` atomically; same drawing, same bytes.
+def save_figure(figure, stem, formats=("png", "svg")):
+    """Write ``stem.png`` (150 dpi) and ``stem.svg`` (or the ``formats`` among png, svg, pdf)
+    atomically; same drawing, same bytes.
 
     Parameters
     ----------
@@ -71,8 +72,12 @@ def save_figure(figure, stem):
     stem = Path(stem)
     written = []
     with rc_context({"svg.hashsalt": "sapsam", "svg.fonttype": "path"}):
-        for ext, options in (("png", {"dpi": 150, "metadata": {"Software": None}}),
-                             ("svg", {"metadata": {"Date": None, "Creator": None}})):
+        options_of = {"png": {"dpi": 150, "metadata": {"Software": None}},
+                      "svg": {"metadata": {"Date": None, "Creator": None}},
+                      "pdf": {"metadata": {"CreationDate": None, "Creator": None,
+                                           "Producer": None}}}
+        for ext in formats:
+            options = options_of[ext]
             buffer = io.BytesIO()
             figure.savefig(buffer, format=ext, **options)
             path = stem.with_name(f"{stem.name}.{ext}")

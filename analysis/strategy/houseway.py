@@ -1,137 +1,79 @@
-"""The house way: a point count of about a dozen lines for setting a hand, derived from a
-fitted strategy, and what following it costs.
+"""The house way: a point count of a dozen lines for setting a hand, derived from a fitted
+strategy, and what following it costs.
 
 Nobody can value a hundred settings against a field's row distributions at the table; anyone
 can add three numbers from a short chart.  The house way is:
 
 1. Declare a natural whenever you hold one (in a ruleset that pays naturals).
-2. Score every legal setting: front, middle and back points from the ruleset's chart (a few
-   lines per row, by hand category and rank); play the highest total.  On a tie keep the
-   stronger back, then the stronger middle, then the stronger front.
+2. Score every legal setting from the chart (a few lines per row, by hand category and the rank
+   of its leading group); play the highest total.  On a tie keep the stronger front, then the
+   stronger middle, then the stronger back.
 3. Where the ruleset allows surrender: surrender when no setting reaches the chart's total.
+
+The tie rule carries much of the chart: among settings of equal points it puts the best cards
+in front, where kickers decide most rows (with the stronger *back* first, the same dozen lines
+cost twice as much).
 
 :func:`derive` builds the chart from the fitted strategy of a ruleset and table size:
 
-a. Deal hands (the seed's ``houseway`` stream) and value every Pareto-frontier setting of each with the fitted table
-   policy's own EV (:func:`kernels.value.setting_ev`, what the fitted strategy maximises).
+a. Deal hands (the seed's ``houseway`` stream) and value every Pareto-frontier setting of each
+   with the fitted policy's own EV (:func:`kernels.value.setting_ev`, what it maximises).
 b. Regress those values, within each hand (only the order inside a hand matters), on
-   indicators of fine hand classes per row: category x top rank (:data:`CLASS_OF`).
-c. Make each row's class values non-decreasing in hand strength (pool adjacent violators),
-   then merge the classes into ``lines`` segments per row, the optimal piecewise-constant fit
-   weighted by how often the classes occur (dynamic programming).
-d. Refit the segment values within hands and round them to small whole points (each step
-   between lines at least a point where the largest line allows, see :func:`_point_scale`).
+   indicators of fine hand classes per row: category x top rank (:data:`CLASS_OF`), and make
+   each row's class values non-decreasing in hand strength (pool adjacent violators).
+c. For every way to share the ``lines`` among the rows, merge the classes into that many
+   segments per row (the optimal piecewise-constant fit weighted by how often the classes
+   occur, dynamic programming) and round the segment values to whole points; keep the share
+   whose chart loses least.
+d. Improve that chart by local search, moving boundaries between lines and changing points
+   one at a time while the mean regret falls: the fitted EV of each sampled hand's best
+   setting less that of the setting the chart picks (ties broken as rule 2 says).
 e. Surrender total: the threshold on a hand's best total that agrees most often with the
    fitted strategy's own surrender decisions over the sample.
 
-Its price is measured as the paired cost against the fitted strategy
-(:func:`analysis.measure.compare.policy_gap`): seat 0 follows the house way against fitted players
-on the same deals that seat 0 plays fitted.
+A row given a single line scores nothing and needs no line on the chart (the tie rule sets
+it), so ``lines`` counts the lines of the rows that score.  The derived chart of a named
+ruleset ships with the package (``houseways/``, keyed by the fitted strategy's contents) and
+one derived on demand is cached beside the user's fits, so the ``houseway`` policy starts at
+once.  Its price is the paired cost against fitted (:func:`analysis.measure.compare.policy_gap`).
 """
 
-from dataclasses import dataclass
+import hashlib
+import json
+from pathlib import Path
 
 import numpy as np
 
+from analysis.base.files import provenance, write_json
+from analysis.base.fits import isotonic, segmentations
 from analysis.base.progress import shifted
-from analysis.game.cards import RANKS
 from analysis.game.rules import Ruleset
 from analysis.game.ruleset_files import load_ruleset
 from analysis.play.deal import deal_sorted_hands
 from analysis.play.seeds import CHUNKS, Stream
-from analysis.play.strategy_files import fitted_policy
+from analysis.play.strategy_files import fitted_policy, on_demand_dir
 from analysis.strategy.fit import fitted_strategy
+from analysis.strategy.houseway_chart import (  # noqa: F401 (the chart's names, re-exported)
+    CLASS_KEYS,
+    CLASS_OF,
+    ROWS,
+    HouseWay,
+    Line,
+    _ace_low,
+    as_policy,
+    class_label,
+    from_dict,
+    points_table,
+)
 from kernels import policies as _kp
 from kernels import value as _kv
-from kernels.evaluate import N_STRENGTHS, ORDINAL_TO_PACKED, RANK3_TABLE, WHEEL_SECOND
 from kernels.settings import pareto_frontier_batch
 
-ROWS = ("front", "middle", "back")
-LINES = 4  # chart lines per row: 12 lines and three rules
-MAX_POINTS = 40  # the strongest line of any row scores at most this
-SAMPLE_HANDS = 3000
-
-
-def _classes():
-    """Fine class of every strength ordinal (ace-low scale) and the classes' labels.
-
-    A class is a row kind (front or five cards), a category and the rank of the hand's
-    leading group (the top card, the pair, the higher pair, the trips...).  Returns
-    ``class_of`` int64 (2, N_STRENGTHS) (-1 where a strength is not a hand of that size) and
-    per kind a list of (category, top rank) in increasing strength.
-    """
-    category = (ORDINAL_TO_PACKED >> 20).astype(np.int64)
-    top = ((ORDINAL_TO_PACKED >> 16) & 15).astype(np.int64) - 1
-    three = np.zeros(N_STRENGTHS, np.bool_)
-    three[np.unique(RANK3_TABLE)] = True
-    class_of = np.full((2, N_STRENGTHS), -1, np.int64)
-    labels = []
-    for kind, members in enumerate((three, ~three)):
-        keys = sorted({(int(category[s]), int(top[s])) for s in np.flatnonzero(members)})
-        index = {key: i for i, key in enumerate(keys)}
-        for s in np.flatnonzero(members):
-            class_of[kind, s] = index[(int(category[s]), int(top[s]))]
-        labels.append(keys)
-    return class_of, labels
-
-
-CLASS_OF, CLASS_KEYS = _classes()
-
-
-def class_label(key):
-    """Words for a class, e.g. ``'pair of 7s'``, ``'A-high flush'``, ``'8s full'``."""
-    category, top = key
-    rank = RANKS[top]
-    return ("{r}-high", "pair of {r}s", "two pair, {r}s up", "three {r}s", "{r}-high straight",
-            "{r}-high flush", "{r}s full", "four {r}s", "{r}-high straight flush")[category].format(r=rank)
-
-
-@dataclass(frozen=True)
-class Line:
-    """One chart line: the classes ``first`` .. ``last`` of a row score ``points``."""
-
-    row: str
-    first: tuple  # (category, top rank) of the weakest class on the line
-    last: tuple
-    points: int
-
-    @property
-    def text(self):
-        if self.first == self.last:
-            return class_label(self.first)
-        return f"{class_label(self.first)} to {class_label(self.last)}"
-
-
-@dataclass(frozen=True)
-class HouseWay:
-    """A derived house way: its chart as lines and as a kernel points table."""
-
-    rules: str
-    players: int
-    lines: tuple  # Line per row segment, front then middle then back, weakest first
-    surrender_below: float  # surrender when the best total is below this (-inf: never)
-    declares: bool  # the ruleset pays naturals
-    agreement: float  # share of sampled hands set exactly as the fitted strategy sets them
-    points: np.ndarray  # float64 kernels.policies.POINTS_SHAPE, on the ruleset's scale
-
-    def describe(self):
-        """The house way as numbered rules with its chart, in Markdown."""
-        out = [f"House way for `{self.rules}`, {self.players} players"]
-        n = 1
-        if self.declares:
-            out.append(f"{n}. Declare a natural whenever you hold one.")
-            n += 1
-        out.append(f"{n}. Score every legal setting from the chart; play the highest total. "
-                   "On a tie keep the stronger back, then middle, then front.")
-        for row in ROWS:
-            cells = [f"{line.text} **{line.points}**" for line in self.lines if line.row == row]
-            out.append(f"   - {row}: " + "; ".join(cells))
-        if np.isfinite(self.surrender_below):
-            out.append(f"{n + 1}. Surrender when no setting scores {self.surrender_below:g} "
-                       "points or more.")
-        out.append(f"\n(Matches the fitted strategy's setting on {self.agreement:.0%} of "
-                   f"{SAMPLE_HANDS:,} sampled hands.)")
-        return "\n".join(out)
+LINES = 12  # chart lines (of the rows that score) of the house way every command plays
+MAX_POINTS = 50  # the strongest line of any row scores at most this
+SAMPLE_HANDS = 10000
+METHOD = 2  # the derivation's version: a cached chart of another version is derived anew
+SHIPPED_DIR = Path(__file__).resolve().parent / "houseways"
 
 
 def _fitted_values(rules, players, fitted, hands):
@@ -147,39 +89,36 @@ def _fitted_values(rules, players, fitted, hands):
     return offsets, rows, values, policy
 
 
-def _ace_low(rows, wheel):
-    """Strengths on the ace-low scale (the class tables' scale)."""
-    if not wheel:
-        return rows
-    inverse = np.argsort(WHEEL_SECOND)
-    return inverse[rows]
-
-
 def _design(offsets, rows, values, wheel, segment, progress=None):
-    """Within-hand centred design (class indicators per row) and values; ``segment`` maps
-    each row's fine class to a column (per row, offset into one column space).
-    ``progress(hands_done, hands)`` every few hundred hands."""
+    """Normal equations of the within-hand centred regression of the values on class
+    indicators per row; ``segment`` maps each row's fine class to a column (per row, offset
+    into one column space).  Returns (xtx, xty, counts, columns).
+
+    Centring within a hand: X'X = sum of the members' indicator outer products less, per
+    hand, its column sums' outer product over its size; X'y likewise from the values less
+    their hand mean.  ``progress(hands_done, hands)`` once done."""
     low = _ace_low(rows.astype(np.int64), wheel)
     columns = np.stack([segment[0][CLASS_OF[0, low[:, 0]]],
                         segment[1][CLASS_OF[1, low[:, 1]]],
                         segment[2][CLASS_OF[1, low[:, 2]]]], axis=1)
     n_columns = max(int(s.max()) for s in segment) + 1
-    xtx = np.zeros((n_columns, n_columns))
-    xty = np.zeros(n_columns)
-    for h in range(len(offsets) - 1):
-        a, b = offsets[h], offsets[h + 1]
-        if b - a < 2:
-            continue
-        x = np.zeros((b - a, n_columns))
-        np.add.at(x, (np.repeat(np.arange(b - a), 3), columns[a:b].ravel()), 1.0)
-        x -= x.mean(axis=0)
-        y = values[a:b] - values[a:b].mean()
-        xtx += x.T @ x
-        xty += x.T @ y
-        if progress is not None and (h + 1) % 250 == 0:
-            progress(h + 1, len(offsets) - 1)
+    hands = len(offsets) - 1
+    size = np.diff(offsets)
+    hand = np.repeat(np.arange(hands), size)
+    xtx = np.zeros(n_columns * n_columns)
+    for a in range(3):
+        for b in range(3):
+            xtx += np.bincount(columns[:, a] * n_columns + columns[:, b],
+                               minlength=n_columns * n_columns)
+    xtx = xtx.reshape(n_columns, n_columns)
+    sums = np.zeros((hands, n_columns))
+    for a in range(3):
+        np.add.at(sums, (hand, columns[:, a]), 1.0)
+    xtx -= sums.T @ (sums / size[:, None])
+    centred = values - (np.add.reduceat(values, offsets[:-1]) / size)[hand]
+    xty = sum(np.bincount(columns[:, a], centred, minlength=n_columns) for a in range(3))
     if progress is not None:
-        progress(len(offsets) - 1, len(offsets) - 1)
+        progress(hands, hands)
     counts = np.bincount(columns.ravel(), minlength=n_columns)
     return xtx, xty, counts, columns
 
@@ -189,53 +128,105 @@ def _solve(xtx, xty):
     return np.linalg.lstsq(xtx + 1e-9 * np.eye(len(xty)), xty, rcond=None)[0]
 
 
-def _isotonic(y, w):
-    """Pool adjacent violators: the non-decreasing fit of ``y`` with weights ``w``."""
-    blocks = []  # [value, weight, length]
-    for v, wt in zip(y, w):
-        blocks.append([v, wt, 1])
-        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
-            v2, w2, n2 = blocks.pop()
-            v1, w1, n1 = blocks.pop()
-            wsum = w1 + w2
-            blocks.append([(v1 * w1 + v2 * w2) / wsum if wsum > 0 else (v1 + v2) / 2, wsum, n1 + n2])
-    return np.concatenate([[v] * n for v, _, n in blocks])
+def _shares(lines, sizes):
+    """Every way to give ``lines`` chart lines to the rows: (segments per row) with a row of
+    one segment costing no line and no row more segments than it has classes."""
+    out = []
+    for f in range(1, min(lines, sizes[0]) + 1):
+        for m in range(1, min(lines, sizes[1]) + 1):
+            for b in range(1, min(lines, sizes[2]) + 1):
+                if sum(x for x in (f, m, b) if x > 1) == lines:
+                    out.append((f, m, b))
+    return out
 
 
-def _segments(y, w, k):
-    """Boundaries of the best ``k``-piece constant fit of ``y`` (weights ``w``): a list of
-    (start, stop) index ranges covering ``y`` in order."""
-    n = len(y)
-    k = min(k, n)
-    cw = np.concatenate([[0.0], np.cumsum(w)])
-    cwy = np.concatenate([[0.0], np.cumsum(w * y)])
-    cwyy = np.concatenate([[0.0], np.cumsum(w * y * y)])
+class _Regret:
+    """What a chart loses on the sample: per hand, the fitted EV of its best frontier setting
+    less that of the setting the chart picks (highest total; ties to the stronger front, then
+    middle, then back, as the kernel breaks them).  Charts are per row (starts, points):
+    the first fine class of each line and its points.
 
-    def cost(i, j):  # weighted squared error of one piece y[i:j]
-        wt = cw[j] - cw[i]
-        if wt <= 0:
-            return 0.0
-        s = cwy[j] - cwy[i]
-        return (cwyy[j] - cwyy[i]) - s * s / wt
+    The members of each hand are kept in the tie rule's order, so that the pick is the first
+    member with the hand's highest total."""
 
-    best = np.full((k + 1, n + 1), np.inf)
-    cut = np.zeros((k + 1, n + 1), np.int64)
-    best[0, 0] = 0.0
-    for pieces in range(1, k + 1):
-        for j in range(1, n + 1):
-            for i in range(pieces - 1, j):
-                c = best[pieces - 1, i] + cost(i, j)
-                if c < best[pieces, j]:
-                    best[pieces, j], cut[pieces, j] = c, i
-    bounds, j = [], n
-    for pieces in range(k, 0, -1):
-        i = cut[pieces, j]
-        bounds.append((i, j))
-        j = i
-    return bounds[::-1]
+    def __init__(self, offsets, rows, values, wheel):
+        r = rows.astype(np.int64)
+        hand = np.repeat(np.arange(len(offsets) - 1), np.diff(offsets))
+        order = np.lexsort((-r[:, 2], -r[:, 1], -r[:, 0], hand))  # strengths < 2 ** 13
+        low = _ace_low(r[order], wheel)
+        self.classes = [CLASS_OF[0, low[:, 0]], CLASS_OF[1, low[:, 1]], CLASS_OF[1, low[:, 2]]]
+        self.starts = offsets[:-1]
+        self.hand = hand
+        self.values = values[order]
+        self.best = np.maximum.reduceat(values, self.starts)
+        self.position = np.arange(len(values))
+
+    def picks(self, chart):
+        """Index (in the tie rule's order) of the member the chart picks in each hand."""
+        total = 0
+        for k, (starts, points) in enumerate(chart):
+            n = len(CLASS_KEYS[0 if k == 0 else 1])
+            line = np.searchsorted(np.asarray(starts), np.arange(n), side="right") - 1
+            total = total + np.asarray(points, np.int32)[line][self.classes[k]]
+        top = total == np.maximum.reduceat(total, self.starts)[self.hand]
+        return np.minimum.reduceat(np.where(top, self.position, len(self.position)), self.starts)
+
+    def __call__(self, chart):
+        return float((self.best - self.values[self.picks(chart)]).mean())
 
 
-_DERIVED = {}  # derive's results in this process (each takes seconds)
+def _initial(y, w, share, cuts):
+    """Starting chart of a share: each row's segments (from ``cuts[k][n]``) valued at the
+    weighted mean of its classes, on one point scale (the largest line at MAX_POINTS), rounded."""
+    values = []
+    for k, n in enumerate(share):
+        v = np.array([np.average(y[k][a:b], weights=w[k][a:b] + 1e-12) for a, b in cuts[k][n]])
+        v = np.maximum.accumulate(v)
+        values.append(v - v[0])
+    top = max(float(v.max()) for v in values)
+    scale = MAX_POINTS / top if top > 0 else 1.0
+    return [([a for a, _ in cuts[k][n]], [int(p) for p in np.rint(values[k] * scale)])
+            for k, n in enumerate(share)]
+
+
+def _moves(chart):
+    """Charts one step from ``chart``: a boundary between two lines moved, or a line's points
+    changed, keeping each row's points non-decreasing from 0 and at most MAX_POINTS."""
+    for k, (starts, points) in enumerate(chart):
+        n = len(CLASS_KEYS[0 if k == 0 else 1])
+        for i in range(1, len(starts)):
+            for d in (-8, -5, -3, -2, -1, 1, 2, 3, 5, 8):
+                moved = list(starts)
+                moved[i] += d
+                upper = moved[i + 1] if i + 1 < len(moved) else n
+                if moved[i - 1] < moved[i] < upper:
+                    yield [c if j != k else (moved, points) for j, c in enumerate(chart)]
+        for i in range(1, len(points)):
+            for d in (-5, -3, -2, -1, 1, 2, 3, 5):
+                changed = list(points)
+                changed[i] += d
+                upper = changed[i + 1] if i + 1 < len(changed) else MAX_POINTS
+                if changed[i - 1] <= changed[i] <= upper:
+                    yield [c if j != k else (starts, changed) for j, c in enumerate(chart)]
+
+
+def _improve(chart, regret, progress=None):
+    """Local search: take any move that lowers the regret until none does; (chart, regret)."""
+    current = regret(chart)
+    improved, rounds = True, 0
+    while improved:
+        improved = False
+        for moved in _moves(chart):
+            value = regret(moved)
+            if value < current - 1e-12:
+                chart, current, improved = moved, value, True
+        rounds += 1
+        if progress is not None:
+            progress(rounds, rounds + 1 if improved else rounds)
+    return chart, current
+
+
+_DERIVED = {}  # derive's results in this process
 
 
 def derive(rules, players=4, lines=LINES, hands=SAMPLE_HANDS, seed=0, progress=None):
@@ -247,77 +238,112 @@ def derive(rules, players=4, lines=LINES, hands=SAMPLE_HANDS, seed=0, progress=N
         A ruleset or its id; its fitted strategy is fitted now if there is none
         (:func:`analysis.strategy.fit.fitted_strategy`).
     lines : int
-        Chart lines per row.
+        Chart lines in all (at least 2; the rows that score share them).
     hands, seed : int
         Sampled hands the chart is fitted on, and their seed; the house way that serves as
-        a policy (``houseway``) is the one derived with seed 0.
+        a policy (``houseway``) is the one derived with the defaults.
     progress : callable, optional
-        ``progress(done, total)`` as the chart is fitted (two passes over the hands).
+        ``progress(done, total)`` as the chart is fitted (the regression's hands, then the
+        search's rounds).
+
+    With the defaults it is read from the package or the user's cache if derived from the
+    same fitted strategy by this method; else derived now (seconds) and cached.
     """
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+    if lines < 2:
+        raise ValueError(f"a house way needs at least 2 chart lines, got {lines}")
     fitted = fitted_strategy(rules, players)
-    key = (rules, players, lines, hands, seed, str(fitted), fitted.stat().st_mtime_ns)
-    if key not in _DERIVED:  # a refit derives anew
-        _DERIVED[key] = _derive(rules, players, fitted, lines, hands, seed, progress)
-    return _DERIVED[key]
+    digest = _digest(fitted)
+    key = (rules, players, lines, hands, seed, digest)
+    if key in _DERIVED:
+        return _DERIVED[key]
+    default = (lines, hands, seed) == (LINES, SAMPLE_HANDS, 0)
+    name = f"{rules.id}-{players}p.json"
+    cached = f"houseway-{digest[:16]}.json"
+    for path in (SHIPPED_DIR / name, on_demand_dir() / cached) if default else ():
+        way = _read_cached(path, rules, players, digest)
+        if way is not None:
+            _DERIVED[key] = way
+            return way
+    way = _derive(rules, players, fitted, lines, hands, seed, progress)
+    if default:
+        save(way, on_demand_dir() / cached, digest)
+    _DERIVED[key] = way
+    return way
+
+
+def save(way, path, digest, missing_ok=True):
+    """Write a house way (:meth:`HouseWay.to_dict`) with the sha256 of the fitted strategy it
+    was derived from; a folder that cannot be written is skipped if ``missing_ok`` (the chart
+    is derived again next time)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_json(path, {**way.to_dict(), "strategy_sha256": digest, "method": METHOD,
+                          **provenance()})
+    except OSError:
+        if not missing_ok:
+            raise
+    return path
+
+
+def ship_chart(way):
+    """Store a house way derived with the defaults in the package (``houseways/``), where
+    :func:`derive` finds it while the fitted strategy is the same; returns the path."""
+    if way.hands != SAMPLE_HANDS:
+        raise ValueError("only the house way derived with the defaults ships")
+    rules = load_ruleset(way.rules)
+    digest = _digest(fitted_strategy(rules, way.players))
+    return save(way, SHIPPED_DIR / f"{way.rules}-{way.players}p.json", digest, missing_ok=False)
+
+
+def _digest(path):  # of a fitted strategy file
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _read_cached(path, rules, players, digest):
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    if (data.get("strategy_sha256") != digest or data.get("method") != METHOD
+            or data.get("players") != players):
+        return None
+    return from_dict(data, rules)
 
 
 def _derive(rules_obj, players, fitted, lines, hands, seed, progress):
-    if lines < 1:
-        raise ValueError(f"lines must be at least 1, got {lines}")
     compiled = rules_obj.compile()
     wheel = compiled.wheel_second
     stream = Stream(seed, "houseway")
     sample = deal_sorted_hands(hands, stream)
     offsets, rows, values, policy = _fitted_values(rules_obj, players, fitted, sample)
-    n_fine = [len(CLASS_KEYS[0]), len(CLASS_KEYS[1]), len(CLASS_KEYS[1])]
-    # b. fine classes: one column per (row, class)
-    starts = np.cumsum([0] + n_fine[:-1])
-    fine = [starts[k] + np.arange(n_fine[k]) for k in range(3)]
+    # b. fine classes: one column per (row, class); monotone values per row
+    sizes = [len(CLASS_KEYS[0]), len(CLASS_KEYS[1]), len(CLASS_KEYS[1])]
+    starts = np.cumsum([0] + sizes[:-1])
+    fine = [starts[k] + np.arange(sizes[k]) for k in range(3)]
     xtx, xty, counts, _ = _design(offsets, rows, values, wheel, fine,
                                   shifted(progress, 0, 2 * hands))
     beta = _solve(xtx, xty)
-    # c. monotone per row, then k segments weighted by occurrence
-    segment = []
-    next_column = 0
-    bounds_per_row = []
+    y, w, cuts = [], [], []
     for k in range(3):
-        y = beta[fine[k]]
-        w = counts[fine[k]].astype(float)
-        seen = w > 0
-        y = np.where(seen, y, 0.0)
-        y = _isotonic(y, np.where(seen, w, 1e-12))
-        bounds = _segments(y, w, lines)
-        column = np.empty(n_fine[k], np.int64)
-        for i, (a, b) in enumerate(bounds):
-            column[a:b] = next_column + i
-        segment.append(column)
-        bounds_per_row.append(bounds)
-        next_column += len(bounds)
-    # d. refit the segments, scale, round
-    xtx, xty, counts, columns = _design(offsets, rows, values, wheel, segment,
-                                        shifted(progress, hands, 2 * hands))
-    seg_values = _solve(xtx, xty)
-    lines_out, table = [], np.zeros(_kp.POINTS_SHAPE)
-    per_row = []
-    for k in range(3):
-        ids = np.unique(segment[k])
-        v = np.maximum.accumulate(seg_values[ids])  # keep the chart increasing
-        per_row.append(v - v[0])  # a row's weakest line scores 0
-    scale = _point_scale(per_row)
-    for k in range(3):
-        ids = np.unique(segment[k])
-        pts = np.rint(per_row[k] * scale).astype(int)
-        kind = 0 if k == 0 else 1
-        keys = CLASS_KEYS[kind]
-        for i, (a, b) in enumerate(bounds_per_row[k]):
-            lines_out.append(Line(ROWS[k], keys[a], keys[b - 1], int(pts[i])))
-        # points of every strength (ace-low ordinal), then on the ruleset's scale
-        strengths = np.flatnonzero(CLASS_OF[kind] >= 0)
-        low_points = np.zeros(N_STRENGTHS)
-        seg_of_class = segment[k] - segment[k].min()
-        low_points[strengths] = pts[seg_of_class[CLASS_OF[kind, strengths]]]
-        table[k, :N_STRENGTHS] = low_points[np.argsort(WHEEL_SECOND)] if wheel else low_points
+        wk = counts[fine[k]].astype(float)
+        seen = wk > 0
+        yk = isotonic(np.where(seen, beta[fine[k]], 0.0), np.where(seen, wk, 1e-12))
+        y.append(yk)
+        w.append(wk)
+        cuts.append(segmentations(yk, wk, lines))
+    # c. the best share of the lines among the rows, from its starting chart
+    regret = _Regret(offsets, rows, values, wheel)
+    start = min((_initial(y, w, share, cuts) for share in _shares(lines, sizes)), key=regret)
+    # d. local search
+    chart, loss = _improve(start, regret, _search_progress(progress, hands))
+    lines_out = []
+    for k, (first, points) in enumerate(chart):
+        keys = CLASS_KEYS[0 if k == 0 else 1]
+        bounds = list(first[1:]) + [len(keys)]
+        lines_out += [Line(ROWS[k], keys[a], keys[b - 1], int(p))
+                      for a, b, p in zip(first, bounds, points)]
+    table = points_table(lines_out, wheel)
     # e. surrender threshold and agreement with the fitted decisions
     totals = np.array([_best_total(table, rows[offsets[h]:offsets[h + 1]])
                        for h in range(len(offsets) - 1)])
@@ -327,19 +353,15 @@ def _derive(rules_obj, players, fitted, lines, hands, seed, progress):
         table[_kp.SURRENDER_BELOW] = _threshold(totals, fitted_surrenders)
     agreement = _agreement(table, policy, rules_obj, players, sample, stream)
     return HouseWay(rules_obj.id, players, tuple(lines_out), float(table[_kp.SURRENDER_BELOW]),
-                    len(compiled.naturals) > 0, agreement, table)
+                    len(compiled.naturals) > 0, agreement, table, hands, loss)
 
 
-def _point_scale(per_row):
-    """Points per unit of value: every step between adjacent lines worth at least one point
-    (rounding must not merge lines), and no line above :data:`MAX_POINTS`; the rare hands with
-    big royalties (quads in the back) do not squeeze the common ones."""
-    values = np.concatenate(per_row)
-    steps = np.concatenate([np.diff(v) for v in per_row])
-    steps = steps[steps > 1e-9]
-    if values.max() <= 0 or len(steps) == 0:
-        return 1.0
-    return min(1.0 / steps.min(), MAX_POINTS / values.max())
+def _search_progress(progress, hands):
+    """The search's rounds as derive's second half (each round expects one more until none
+    improves)."""
+    if progress is None:
+        return None
+    return lambda done, total: progress(hands + hands * done // max(total, 1), 2 * hands)
 
 
 def _best_total(table, rows):
@@ -376,12 +398,3 @@ def _agreement(table, policy, rules, players, hands, stream):
     theirs = _play(policy, rules, players, hands, stream)
     same = np.all(mine[0] == theirs[0], axis=1) & (mine[1] == theirs[1]) & (mine[3] == theirs[3])
     return float(same.mean())
-
-
-
-
-def as_policy(way, source):
-    """A :class:`HouseWay` as a policy the kernels play."""
-    from analysis.play.policy import Policy
-
-    return Policy("houseway", _kp.HOUSEWAY, np.zeros(_kv.TABLE_SHAPE), way.points, source)

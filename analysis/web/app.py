@@ -25,7 +25,7 @@ from analysis.game.cards import parse_hand
 from analysis.game.ruleset_files import load_ruleset, ruleset_ids
 from analysis.game.score import score_showdown
 from analysis.measure.best import best_setting
-from analysis.measure.review import played_setting, review_of
+from analysis.measure.review import houseway_review, played_setting, review_of
 from analysis.output.answers import rules_answer, score_answer, settings_answer
 from analysis.strategy.registry import make_policy
 from analysis.web import requests as rq
@@ -201,6 +201,18 @@ def create_app(job_root=None, running=1, queued=8, computing=4):
                                   _policy(body.opponents, rules.id, body.players),
                                   body.samples, body.seed, extra=[rows])
         return JSONResponse(_finite(review_of(result, rows)))
+
+    @app.post("/api/houseway",
+              summary="Set a hand by the house way, beside the best (sapsam houseway HAND --json)")
+    def houseway(body: rq.HousewayRequest):
+        with checking("hand"):
+            parse_hand(body.hand)
+        rules = load_ruleset(named("rules", body.rules))
+        with gate:
+            payload = houseway_review(body.hand, rules, body.players,
+                                      _policy(body.opponents, rules.id, body.players),
+                                      body.samples, body.seed)
+        return JSONResponse(_finite(payload))
 
     @app.post("/api/score", summary="Settle a showdown (sapsam score --json)")
     def score(body: rq.ScoreRequest):

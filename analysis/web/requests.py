@@ -58,6 +58,15 @@ class ReviewRequest(Body):
     seed: Seed = 0
 
 
+class HousewayRequest(Body):
+    hand: Hand
+    rules: Rules = "standard"
+    players: Players = 4
+    opponents: Policy = "fitted"
+    samples: Annotated[int, Field(ge=100, le=MAX_SAMPLES)] = 10_000
+    seed: Seed = 0
+
+
 class ScoreRequest(Body):
     rules: Rules = "standard"
     settings: Annotated[list[Annotated[str, Field(max_length=TEXT)]],

@@ -219,6 +219,7 @@ const drill = { hand: [], rows: { front: [], middle: [], back: [] }, target: "ba
 function setupTrain() {
   $("#train-deal").addEventListener("click", deal);
   $("#train-suggest").addEventListener("click", suggest);
+  $("#train-houseway").addEventListener("click", houseway);
   $("#train-submit").addEventListener("click", submit);
   $("#train-export").addEventListener("click", exportStats);
   $("#train-reset").addEventListener("click", () => { localStorage.removeItem(STORE); renderStats(); });
@@ -274,6 +275,7 @@ function renderDrill() {
   const full = Object.keys(ROWS).every((r) => drill.rows[r].length === ROWS[r]);
   $("#train-submit").disabled = !full || drill.done || !drill.hand.length;
   $("#train-suggest").disabled = drill.done || !drill.hand.length;
+  $("#train-houseway").disabled = drill.done || !drill.hand.length;
 }
 
 const settingText = (rows) => Object.keys(ROWS).map((r) => [...rows[r]].sort(byRank).join(" ")).join(" | ");
@@ -283,10 +285,27 @@ async function suggest() {
   try {
     const answer = await busy($("#train-suggest"), () => api("/api/best",
       { hand: drill.hand.join(" "), ...table(), samples: 2000, seed: 0 }));
-    const best = answer.candidates.find((c) => c.setting.includes("|"));
-    const [front, middle, back] = best.setting.split("|").map((r) => r.trim().split(/\s+/));
-    drill.rows = { front, middle, back };
-    renderDrill();
+    placeSetting(answer.candidates.find((c) => c.setting.includes("|")).setting);
+  } catch (error) {
+    showError($("#train-error"), error);
+  }
+}
+
+const placeSetting = (text) => {
+  const [front, middle, back] = text.split("|").map((r) => r.trim().split(/\s+/));
+  drill.rows = { front, middle, back };
+  renderDrill();
+};
+
+async function houseway() {
+  showError($("#train-error"), null);
+  try {
+    const answer = await busy($("#train-houseway"), () => api("/api/houseway",
+      { hand: drill.hand.join(" "), ...table(), samples: 2000, seed: 0 }));
+    const way = answer.houseway;
+    $("#train-hint").textContent = `House way: ${way.decision} (rule ${way.rule}: ${way.reason})`
+      + (answer.rank === 1 ? "; the best setting found." : `; it gives up ${answer.loss.toFixed(3)} units against the best.`);
+    if (way.decision.includes("|")) placeSetting(way.decision);
   } catch (error) {
     showError($("#train-error"), error);
   }
