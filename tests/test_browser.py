@@ -162,6 +162,23 @@ def test_train_a_hand_set_by_clicks(server, browser):
     shot(browser, "train")
 
 
+def test_train_with_the_house_way_as_a_hint(server, browser):
+    open_page(browser, server)
+    by_id(browser, "tab-train").click()
+    by_id(browser, "train-deal").click()
+    hand = [b.get_attribute("data-testid").removeprefix("hand-card-") for b in
+            browser.find_elements(By.CSS_SELECTOR, "[data-testid^=hand-card-]")]
+    by_id(browser, "train-houseway").click()
+    wait(browser).until(lambda d: by_id(d, "train-hint").text.startswith("House way:"))
+    api = post(server, "/api/houseway", {"hand": " ".join(hand), "rules": "standard",
+                                         "players": 4, "samples": 2000, "seed": 0})
+    hint = by_id(browser, "train-hint").text
+    assert api["houseway"]["decision"] in hint and f"rule {api['houseway']['rule']}" in hint
+    if "|" in api["houseway"]["decision"]:  # a setting: the rows hold it, ready to submit
+        assert browser.find_elements(By.CSS_SELECTOR, "[data-testid^=hand-card-]") == []
+        assert by_id(browser, "train-submit").is_enabled()
+
+
 def test_review_a_csv_with_a_bad_row(server, browser, tmp_path):
     open_page(browser, server)
     by_id(browser, "tab-review").click()
