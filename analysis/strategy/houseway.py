@@ -259,7 +259,7 @@ def derive(rules, players=4, lines=LINES, hands=SAMPLE_HANDS, seed=0, progress=N
         return _DERIVED[key]
     default = (lines, hands, seed) == (LINES, SAMPLE_HANDS, 0)
     name = f"{rules.id}-{players}p.json"
-    cached = f"houseway-{digest[:16]}.json"
+    cached = f"houseway-{digest[:16]}-{players}p.json"
     for path in (SHIPPED_DIR / name, on_demand_dir() / cached) if default else ():
         way = _read_cached(path, rules, players, digest)
         if way is not None:
