@@ -20,7 +20,7 @@ COMMANDS = {
     "exploit": (["exploit", "--deals", "3", "--samples", "200"], "deals"),
     "simulate": (["simulate", "--rules", "standard,two-four", "--tables", "3000",
                   "--block-size", "100", "--out", "{tmp}/sim"], "tables"),
-    "houseway": (["houseway", "--tables", "2000", "--out", "{tmp}/hw"], "fitting the chart"),
+    "houseway": (["houseway", "--tables", "2000", "--out", "{tmp}/hw"], "deriving the chart"),
     "chart": (["chart", "policies", "--samples", "3000", "--out", "{tmp}/charts"], "chart policies"),
 }
 
