@@ -29,6 +29,14 @@ def standard():
     return H.derive("standard", 4)
 
 
+def house_way_plays(rules, hands):
+    """(rows, natural, natural_key, surrender) of the ``houseway`` policy at 4 players."""
+    compiled = rules.compile()
+    policy = make_policy("houseway", rules, 4)
+    return KP.play_hands(hands, policy.code, policy.tables, policy.points, compiled.params,
+                         compiled.naturals, 3, Stream(SEED, "field").states(8))
+
+
 def test_isotonic_is_the_weighted_monotone_fit():
     y = np.array([3.0, 1.0, 2.0, 5.0, 4.0])
     w = np.array([1.0, 1.0, 2.0, 1.0, 3.0])
@@ -80,12 +88,8 @@ def test_the_chart_is_short_increasing_and_is_what_the_policy_scores(standard):
 
 def test_the_house_way_sets_every_hand_legally_by_its_chart(standard):
     rules = load_ruleset("standard")
-    compiled = rules.compile()
-    policy = make_policy("houseway", rules, 4)
     hands = deal_hands(np.random.default_rng(SEED + 3), 400)
-    rows, natural, _, surrender = KP.play_hands(hands, policy.code, policy.tables, policy.points,
-                                                compiled.params, compiled.naturals, 3,
-                                                Stream(SEED, "field").states(8))
+    rows, natural, _, surrender = house_way_plays(rules, hands)
     set_ = (natural < 0) & ~surrender
     assert set_.mean() > 0.8
     r = rows[set_].astype(np.int64)
@@ -174,12 +178,8 @@ def test_the_regret_picks_what_the_kernel_plays_and_the_search_lowers_it(standar
 
 def test_one_hand_is_explained_by_the_rule_that_decided_it(standard):
     rules = load_ruleset("standard")
-    compiled = rules.compile()
-    policy = make_policy("houseway", rules, 4)
     hands = deal_hands(np.random.default_rng(SEED + 7), 40)
-    rows, natural, _, surrender = KP.play_hands(hands, policy.code, policy.tables, policy.points,
-                                                compiled.params, compiled.naturals, 3,
-                                                Stream(SEED, "field").states(8))
+    rows, natural, _, surrender = house_way_plays(rules, hands)
     from analysis.strategy.houseway_chart import decide_hand
 
     for hand, r, nat, sur in zip(hands, rows, natural, surrender):

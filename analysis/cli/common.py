@@ -217,3 +217,15 @@ def interrupted_line():
     """The one line an interrupted command leaves."""
     command = _RESUME.get("command")
     return f"interrupted; resume with: {command}" if command else "interrupted"
+
+
+def print_verdict(out, payload, best_found):
+    """The end of a review (``review``, ``houseway HAND``): ``best_found`` when the reviewed
+    decision is the best, else the best and the loss against it with its 95% CI."""
+    if payload["rank"] == 1:
+        out.print(best_found)
+        return
+    low, high = payload["loss_ci"]
+    out.print(f"Best: {payload['best']} (EV {payload['best_ev']:+.3f})")
+    out.print(f"Loss: {payload['loss']:.3f} [{low:.3f}, {high:.3f}]"
+              + ("" if payload["distinguishable"] else " (not distinguishable from 0)"))

@@ -9,6 +9,7 @@ from analysis.cli.common import (
     compile_notice,
     console,
     fits_ready,
+    print_verdict,
     reports_bad_input,
     table,
     wide,
@@ -141,12 +142,6 @@ def review_command(hand, setting, ruleset, players, opponents, samples, seed, st
     low, high = payload["ci"]
     out.print(f"Rank {payload['rank']} of {payload['candidates']}; EV {payload['ev']:+.3f} "
               f"[{low:+.3f}, {high:+.3f}] units per hand")
-    if payload["rank"] == 1:
-        out.print("This is the best setting found.")
-    else:
-        out.print(f"Best: {payload['best']} (EV {payload['best_ev']:+.3f})")
-        out.print(f"Loss: {payload['loss']:.3f} [{payload['loss_ci'][0]:.3f}, "
-                  f"{payload['loss_ci'][1]:.3f}]"
-                  + ("" if payload["distinguishable"] else " (not distinguishable from 0)"))
+    print_verdict(out, payload, "This is the best setting found.")
     out.print(f"[dim]{result.samples:,} sampled tables, {players} players, {opponents} opponents, "
               f"{result.rules.id}[/dim]")

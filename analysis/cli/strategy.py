@@ -13,6 +13,7 @@ from analysis.cli.common import (
     console,
     distinct_rulesets,
     fits_ready,
+    print_verdict,
     reports_bad_input,
     resumable,
     resume_options,
@@ -261,7 +262,7 @@ def _houseway_hand(hand, rulesets, players, opponents, samples, seed, as_json, q
     if as_json:
         click.echo(json.dumps(payload, indent=2))
         return
-    way, best = payload["houseway"], payload
+    way = payload["houseway"]
     out = console()
     out.print(f"Hand: [bold]{payload['hand']}[/bold]")
     out.print(f"House way ({rules.id}, {players} players): [bold]{way['decision']}[/bold]")
@@ -271,11 +272,5 @@ def _houseway_hand(hand, rulesets, players, opponents, samples, seed, as_json, q
     low, high = payload["ci"]
     out.print(f"  EV {payload['ev']:+.3f} [{low:+.3f}, {high:+.3f}] units per hand "
               f"(rank {payload['rank']} of {payload['candidates']})")
-    if payload["rank"] == 1:
-        out.print("The house way plays the best setting found.")
-    else:
-        out.print(f"Best: [bold]{best['best']}[/bold] (EV {best['best_ev']:+.3f})")
-        out.print(f"The house way gives up {payload['loss']:.3f} [{payload['loss_ci'][0]:.3f}, "
-                  f"{payload['loss_ci'][1]:.3f}] units"
-                  + ("" if payload["distinguishable"] else " (not distinguishable from 0)"))
+    print_verdict(out, payload, "The house way plays the best setting found.")
     out.print(f"[dim]{payload['samples']:,} sampled tables, {opponents} opponents[/dim]")

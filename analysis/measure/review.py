@@ -34,9 +34,16 @@ def review_of(result, rows):
     same = {c.label for c in candidates(result.hand, result.rules, extra=[rows])
             if c.rows == triple and c.natural < 0 and not c.surrender}
     rank = [i for i, c in enumerate(ranking["setting"]) if c in same][0]
-    row, best = ranking.iloc[rank], ranking.iloc[0]
     return {"setting": format_setting(*rows), "legal": bool(triple[2] >= triple[1] >= triple[0]),
-            "rank": rank + 1, "candidates": len(ranking), "ev": row.ev,
+            **_verdict(result, rank)}
+
+
+def _verdict(result, rank):
+    """Candidate ``rank`` (0-based) of a result against its best: rank, EV and CI, the best
+    setting, the loss and its CI, whether the loss is distinguishable from 0."""
+    ranking = result.table
+    row, best = ranking.iloc[rank], ranking.iloc[0]
+    return {"rank": rank + 1, "candidates": len(ranking), "ev": row.ev,
             "ci": [row.ci_low, row.ci_high], "best": best.setting, "best_ev": best.ev,
             "loss": -row.gap, "loss_ci": [-row.gap_high, -row.gap_low],
             "distinguishable": bool(row.distinguishable), "samples": result.samples}
@@ -62,12 +69,7 @@ def houseway_review(hand, rules, players=4, opponents="fitted", samples=10000, s
                                                                           players, stage=stage)
     result = best_setting(cards, rules, players, policy, samples, seed,
                           progress=stage("sampling tables", None, "tables") if stage else None)
-    ranking = result.table
-    rank = int(np.flatnonzero(ranking["setting"].to_numpy() == decision.label)[0])
-    row, best = ranking.iloc[rank], ranking.iloc[0]
+    rank = int(np.flatnonzero(result.table["setting"].to_numpy() == decision.label)[0])
     return {"hand": result.hand_text, "rules": result.rules.id, "players": players,
             "opponents": policy.name, "seed": seed, "houseway": decision.to_dict(),
-            "rank": rank + 1, "candidates": len(ranking), "ev": row.ev,
-            "ci": [row.ci_low, row.ci_high], "best": best.setting, "best_ev": best.ev,
-            "loss": -row.gap, "loss_ci": [-row.gap_high, -row.gap_low],
-            "distinguishable": bool(row.distinguishable), "samples": result.samples}
+            **_verdict(result, rank)}

@@ -74,9 +74,9 @@ def _chart_page(way, gap):
     put(f"House way: {way.rules}, {way.players} players", 20, "bold", gap_after=0.004)
     put(f"{way.chart_lines} chart lines. Set any hand in three steps; the chart gives each "
         "row points by its hand.", 11, color="0.3", gap_after=0.025)
-    for n, text in way.rules_text():
+    for n, kind, text in way.rules_text():
         put(f"{n}.  {text}", 12, "bold" if n == 1 else "normal", width=80)
-        if text.startswith("Score every"):
+        if kind == "score":
             for row in ROWS:
                 put(row.upper(), 12, "bold", indent=0.04, gap_after=0.006)
                 lines = [x for x in way.lines if x.row == row]
@@ -84,8 +84,8 @@ def _chart_page(way, gap):
                     put("no points: the tie rule sets it", 11, indent=0.08)
                     continue
                 for line in reversed(lines):  # strongest first, as a chart is read
-                    put(f"{line.points:>3}", 12, "bold", indent=0.08, gap_after=-0.0252,
-                        family="monospace")
+                    ax.text(0.08, y, f"{line.points:>3}", fontsize=12, weight="bold", va="top",
+                            family="monospace", transform=ax.transAxes)
                     put(line.text, 11, indent=0.16, gap_after=0.006)
                 y -= 0.012
     y -= 0.02

@@ -89,19 +89,23 @@ class HouseWay:
         """Lines a person learns: those of the rows that score (a row of one line scores 0)."""
         return sum(n for n in (sum(x.row == row for x in self.lines) for row in ROWS) if n > 1)
 
+    @property
+    def rule_numbers(self):
+        """The number of each of its rules: ``{"declare": 1, "score": 2, "surrender": 3}``
+        (a rule the ruleset has no use for is left out and the others move up)."""
+        kinds = (["declare"] if self.declares else []) + ["score"]
+        kinds += ["surrender"] if np.isfinite(self.surrender_below) else []
+        return {kind: n for n, kind in enumerate(kinds, 1)}
+
     def rules_text(self):
-        """The house way's numbered rules: [(number, text)], the chart's rows as sub-items of
-        the scoring rule (see :meth:`describe`)."""
-        out, n = [], 1
-        if self.declares:
-            out.append((n, "Declare a natural whenever you hold one."))
-            n += 1
-        out.append((n, "Score every legal setting from the chart; play the highest total. "
-                       "On a tie keep the stronger front, then middle, then back."))
-        if np.isfinite(self.surrender_below):
-            out.append((n + 1, f"Surrender when no setting scores {self.surrender_below:g} "
-                               "points or more."))
-        return out
+        """The house way's numbered rules: [(number, kind, text)], the chart's rows belonging
+        to the ``score`` rule (see :meth:`describe`)."""
+        text = {"declare": "Declare a natural whenever you hold one.",
+                "score": "Score every legal setting from the chart; play the highest total. "
+                         "On a tie keep the stronger front, then middle, then back.",
+                "surrender": f"Surrender when no setting scores {self.surrender_below:g} "
+                             "points or more."}
+        return [(n, kind, text[kind]) for kind, n in self.rule_numbers.items()]
 
     def row_text(self, row):
         """One row of the chart in words, e.g. ``'pair of 2s to pair of 9s **2**; ...'``."""
@@ -114,9 +118,9 @@ class HouseWay:
         """The house way as numbered rules with its chart, in Markdown."""
         out = [f"House way for `{self.rules}`, {self.players} players "
                f"({self.chart_lines} chart lines)"]
-        for n, text in self.rules_text():
+        for n, kind, text in self.rules_text():
             out.append(f"{n}. {text}")
-            if text.startswith("Score every"):
+            if kind == "score":
                 out += [f"   - {row}: {self.row_text(row)}" for row in ROWS]
         out.append(f"\n(Matches the fitted strategy's setting on {self.agreement:.0%} of "
                    f"{self.hands:,} sampled hands.)")
@@ -220,17 +224,17 @@ def decide_hand(way, hand, rules, players):
     rows, natural, _, surrender = _kp.play_hands(
         cards[None], policy.code, policy.tables, policy.points, compiled.params,
         compiled.naturals, players - 1, Stream(0, "houseway").states(CHUNKS))
-    numbers = dict((text.split(" ", 1)[0], n) for n, text in way.rules_text())
+    numbers = way.rule_numbers
     frontier = pareto_frontier(cards, wheel_rank=str(rules.wheel_rank)).members
     totals = [sum(way.points[k, m.strengths[k]] for k in range(3)) for m in frontier]
     top = float(max(totals))
     tied = int(sum(t == top for t in totals))
     if natural[0] >= 0:
         kind = NATURAL_KINDS[compiled.naturals[natural[0], 0]]
-        return HandDecision(numbers["Declare"], f"natural ({kind})",
+        return HandDecision(numbers["declare"], f"natural ({kind})",
                             f"a natural ({kind}) is declared whenever held", (), top, tied)
     if surrender[0]:
-        return HandDecision(numbers["Surrender"], "surrender",
+        return HandDecision(numbers["surrender"], "surrender",
                             f"no setting scores {way.surrender_below:g} points: the best scores "
                             f"{top:g}", (), top, tied)
     chosen = next(m for m in frontier if m.strengths == tuple(int(r) for r in rows[0]))
@@ -240,4 +244,4 @@ def decide_hand(way, hand, rules, players):
     if tied > 1:
         reason += (f", which {tied} settings score; the tie rule keeps the stronger front, "
                    "then middle, then back")
-    return HandDecision(numbers["Score"], chosen.text, reason, lines, top, tied)
+    return HandDecision(numbers["score"], chosen.text, reason, lines, top, tied)

@@ -204,7 +204,7 @@ def create_app(job_root=None, running=1, queued=8, computing=4):
 
     @app.post("/api/houseway",
               summary="Set a hand by the house way, beside the best (sapsam houseway HAND --json)")
-    def houseway(body: rq.HousewayRequest):
+    def houseway(body: rq.HandRequest):
         with checking("hand"):
             parse_hand(body.hand)
         rules = load_ruleset(named("rules", body.rules))

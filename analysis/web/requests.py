@@ -36,35 +36,25 @@ class SettingsRequest(Body):
     wheel_rank: Literal["ace-low", "second"] = "ace-low"
 
 
-class BestRequest(Body):
+class HandRequest(Body):
+    """One hand against sampled opponents: what best, review and houseway share."""
+
     hand: Hand
     rules: Rules = "standard"
     players: Players = 4
     opponents: Policy = "fitted"
     samples: Annotated[int, Field(ge=100, le=MAX_SAMPLES)] = 10_000
     seed: Seed = 0
+
+
+class BestRequest(HandRequest):
     top: Annotated[int | None, Field(ge=1)] = None
     precision: Annotated[float | None, Field(gt=0)] = None
 
 
-class ReviewRequest(Body):
-    hand: Hand
+class ReviewRequest(HandRequest):
     setting: Annotated[str, Field(max_length=TEXT, description='"front | middle | back", e.g. '
                                                                '"5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts".')]
-    rules: Rules = "standard"
-    players: Players = 4
-    opponents: Policy = "fitted"
-    samples: Annotated[int, Field(ge=100, le=MAX_SAMPLES)] = 10_000
-    seed: Seed = 0
-
-
-class HousewayRequest(Body):
-    hand: Hand
-    rules: Rules = "standard"
-    players: Players = 4
-    opponents: Policy = "fitted"
-    samples: Annotated[int, Field(ge=100, le=MAX_SAMPLES)] = 10_000
-    seed: Seed = 0
 
 
 class ScoreRequest(Body):
