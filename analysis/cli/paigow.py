@@ -1,0 +1,101 @@
+"""``sapsam paigow``: Pai Gow tiles, solved exactly (best, table, chart)."""
+
+import json
+
+import click
+
+from analysis.cli.common import OutputFolder, console, reports_bad_input, table, wide
+
+
+@click.group("paigow")
+def paigow_command():
+    """Pai Gow tiles: four tiles set into a low and a high hand against a banker who sets
+    by the Foxwoods house way.  Every figure is exact: all 20,475 banker hands of the 28
+    tiles left."""
+
+
+def _commission(value):
+    return click.option("--commission", type=float, default=value, show_default=True,
+                        help="The commission on a winning bet, a fraction (0.05, 0.0476).")
+
+
+@paigow_command.command("best")
+@click.argument("tiles")
+@click.option("--banking", is_flag=True, help="You bank: copies are yours, the house's hand "
+              "is set by the house way.")
+@_commission(0.05)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@reports_bad_input
+def best_command(tiles, banking, commission, as_json):
+    """Rank the settings of four TILES by exact value against the house way's banker.
+
+    TILES are four tiles by their faces or names: "6-6 1-1 4-2 5-3", "teen day gee joon eight".
+    """
+    from analysis.game.paigow import parse_tiles, tile_label
+    from analysis.output.paigow import best_answer
+
+    hand = parse_tiles(tiles)
+    if not 0 <= commission < 1:
+        raise ValueError(f"--commission {commission}: use a fraction from 0 up to 1, "
+                         f"such as 0.05")
+    answer = best_answer(hand, banking, commission)
+    if as_json:
+        click.echo(json.dumps(answer, indent=2))
+        return
+    out = console()
+    out.print(f"Tiles: [bold]{'  '.join(tile_label(t) for t in hand)}[/bold]   "
+              f"{'banking' if banking else 'not banking'}, {100 * commission:g}% commission")
+    full = wide(out)
+
+    def cell(half):  # "1-1 4-2  8 (high day)", or "1-1 4-2  8" in 80 columns
+        words = half["hand"] if full else half["hand"].split(" (")[0]
+        return f"{' '.join(half['tiles'])}  {words}"
+
+    grid = table("low hand", "high hand", ">win %", ">push %", ">loss %", ">value", "")
+    for s in answer["settings"]:
+        marks = ", ".join(m for m, on in (("best", s["best"]), ("house way", s["house_way"]))
+                          if on)
+        grid.add_row(cell(s["low"]), cell(s["high"]), f"{100 * s['win']:.2f}",
+                     f"{100 * s['push']:.2f}", f"{100 * s['loss']:.2f}", f"{s['value']:+.4f}",
+                     marks)
+    out.print(grid)
+    out.print("[dim]exact, against all 20,475 banker hands; value per unit bet[/dim]")
+
+
+@paigow_command.command("table")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@reports_bad_input
+def table_command(as_json):
+    """The house edge of the house way and of the best strategy against it, banking or
+    not, at 5% and 4.76% commission, beside the published figures."""
+    from analysis.measure.paigow import house_edge_table
+    from analysis.output.paigow import SOURCE, table_frame
+
+    if as_json:
+        click.echo(json.dumps({"source": SOURCE,
+                               "rows": [r.to_dict() for r in house_edge_table()]}, indent=2))
+        return
+    frame = table_frame()
+    out = console()
+    grid = table("strategy", "bank", ">comm %", ">win %", ">loss %", ">push %", ">edge %",
+                 ">published")
+    for row in frame.itertuples(index=False):
+        grid.add_row(row[0], row[1], f"{row[2]:.2f}", f"{row[3]:.2f}", f"{row[4]:.2f}",
+                     f"{row[5]:.2f}", f"{row[6]:.2f}", f"{row[7]:.2f}")
+    out.print(grid)
+    out.print(f"[dim]published: {SOURCE}[/dim]")
+
+
+@paigow_command.command("chart")
+@click.option("--out", type=OutputFolder(), default="results/paigow", show_default=True,
+              help="Folder for house-edge.md/.json, strategy.md and strategy.png.")
+@reports_bad_input
+def chart_command(out):
+    """Write the strategy chart: which pairs to split, when the high hand goes up, and what
+    the house way costs against the best strategy."""
+    from pathlib import Path
+
+    from analysis.output.paigow import write_paigow
+
+    folder = write_paigow(Path(out))
+    click.echo(f"wrote {folder / 'strategy.md'}, strategy.png, house-edge.md and .json")
