@@ -31,6 +31,8 @@ demo: warm
 	$(VENV)/bin/sapsam houseway --rules standard --tables 4000 --out results/demo
 	$(VENV)/bin/sapsam chart policies --rules standard --policies greedy,balanced,houseway \
 	    --samples 4000 --out results/demo
+	$(VENV)/bin/sapsam paigow best "6-6 1-1 4-2 5-3"
+	$(VENV)/bin/sapsam paigow table
 
 # The lint first (seconds), then the tests with the public examples in the docstrings, and a
 # coverage report of the Python code (the Numba kernels run compiled, so coverage cannot see
@@ -100,6 +102,7 @@ results: strategies exploits
 	for kind in rows front declare policies; do \
 	    $(VENV)/bin/sapsam chart $$kind --rules standard --policies greedy,balanced,houseway --seed 1 || exit 1; done
 	$(VENV)/bin/sapsam chart rulesets --rules all --policies greedy,balanced,houseway --seed 1
+	$(VENV)/bin/sapsam paigow chart --out results/paigow
 	$(MAKE) notebooks
 	$(MAKE) bench
 

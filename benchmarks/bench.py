@@ -368,6 +368,26 @@ def best(context):
                      "s/hand", 1, 0.25)]
 
 
+@benchmark("paigow")
+def paigow(context):
+    """Pai Gow tiles: the whole exact house-edge table (3,620 hands x 35,960 banker hands,
+    both banking sides, the house way derived), from nothing, in-process; one hand's ranking."""
+    from analysis.game.paigow import parse_tiles
+    from analysis.measure import paigow as exact
+
+    def table():
+        for cached in (exact.distinct_hands, exact.strengths, exact.house_way, exact.counts):
+            cached.cache_clear()
+        exact.house_edge_table()
+
+    threads = max(thread_counts(1, 2))
+    hand = parse_tiles("6-6 1-1 4-2 5-3")
+    return [time_row("paigow exact house-edge table, 8 rows", threads,
+                     context.time(table, threads), 1, "s/table", 1, 60),
+            time_row("paigow best, one hand, all 20,475 banker hands", threads,
+                     context.time(lambda: exact.best(hand), threads), 1, "ms/hand", 1e-3)]
+
+
 def cli_seconds(arguments, repeats=1, env=None):
     """Wall seconds of each of ``repeats`` runs of the ``sapsam`` console script, as a user runs
     it: a new process, its output piped and discarded.

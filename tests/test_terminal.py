@@ -80,7 +80,9 @@ def test_dumb_terminal_and_no_color(variable, value):
     ["houseway", "--tables", "500", "--out", "{tmp}", "--quiet"],  # the text, not the bar
     ["score", "--names", "Amy,Bob", "6s 6d 4c | Ts Td 9s Qd 8c | 3s 3d 3c 2s 2d",
      "As Kd Qc | 9c 9d 5s 5d 4s | Kh Jh 9h 8h 7h"],
-], ids=["best", "review", "settings", "rules", "houseway", "score"])
+    ["paigow", "best", "6-6 1-1 4-2 5-3"],
+    ["paigow", "table"],
+], ids=["best", "review", "settings", "rules", "houseway", "score", "paigow-best", "paigow-table"])
 @pytest.mark.parametrize("columns", [80, 132])
 def test_tables_fit_the_terminal(args, columns, tmp_path):
     run = in_terminal(*[a.format(tmp=tmp_path) for a in args], columns=columns)

@@ -45,7 +45,14 @@ def hand_kernels():
     return settings.count_legal, settings.pareto_frontier, settle.settle_into
 
 
+def paigow_kernels():
+    from kernels import paigow
+
+    return paigow.strength, paigow.setting_strengths, paigow.exact_counts
+
+
 def all_kernels():
-    return best_kernels() + simulate_kernels() + policy_kernels() + hand_kernels()
+    return (best_kernels() + simulate_kernels() + policy_kernels() + hand_kernels()
+            + paigow_kernels())
 
 

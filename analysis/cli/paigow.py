@@ -4,7 +4,20 @@ import json
 
 import click
 
-from analysis.cli.common import OutputFolder, console, reports_bad_input, table, wide
+from analysis.cli.common import (
+    OutputFolder,
+    compile_notice,
+    console,
+    reports_bad_input,
+    table,
+    wide,
+)
+
+
+def _notice(quiet):
+    from analysis.base.jit import paigow_kernels
+
+    compile_notice(quiet, *paigow_kernels())
 
 
 @click.group("paigow")
@@ -38,6 +51,7 @@ def best_command(tiles, banking, commission, as_json):
     if not 0 <= commission < 1:
         raise ValueError(f"--commission {commission}: use a fraction from 0 up to 1, "
                          f"such as 0.05")
+    _notice(as_json)
     answer = best_answer(hand, banking, commission)
     if as_json:
         click.echo(json.dumps(answer, indent=2))
@@ -71,6 +85,7 @@ def table_command(as_json):
     from analysis.measure.paigow import house_edge_table
     from analysis.output.paigow import SOURCE, table_frame
 
+    _notice(as_json)
     if as_json:
         click.echo(json.dumps({"source": SOURCE,
                                "rows": [r.to_dict() for r in house_edge_table()]}, indent=2))
@@ -97,5 +112,6 @@ def chart_command(out):
 
     from analysis.output.paigow import write_paigow
 
+    _notice(False)
     folder = write_paigow(Path(out))
     click.echo(f"wrote {folder / 'strategy.md'}, strategy.png, house-edge.md and .json")

@@ -14,6 +14,7 @@ def warm(progress=None, one_hand=False):
     from analysis.measure.best import best_setting
     from analysis.measure.compare import policy_gaps
     from analysis.measure.exploit import exploitability
+    from analysis.measure.paigow import house_edge_table
     from analysis.measure.simulate import Simulation, run
     from analysis.strategy.fit import fit_equilibrium
     from analysis.strategy.houseway import derive
@@ -29,6 +30,7 @@ def warm(progress=None, one_hand=False):
         lambda: exploitability("two-four", 2, deals=1, samples=20),
         lambda: run(Simulation(("standard", "pusoy-single-winner"), 4,
                                ("fitted", "greedy", "balanced", "houseway"), 4, 0, 2)),
+        house_edge_table,
     ]
     if one_hand:
         steps = steps[:3]

@@ -61,6 +61,9 @@ def hands_frame(banking=False, commission=0.05):
         "best_low": strengths[rows, best, 0], "best_high": strengths[rows, best, 1],
         "house_low": strengths[rows, house, 0], "house_high": strengths[rows, house, 1],
         "max_low": strengths[:, :, 0].max(axis=1), "max_high": strengths[:, :, 1].max(axis=1),
+        "one_best": ((strengths[:, :, 0] == strengths[:, :, 0].max(axis=1, keepdims=True))
+                     & (strengths[:, :, 1] == strengths[:, :, 1].max(axis=1, keepdims=True))
+                     ).any(axis=1),  # one setting makes both the best low and the best high
     })
 
 
@@ -92,11 +95,11 @@ def _pair_lines(frame):
 
 
 def up_grid(frame):
-    """Hands with no pair and no 2/12 with a 7, 8 or 9: the share (by probability) whose best
-    setting is the one with the strongest high hand rather than the strongest low hand, by
-    the best low and best high points the tiles can make."""
+    """Hands with no pair, wong or gong, where no setting makes both the strongest low and the
+    strongest high hand: the share (by probability) whose best setting is the one with the
+    strongest high hand, by the best low and best high points the tiles can make."""
     plain = frame[(frame.max_high < 192) & (frame.max_high // 16 < 10)
-                  & (frame.max_low < 192)].copy()
+                  & (frame.max_low < 192) & ~frame.one_best].copy()
     plain["low_points"] = plain.max_low // 16
     plain["high_points"] = plain.max_high // 16
     plain["up"] = (plain.best_high == plain.max_high) & (plain.best_low < plain.max_low)
@@ -130,7 +133,7 @@ def strategy_figure(frame, path):
     ax.set_xlabel("best high hand the tiles can make (points)")
     ax.set_ylabel("best low hand the tiles can make (points)")
     ax.set_title("Pai Gow, best play against the house way: how often the high hand goes up\n"
-                 "(hands with no pair, wong, gong or high nine)")
+                 "(no pair, wong or gong; the strongest low and high hands not in one setting)")
     fig.colorbar(image, ax=ax, label="share of hands: strongest high hand played")
     save_figure(fig, path, formats=("png",))
 
