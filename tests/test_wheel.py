@@ -222,6 +222,15 @@ def test_settings(venv):
     assert "frontier" in result.stdout and re.search(r"^\s*1\s", result.stdout, re.MULTILINE)
 
 
+def test_paigow_from_the_wheel(venv):
+    """Pai Gow tiles from the installed package: a hand ranked exactly, the table as JSON."""
+    best = _clean_output(_sapsam(venv, "sapsam paigow best", "paigow", "best", "teen day 4-2 5-3"))
+    assert "best, house way" in best.stdout and "gong" in best.stdout
+    table = json.loads(_clean_output(_sapsam(venv, "sapsam paigow table", "paigow", "table",
+                                             "--json")).stdout)
+    assert len(table["rows"]) == 8
+
+
 def test_serve_from_the_wheel(venv):
     """``sapsam serve`` of the installed package: the page, its scripts, the API's docs and the
     shipped charts all come from the wheel (nothing from the checkout or the internet)."""
