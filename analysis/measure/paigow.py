@@ -57,12 +57,13 @@ def strengths():
 
 
 @functools.cache
-def house_way():
-    """The Foxwoods house way's setting of each of the 35,960 hands (int8)."""
-    from analysis.strategy.paigow_houseway import foxwoods_policy
+def house_way(high_three=None):
+    """The Foxwoods house way's setting of each of the 35,960 hands (int8); ``high_three``
+    another line for "lower than a high 3" (None: the booklet's)."""
+    from analysis.strategy.paigow_houseway import HIGH_THREE, foxwoods_policy
 
     reps, _, rep_of = distinct_hands()
-    return foxwoods_policy(HANDS[reps])[rep_of]
+    return foxwoods_policy(HANDS[reps], high_three or HIGH_THREE)[rep_of]
 
 
 def _banker(policy):
@@ -72,11 +73,11 @@ def _banker(policy):
 
 
 @functools.cache
-def counts(banking):
+def counts(banking, high_three=None):
     """(3,620, 3, 3) int64: (win, push, loss) of each distinct hand's settings against the
     house way, out of 20,475 banker hands."""
     reps, _, _ = distinct_hands()
-    low, high = _banker(house_way())
+    low, high = _banker(house_way(high_three))
     return exact_counts(strengths()[reps], MASKS[reps], MASKS, low, high, banking)
 
 
@@ -86,10 +87,12 @@ def values(count, commission):
     return ((1 - commission) * count[..., 0] - count[..., 2]) / N_BANKER
 
 
-def optimal(banking, commission):
-    """The setting of each distinct hand that is worth most against the house way (ties to
-    the lowest setting number)."""
-    return np.argmax(values(counts(banking), commission), axis=-1)
+def optimal(banking, commission, high_three=None):
+    """The best strategy against the house way, as a policy like :func:`house_way`: the
+    setting of each of the 35,960 hands worth most (ties to the lowest setting number)."""
+    _, _, rep_of = distinct_hands()
+    return np.argmax(values(counts(banking, high_three), commission),
+                     axis=-1)[rep_of].astype(np.int8)
 
 
 @dataclass(frozen=True)
@@ -113,23 +116,24 @@ class Row:
                 "push": self.push, "house_edge": self.house_edge}
 
 
-def row(strategy, banking, commission):
-    """The table's row for ``strategy`` ("house way" or "optimal")."""
+def row(strategy, banking, commission, high_three=None):
+    """The table's row for ``strategy`` ("house way" or "optimal"), against the house way
+    (with another line for "lower than a high 3" if ``high_three`` is given)."""
     reps, weights, _ = distinct_hands()
     if strategy == "house way":
-        chosen = house_way()[reps]
+        chosen = house_way(high_three)[reps]
     elif strategy == "optimal":
-        chosen = optimal(banking, commission)
+        chosen = optimal(banking, commission, high_three)[reps]
     else:
         raise ValueError(f"unknown strategy {strategy!r}: use house way or optimal")
-    played = counts(banking)[np.arange(len(reps)), chosen]  # (3620, 3)
+    played = counts(banking, high_three)[np.arange(len(reps)), chosen]  # (3620, 3)
     win, push, loss = (weights @ played) / TOTAL
     return Row(strategy, banking, commission, win, loss, push)
 
 
-def house_edge_table():
+def house_edge_table(high_three=None):
     """Every row: strategy (house way, optimal) x banking (no, yes) x commission."""
-    return [row(s, b, c) for s in ("house way", "optimal") for b in (False, True)
+    return [row(s, b, c, high_three) for s in ("house way", "optimal") for b in (False, True)
             for c in COMMISSIONS]
 
 

@@ -26,6 +26,9 @@ SPECIAL_PIPS = {TIT: 7, SEVEN: 7, YUN: 8, EIGHT: 8, NINE: 9}  # partners of a 2 
 HIGH_NINE, GONG, WONG = "high nine", "gong", "wong"
 TYPE_OF = {7: HIGH_NINE, 8: GONG, 9: WONG}
 HIGH_THREE = 16 * 3 + 10  # 3 points, the high tile a high 6 (chong, rank 10)
+# the line the published figures' program appears to draw: a 3 topped by a yun or better
+# (README, "Pai Gow tiles")
+PUBLISHED_HIGH_THREE = 16 * 3 + 13
 
 
 def _points(s):
@@ -132,12 +135,12 @@ def _wong_gong_rule(hand, settings):
     return k, f"wong, gong and high nine ({why}): {kind}"
 
 
-def _other_hands(hand, settings):
+def _other_hands(hand, settings, high_three):
     """Maximise the low hand, or the high one when the low cannot reach a high 3 and the
     high can reach 7; then exceptions A and B, which only move the high tile."""
     best_low = max(hand.low[k] for k in settings)
     best_high = max(_points(hand.high[k]) for k in settings)
-    if best_low < HIGH_THREE and best_high >= 7:
+    if best_low < high_three and best_high >= 7:
         k = hand.best(settings, key=lambda k: (hand.high[k], hand.low[k]))
         rule = "other hands: the low cannot make a high 3, so the high hand as high as possible"
     else:
@@ -160,8 +163,9 @@ def _other_hands(hand, settings):
     return k, rule
 
 
-def foxwoods(tiles):
-    """(setting 0..2, the rule that chose it) for four sorted tile indices."""
+def foxwoods(tiles, high_three=HIGH_THREE):
+    """(setting 0..2, the rule that chose it) for four sorted tile indices; ``high_three`` is
+    the strength below which a low hand is "lower than a high 3"."""
     hand = _Hand(tiles)
     decided = _pair_rule(hand)
     settings, before = [0, 1, 2], ""
@@ -171,10 +175,10 @@ def foxwoods(tiles):
             return k, rule
         settings = [j for j in settings if j not in hand.pair_settings()]
         before = rule + "; then "
-    k, rule = _wong_gong_rule(hand, settings) or _other_hands(hand, settings)
+    k, rule = _wong_gong_rule(hand, settings) or _other_hands(hand, settings, high_three)
     return k, before + rule
 
 
-def foxwoods_policy(hands):
+def foxwoods_policy(hands, high_three=HIGH_THREE):
     """The house way's setting for each row of ``hands`` ((n, 4) sorted tiles), as int8."""
-    return np.array([foxwoods(h)[0] for h in hands], dtype=np.int8)
+    return np.array([foxwoods(h, high_three)[0] for h in hands], dtype=np.int8)
