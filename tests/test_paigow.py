@@ -140,6 +140,18 @@ def test_the_published_figures():
     assert 100 * published[("optimal", False, 0.05)].house_edge == pytest.approx(1.67, abs=0.1)
 
 
+def test_the_pair_chart_agrees_with_the_booklet_where_it_should():
+    """The best play never splits 4s, 10s or 11s (the booklet's rule A), and splits the teen
+    pair from 6/8 up (its rule C), as the one-line rules of the strategy chart say."""
+    from analysis.output.paigow import hands_frame, pair_chart
+
+    rules = {row["pair"]: row for row in pair_chart(hands_frame())}
+    for never in ("gor", "bon", "mooy", "ping", "foo"):
+        assert rules[never]["split to make"] == "" and rules[never]["cost"] == 0
+    assert "6/8" in rules["teen"]["split to make"]
+    assert sum(row["share"] for row in rules.values()) < 0.5
+
+
 # ---- the Foxwoods house way ---------------------------------------------------------------------
 
 def chosen(text):

@@ -67,31 +67,57 @@ def hands_frame(banking=False, commission=0.05):
     })
 
 
-def pair_splits(frame):
-    """{pair name: (others where the best play splits it, others where it keeps it)}, each
-    hand with exactly one pair; "others" names the other two tiles."""
-    out = defaultdict(lambda: ([], []))
-    for row in frame.itertuples():
+def _points(strength):
+    return 12 if strength >= 192 else int(strength) // 16
+
+
+def pair_chart(frame, banking=False, commission=0.05):
+    """Per pair (hands holding exactly one pair): the least a split must make for the best play
+    to split, as the minimal (low, high) points of the splits it plays, and what that one-line
+    rule ("split to make these or better") costs against the best play, per hand of the set."""
+    reps, _, _ = exact.distinct_hands()
+    worth = exact.values(exact.counts(banking), commission)
+    strengths = exact.strengths()[reps]
+    hands = defaultdict(list)  # pair -> (probability, split points, best splits, values, k)
+    for i, row in enumerate(frame.itertuples()):
         groups = list(row.groups)
         pairs = [g for g in set(groups) if groups.count(g) == 2]
-        if len(pairs) != 1:
+        split = [k for k in range(3) if max(strengths[i, k]) < 192]
+        if len(pairs) != 1 or not split:
             continue
-        others = " + ".join(group_name(g) for g in groups if g != pairs[0])
-        kept = row.best_high >= 192 or row.best_low >= 192
-        out[group_name(pairs[0])][kept].append(others)
-    return dict(out)
+        k_split = max(split, key=lambda k: worth[i, k])
+        kept = [k for k in range(3) if k not in split][0]
+        at = (_points(strengths[i, k_split, 0]), _points(strengths[i, k_split, 1]))
+        hands[pairs[0]].append((row.probability, at, row.best == k_split,
+                                worth[i, kept], worth[i, k_split]))
+    rows = []
+    for pair, found in sorted(hands.items()):
+        splits = {at for _, at, chose, _, _ in found if chose}
+        least = sorted(a for a in splits
+                       if not any(b != a and b[0] <= a[0] and b[1] <= a[1] for b in splits))
+        cost = 0.0
+        for p, at, _, keep, split in found:
+            rule = any(at[0] >= x and at[1] >= y for x, y in least)
+            cost += p * (max(keep, split) - (split if rule else keep))
+        rows.append({"pair": group_name(pair),
+                     "split to make": " or ".join(f"{_name(x)}/{_name(y)}" for x, y in least)
+                     + (" or better" if least else ""),
+                     "cost": cost, "share": sum(p for p, *_ in found)})
+    return rows
+
+
+def _name(points):
+    return {10: "gong", 11: "wong"}.get(points, str(points))
 
 
 def _pair_lines(frame):
-    lines = []
-    for name, (split, kept) in sorted(pair_splits(frame).items()):
-        if not split:
-            lines.append(f"- **{name} pair**: always keep")
-        elif len(split) <= len(kept):
-            lines.append(f"- **{name} pair**: split with {', '.join(split)}; keep otherwise")
-        else:
-            lines.append(f"- **{name} pair**: keep with {', '.join(kept)}; split otherwise")
-    return lines
+    lines = ["| pair | the best play splits it to make | cost of that rule, % of a bet |",
+             "|---|---|--:|"]
+    for row in pair_chart(frame):
+        rule = row["split to make"] or "never split"
+        lines.append(f"| {row['pair']} | {rule} | {100 * row['cost']:.4f} |")
+    return lines + ["", "The cost is per hand dealt (all hands, not only those holding the "
+                    "pair): the rule errs where the pair's other two tiles matter."]
 
 
 def up_grid(frame):
