@@ -216,6 +216,27 @@ def test_charts_load(server, browser):
     shot(browser, "charts")
 
 
+def test_paigow_tiles_ranked_exactly(server, browser):
+    open_page(browser, server)
+    by_id(browser, "tab-paigow").click()
+    edge = wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid=paigow-edge] tbody tr"))
+    assert len(edge) == 8
+    field = by_id(browser, "paigow-tiles")
+    field.send_keys("6-6 6-6 6-6 1-1")
+    by_id(browser, "paigow-run").click()
+    error = wait(browser).until(seen.visibility_of_element_located((By.CSS_SELECTOR, "[data-testid=paigow-error]")))
+    assert "more times" in error.text
+    field.clear()
+    field.send_keys("teen day gee joon eight", Keys.ENTER)  # the form submits on Enter
+    rows = wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid=paigow-row]"))
+    assert len(rows) == 3 and "best" in rows[0].text and "gong" in rows[0].text
+    assert not by_id(browser, "paigow-error").is_displayed()
+    full_height(browser)
+    shot(browser, "paigow")
+    by_id(browser, "paigow-deal").click()
+    assert len(field.get_attribute("value").split()) == 4
+
+
 def test_phone_width_has_no_sideways_scroll(server, browser):
     open_page(browser, server, width=390, height=844)
     by_id(browser, "paste").send_keys(" ".join(HAND))

@@ -84,7 +84,21 @@ def test_score_as_the_cli(client):
     assert answer["totals"] == [-answer["totals"][1], answer["totals"][1]]
 
 
+def test_paigow_as_the_cli(client):
+    tiles = "6-6 1-1 4-2 5-3"
+    answer = client.post("/api/paigow/best", json={"tiles": tiles, "banking": True})
+    assert answer.json() == cli_json("paigow", "best", tiles, "--banking")
+    assert client.get("/api/paigow/table").json() == cli_json("paigow", "table")
+
+
 # --- bad input -------------------------------------------------------------------------------
+
+def test_paigow_bad_input(client):
+    answer = client.post("/api/paigow/best", json={"tiles": "6-6 6-6 6-6 1-1"})
+    assert "more times" in bad(answer, 400, "tiles")
+    bad(client.post("/api/paigow/best", json={"tiles": "teen day nine eight", "commission": 1.5}),
+        422, "commission")
+
 
 @pytest.mark.parametrize("hand, words", [
     ("As As Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d", "duplicate"),  # a card twice

@@ -82,13 +82,11 @@ def best_command(tiles, banking, commission, as_json):
 def table_command(as_json):
     """The house edge of the house way and of the best strategy against it, banking or
     not, at 5% and 4.76% commission, beside the published figures."""
-    from analysis.measure.paigow import house_edge_table
-    from analysis.output.paigow import SOURCE, table_frame
+    from analysis.output.paigow import SOURCE, table_answer, table_frame
 
     _notice(as_json)
     if as_json:
-        click.echo(json.dumps({"source": SOURCE,
-                               "rows": [r.to_dict() for r in house_edge_table()]}, indent=2))
+        click.echo(json.dumps(table_answer(), indent=2))
         return
     frame = table_frame()
     out = console()

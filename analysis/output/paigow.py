@@ -205,6 +205,11 @@ def write_paigow(folder):
     return folder
 
 
+def table_answer():
+    """The JSON of ``sapsam paigow table``: the published source and every row."""
+    return {"source": SOURCE, "rows": [r.to_dict() for r in exact.house_edge_table()]}
+
+
 def best_answer(tiles, banking=False, commission=0.05):
     """The JSON of ``sapsam paigow best``: each distinct setting, best first."""
     from analysis.game.paigow import tile_label

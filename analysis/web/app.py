@@ -214,6 +214,22 @@ def create_app(job_root=None, running=1, queued=8, computing=4):
                                       body.samples, body.seed)
         return JSONResponse(_finite(payload))
 
+    @app.post("/api/paigow/best",
+              summary="Rank four Pai Gow tiles' settings exactly (sapsam paigow best --json)")
+    def paigow_best(body: rq.PaiGowRequest):
+        from analysis.game.paigow import parse_tiles
+        from analysis.output.paigow import best_answer
+
+        with checking("tiles"):
+            tiles = parse_tiles(body.tiles)
+        return best_answer(tiles, body.banking, body.commission)
+
+    @app.get("/api/paigow/table", summary="Pai Gow's house-edge table (sapsam paigow table --json)")
+    def paigow_table():
+        from analysis.output.paigow import table_answer
+
+        return table_answer()
+
     @app.post("/api/score", summary="Settle a showdown (sapsam score --json)")
     def score(body: rq.ScoreRequest):
         rules = named("rules", body.rules)

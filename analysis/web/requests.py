@@ -57,6 +57,13 @@ class ReviewRequest(HandRequest):
                                                                '"5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts".')]
 
 
+class PaiGowRequest(Body):
+    tiles: Annotated[str, Field(max_length=TEXT, description='Four Pai Gow tiles, e.g. "6-6 1-1 '
+                                                             '4-2 5-3" or "teen day gee joon eight".')]
+    banking: bool = False
+    commission: Annotated[float, Field(ge=0, lt=1, description="On a winning bet, e.g. 0.05.")] = 0.05
+
+
 class ScoreRequest(Body):
     rules: Rules = "standard"
     settings: Annotated[list[Annotated[str, Field(max_length=TEXT)]],
