@@ -152,6 +152,17 @@ def test_the_pair_chart_agrees_with_the_booklet_where_it_should():
     assert sum(row["share"] for row in rules.values()) < 0.5
 
 
+def test_the_wong_gong_chart():
+    """A wong, gong or high nine that leaves a low of 0, 1, 8 or 9 points is always made; one
+    that leaves 4 points is mostly not: balancing pays there."""
+    from analysis.output.paigow import hands_frame, special_table
+
+    table = {low: (share, made) for low, share, made in special_table(hands_frame())}
+    assert all(table[low][1] == 1 for low in (0, 1, 8, 9))
+    assert table[4][1] < 0.5
+    assert 0.2 < sum(share for share, _ in table.values()) < 0.35  # hands with a 2/12 and 7-9
+
+
 # ---- the Foxwoods house way ---------------------------------------------------------------------
 
 def chosen(text):

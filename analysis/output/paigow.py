@@ -120,6 +120,28 @@ def _pair_lines(frame):
                     "pair): the rule errs where the pair's other two tiles matter."]
 
 
+def special_table(frame):
+    """Hands with no pair and a 2 or 12 with a 7, 8 or 9: by the low hand that the wong, gong
+    or high nine leaves (its best), the share of such hands and how often the best play still
+    makes the wong, gong or high nine.  Rows: (low points, share of hands, share made)."""
+    from analysis.strategy.paigow_houseway import special_hands
+
+    reps, _, _ = exact.distinct_hands()
+    strengths = exact.strengths()[reps]
+    held, made = defaultdict(float), defaultdict(float)
+    for i, row in enumerate(frame.itertuples()):
+        if strengths[i].max() >= 192:
+            continue
+        found = special_hands(HANDS[reps[i]])
+        settings = [k for k in range(3) if found[k]]
+        if not settings:
+            continue
+        low = _points(max(strengths[i, k, 0] for k in settings))
+        held[low] += row.probability
+        made[low] += row.probability * bool(found[row.best])
+    return [(low, held[low], made[low] / held[low]) for low in sorted(held)]
+
+
 def up_grid(frame):
     """Hands with no pair, wong or gong, where no setting makes both the strongest low and the
     strongest high hand: the share (by probability) whose best setting is the one with the
@@ -177,6 +199,11 @@ def strategy_text(frame, table):
              f"against the best setting; the two differ on {100 * differ:.1f}% of hands.", "",
              "## Pairs: when the best play splits them", ""]
     lines += _pair_lines(frame)
+    lines += ["", "## Wong, gong and high nine: when to make them", "",
+              "| low hand it leaves (points) | share of hands | the best play makes it |",
+              "|--:|--:|--:|"]
+    lines += [f"| {low} | {100 * share:.2f}% | {100 * kept:.0f}% |"
+              for low, share, kept in special_table(frame)]
     lines += ["", "## Other hands: high hand up or low hand up", "",
               "![when the high hand goes up](strategy.png)", "",
               "## Where the house way costs most", "",

@@ -179,6 +179,12 @@ def foxwoods(tiles, high_three=HIGH_THREE):
     return k, before + rule
 
 
+def special_hands(tiles):
+    """{setting: the wong, gong and high nine hands it makes} for four sorted tiles."""
+    hand = _Hand(tiles)
+    return {k: _specials(hand, k) for k in range(3)}
+
+
 def foxwoods_policy(hands, high_three=HIGH_THREE):
     """The house way's setting for each row of ``hands`` ((n, 4) sorted tiles), as int8."""
     return np.array([foxwoods(h, high_three)[0] for h in hands], dtype=np.int8)
