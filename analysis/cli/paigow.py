@@ -27,16 +27,12 @@ def paigow_command():
     tiles left."""
 
 
-def _commission(value):
-    return click.option("--commission", type=float, default=value, show_default=True,
-                        help="The commission on a winning bet, a fraction (0.05, 0.0476).")
-
-
 @paigow_command.command("best")
 @click.argument("tiles")
 @click.option("--banking", is_flag=True, help="You bank: copies are yours, the house's hand "
               "is set by the house way.")
-@_commission(0.05)
+@click.option("--commission", type=click.FloatRange(0, 1, max_open=True), default=0.05,
+              show_default=True, help="The commission on a winning bet, a fraction (0.05, 0.0476).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @reports_bad_input
 def best_command(tiles, banking, commission, as_json):
@@ -48,9 +44,6 @@ def best_command(tiles, banking, commission, as_json):
     from analysis.output.paigow import best_answer
 
     hand = parse_tiles(tiles)
-    if not 0 <= commission < 1:
-        raise ValueError(f"--commission {commission}: use a fraction from 0 up to 1, "
-                         f"such as 0.05")
     _notice(as_json)
     answer = best_answer(hand, banking, commission)
     if as_json:

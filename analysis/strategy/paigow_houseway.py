@@ -60,9 +60,6 @@ class _Hand:
     def pair_settings(self):
         return [k for k in range(3) if any(self.is_pair(h) for h in self.halves[k])]
 
-    def best(self, settings, key):
-        return max(settings, key=key)
-
 
 def _pair_rule(hand):
     """(setting, rule) when the pair rules keep a pair, (None, rule) when they split it, or
@@ -131,7 +128,7 @@ def _wong_gong_rule(hand, settings):
     def teen_high(k):
         return any(GROUP[t] == TEEN for t in hand.halves[k][1])
 
-    k = hand.best(chosen, key=lambda k: (teen_high(k), hand.low[k], hand.high[k]))
+    k = max(chosen, key=lambda k: (teen_high(k), hand.low[k], hand.high[k]))
     return k, f"wong, gong and high nine ({why}): {kind}"
 
 
@@ -141,10 +138,10 @@ def _other_hands(hand, settings, high_three):
     best_low = max(hand.low[k] for k in settings)
     best_high = max(_points(hand.high[k]) for k in settings)
     if best_low < high_three and best_high >= 7:
-        k = hand.best(settings, key=lambda k: (hand.high[k], hand.low[k]))
+        k = max(settings, key=lambda k: (hand.high[k], hand.low[k]))
         rule = "other hands: the low cannot make a high 3, so the high hand as high as possible"
     else:
-        k = hand.best(settings, key=lambda k: (hand.low[k], hand.high[k]))
+        k = max(settings, key=lambda k: (hand.low[k], hand.high[k]))
         rule = "other hands: the low hand as high as possible"
     lp, hp = _points(hand.low[k]), _points(hand.high[k])
     same = [j for j in settings if (_points(hand.low[j]), _points(hand.high[j])) == (lp, hp)]
