@@ -244,6 +244,17 @@ def evaluate5(context):
     return rows
 
 
+@benchmark("evaluate5_low")
+def evaluate5_low(context):
+    """Bulk 2-7 low evaluation (the low middle of issue 18): ``rank5_low``, serial."""
+    from kernels.lowball import rank5_low
+
+    n = context.size(10**6, 10**5)
+    cards = random_hands(context.rng, n, 5)
+    seconds = context.time(lambda: rank5_low(cards, parallel=False))
+    return [rate_row(f"rank5_low (2-7 low) serial, {n:,} hands", 1, seconds, n, "M hands/s", 1e6, 300)]
+
+
 @benchmark("evaluate3")
 def evaluate3(context):
     """Bulk 3-card evaluation: ``rank3`` on random fronts, serial."""

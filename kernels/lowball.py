@@ -1,0 +1,86 @@
+"""Deuce-to-seven low: a 5-card hand's strength as a low hand, for the ``low-middle`` variant
+(issue 18), at the speed of the high scale (:mod:`kernels.evaluate`).
+
+In 2-7 low the hands rank as in high poker turned upside down: the best low is 7-5-4-3-2 of
+mixed suits, pairs, straights and flushes count against a hand, and the ace is always high,
+so A-5-4-3-2 is no straight but an ace-high hand (worse than any king-high).
+
+Strength is a dense ordinal ``0 .. 7461``, **higher is the better low**: 7-5-4-3-2 is 7461,
+royal flush 0.  It is the position of the hand's high-poker class, ordered without the
+wheel straight, counted from the top.  The look-up is the high scale's: a collision-free key
+of the rank multiset into a table, and the 13-bit rank mask for flushes.
+"""
+
+from itertools import combinations, combinations_with_replacement
+
+import numpy as np
+from numba import njit, prange
+
+from kernels.evaluate import (
+    CARD_WEIGHT,
+    FLUSH,
+    HIGH_CARD,
+    RANK_WEIGHTS,
+    STRENGTH_DTYPE,
+    packed_of_ranks,
+)
+
+N_LOW = 7462
+_WHEEL_RANKS = {12, 3, 2, 1, 0}
+
+
+def packed_low(ranks, flush=False):
+    """High-poker packed value of five ranks with no wheel straight (plain Python)."""
+    if set(ranks) == _WHEEL_RANKS:  # A-5-4-3-2: ace high, no straight
+        category = FLUSH if flush else HIGH_CARD
+        value = category
+        for nibble in (13, 4, 3, 2, 1):
+            value = (value << 4) | nibble
+        return value
+    return packed_of_ranks(list(ranks), flush)
+
+
+def _build_tables():
+    five = [m for m in combinations_with_replacement(range(13), 5) if max(m.count(r) for r in m) <= 4]
+    distinct = list(combinations(range(13), 5))
+    packed = [packed_low(m) for m in five]
+    packed_flush = [packed_low(m, flush=True) for m in distinct]
+    ordered = sorted(set(packed) | set(packed_flush))
+    assert len(ordered) == N_LOW
+    low = {p: N_LOW - 1 - i for i, p in enumerate(ordered)}  # the best low is the top
+    keys = [int(RANK_WEIGHTS[list(m)].sum()) for m in five]
+    nonflush = np.zeros(max(keys) + 1, dtype=np.uint16)
+    nonflush[keys] = [low[p] for p in packed]
+    flush = np.zeros(1 << 13, dtype=np.uint16)
+    flush[[sum(1 << r for r in m) for m in distinct]] = [low[p] for p in packed_flush]
+    return nonflush, flush
+
+
+LOW_NONFLUSH5, LOW_FLUSH5 = _build_tables()
+
+
+@njit(cache=True, inline="always")
+def eval5_low(c0, c1, c2, c3, c4):
+    """2-7 low strength of five distinct card codes (higher is the better low)."""
+    if ((c0 ^ c1) | (c0 ^ c2) | (c0 ^ c3) | (c0 ^ c4)) & 3 == 0:
+        mask = (1 << (c0 >> 2)) | (1 << (c1 >> 2)) | (1 << (c2 >> 2)) | (1 << (c3 >> 2)) | (1 << (c4 >> 2))
+        return np.int16(LOW_FLUSH5[mask])
+    key = CARD_WEIGHT[c0] + CARD_WEIGHT[c1] + CARD_WEIGHT[c2] + CARD_WEIGHT[c3] + CARD_WEIGHT[c4]
+    return np.int16(LOW_NONFLUSH5[key])
+
+
+def _rank5_low_body(cards, out):
+    for i in prange(cards.shape[0]):
+        out[i] = eval5_low(cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4])
+
+
+_rank5_low_serial = njit(cache=True)(_rank5_low_body)
+_rank5_low_parallel = njit(cache=True, parallel=True)(_rank5_low_body)
+
+
+def rank5_low(cards, parallel=True):
+    """2-7 low strengths of 5-card hands: ``cards`` ndarray(uint8), shape (n, 5), distinct
+    codes per row -> ndarray(int16), shape (n,)."""
+    out = np.empty(cards.shape[0], dtype=STRENGTH_DTYPE)
+    (_rank5_low_parallel if parallel else _rank5_low_serial)(cards, out)
+    return out
