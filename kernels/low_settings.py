@@ -1,0 +1,94 @@
+"""Settings of a 13-card hand when the middle plays as a 2-7 low (issue 18's low middle):
+which splits are legal, and the exact Pareto frontier under that order.
+
+A split's triple is (front, middle, back): the front and back on the high scale
+(:mod:`kernels.evaluate`), the middle on the 2-7 low scale (:mod:`kernels.lowball`), higher
+better in each.  Legal: the back at least the front; with ``strict``, also the middle's *high*
+strength between them, as in the usual game.  A split and its mirror (middle and back
+swapped) are two settings here, since a good low is a weak high hand and the other way round.
+
+The frontier keeps the legal settings that no other legal setting matches or beats in every
+row, one representative (the smallest split index) per distinct triple; for rules whose
+payments never fall as a row gets better, only these can be best.  Algorithm: the legal
+triples sorted by (back, middle, front) descending, then one sweep; a triple is dominated iff
+an earlier accepted one has a middle and a front at least as good, which an array "best front
+among accepted middles >= m" answers in O(1), kept up to date by walking down from each new
+member until it meets a better front.
+"""
+
+import numpy as np
+from numba import njit
+
+from kernels.evaluate import eval3, eval5
+from kernels.lowball import N_LOW, eval5_low
+from kernels.settings import FIVE_POSITIONS, FRONT_POSITIONS, N_FIVES, N_FRONTS, N_SPLITS, SPLIT_ROWS
+
+_BITS = 13  # every strength < 8192
+_SPLIT_BITS = 17  # split indices < 131072
+
+
+@njit(cache=True)
+def low_split_strengths(hand, strict):
+    """(triples int16 (72072, 3), legal bool (72072,)) of one sorted 13-card hand."""
+    s3 = np.empty(N_FRONTS, np.int16)
+    high = np.empty(N_FIVES, np.int16)
+    low = np.empty(N_FIVES, np.int16)
+    for i in range(N_FRONTS):
+        p = FRONT_POSITIONS[i]
+        s3[i] = eval3(hand[p[0]], hand[p[1]], hand[p[2]])
+    for i in range(N_FIVES):
+        p = FIVE_POSITIONS[i]
+        high[i] = eval5(hand[p[0]], hand[p[1]], hand[p[2]], hand[p[3]], hand[p[4]])
+        low[i] = eval5_low(hand[p[0]], hand[p[1]], hand[p[2]], hand[p[3]], hand[p[4]])
+    rows = np.empty((N_SPLITS, 3), np.int16)
+    legal = np.empty(N_SPLITS, np.bool_)
+    for s in range(N_SPLITS):
+        f, m, b = SPLIT_ROWS[s, 0], SPLIT_ROWS[s, 1], SPLIT_ROWS[s, 2]
+        rows[s, 0], rows[s, 1], rows[s, 2] = s3[f], low[m], high[b]
+        ok = high[b] >= s3[f]
+        if strict:
+            ok = ok and high[b] >= high[m] and high[m] >= s3[f]
+        legal[s] = ok
+    return rows, legal
+
+
+@njit(cache=True)
+def low_pareto_frontier(hand, strict):
+    """(legal count, frontier splits int32, frontier triples int16 (k, 3)), the frontier in
+    descending (back, middle, front) order."""
+    rows, legal = low_split_strengths(hand, strict)
+    n = 0
+    for s in range(N_SPLITS):
+        n += legal[s]
+    keys = np.empty(n, np.int64)
+    i = 0
+    for s in range(N_SPLITS):
+        if legal[s]:
+            triple = ((np.int64(rows[s, 2]) << _BITS | rows[s, 1]) << _BITS) | rows[s, 0]
+            keys[i] = (triple << _SPLIT_BITS) | ((1 << _SPLIT_BITS) - 1 - s)  # ties: smallest split
+            i += 1
+    keys = np.sort(keys)[::-1]
+    best_front = np.full(N_LOW, -1, np.int64)  # best front among accepted with middle >= m
+    out_split = np.empty(n, np.int32)
+    count = 0
+    previous = np.int64(-1)
+    for key in keys:
+        triple = key >> _SPLIT_BITS
+        if triple == previous:
+            continue  # the same triple as a better-indexed split
+        previous = triple
+        front = triple & ((1 << _BITS) - 1)
+        middle = (triple >> _BITS) & ((1 << _BITS) - 1)
+        if best_front[middle] >= front:
+            continue
+        out_split[count] = (1 << _SPLIT_BITS) - 1 - (key & ((1 << _SPLIT_BITS) - 1))
+        count += 1
+        j = middle
+        while j >= 0 and best_front[j] < front:
+            best_front[j] = front
+            j -= 1
+    splits = out_split[:count].copy()
+    out_rows = np.empty((count, 3), np.int16)
+    for k in range(count):
+        out_rows[k] = rows[splits[k]]
+    return n, splits, out_rows
