@@ -9,11 +9,11 @@ swapped) are two settings here, since a good low is a weak high hand and the oth
 
 The frontier keeps the legal settings that no other legal setting matches or beats in every
 row, one representative (the smallest split index) per distinct triple; for rules whose
-payments never fall as a row gets better, only these can be best.  Algorithm: the legal
-triples sorted by (back, middle, front) descending, then one sweep; a triple is dominated iff
-an earlier accepted one has a middle and a front at least as good, which an array "best front
-among accepted middles >= m" answers in O(1), kept up to date by walking down from each new
-member until it meets a better front.
+payments never fall as a row gets better, only these can be best.  Algorithm: backs in
+descending strength, equally strong backs as one group whose (middle, front) pairs are sorted
+descending, then one sweep; a triple is dominated iff an earlier accepted one has a middle and
+a front at least as good, which an array "best front among accepted middles >= m" answers in
+O(1), kept up to date by walking down from each new member until it meets a better front.
 """
 
 import numpy as np
@@ -52,6 +52,21 @@ def low_split_strengths(hand, strict):
     return rows, legal
 
 
+def _back_splits():
+    """(1287, 56) int32: the splits with each five-card subset as the back."""
+    out = np.empty((N_FIVES, 56), np.int32)
+    filled = np.zeros(N_FIVES, np.int64)
+    for s in range(N_SPLITS):
+        b = SPLIT_ROWS[s, 2]
+        out[b, filled[b]] = s
+        filled[b] += 1
+    assert (filled == 56).all()
+    return out
+
+
+BACK_SPLITS = _back_splits()
+
+
 @njit(cache=True)
 def low_pareto_frontier(hand, strict):
     """(legal count, frontier splits int32, frontier triples int16 (k, 3)), the frontier in
@@ -60,33 +75,46 @@ def low_pareto_frontier(hand, strict):
     n = 0
     for s in range(N_SPLITS):
         n += legal[s]
-    keys = np.empty(n, np.int64)
-    i = 0
-    for s in range(N_SPLITS):
-        if legal[s]:
-            triple = ((np.int64(rows[s, 2]) << _BITS | rows[s, 1]) << _BITS) | rows[s, 0]
-            keys[i] = (triple << _SPLIT_BITS) | ((1 << _SPLIT_BITS) - 1 - s)  # ties: smallest split
-            i += 1
-    keys = np.sort(keys)[::-1]
+    # backs by high strength, strongest first; a group of equal backs is swept together
+    back_strength = np.empty(N_FIVES, np.int64)
+    for b in range(N_FIVES):
+        back_strength[b] = rows[BACK_SPLITS[b, 0], 2]
+    order = np.argsort(-back_strength, kind="mergesort")
     best_front = np.full(N_LOW, -1, np.int64)  # best front among accepted with middle >= m
     out_split = np.empty(n, np.int32)
+    keys = np.empty(N_FIVES * 56, np.int64)
     count = 0
-    previous = np.int64(-1)
-    for key in keys:
-        triple = key >> _SPLIT_BITS
-        if triple == previous:
-            continue  # the same triple as a better-indexed split
-        previous = triple
-        front = triple & ((1 << _BITS) - 1)
-        middle = (triple >> _BITS) & ((1 << _BITS) - 1)
-        if best_front[middle] >= front:
-            continue
-        out_split[count] = (1 << _SPLIT_BITS) - 1 - (key & ((1 << _SPLIT_BITS) - 1))
-        count += 1
-        j = middle
-        while j >= 0 and best_front[j] < front:
-            best_front[j] = front
-            j -= 1
+    g = 0
+    while g < N_FIVES:
+        h = g
+        while h < N_FIVES and back_strength[order[h]] == back_strength[order[g]]:
+            h += 1
+        size = 0
+        for i in range(g, h):
+            for k in range(56):
+                s = BACK_SPLITS[order[i], k]
+                if legal[s]:
+                    middle_front = (np.int64(rows[s, 1]) << _BITS) | rows[s, 0]
+                    keys[size] = (middle_front << _SPLIT_BITS) | ((1 << _SPLIT_BITS) - 1 - s)
+                    size += 1
+        group = np.sort(keys[:size])[::-1]  # middle, front descending; ties: smallest split
+        previous = np.int64(-1)
+        for key in group:
+            pair = key >> _SPLIT_BITS
+            if pair == previous:
+                continue  # the same triple as a better-indexed split
+            previous = pair
+            front = pair & ((1 << _BITS) - 1)
+            middle = pair >> _BITS
+            if best_front[middle] >= front:
+                continue
+            out_split[count] = (1 << _SPLIT_BITS) - 1 - (key & ((1 << _SPLIT_BITS) - 1))
+            count += 1
+            j = middle
+            while j >= 0 and best_front[j] < front:
+                best_front[j] = front
+                j -= 1
+        g = h
     splits = out_split[:count].copy()
     out_rows = np.empty((count, 3), np.int16)
     for k in range(count):
