@@ -387,7 +387,8 @@ def paigow(context):
     from analysis.measure import paigow as exact
 
     def table():
-        for cached in (exact.distinct_hands, exact.strengths, exact.house_way, exact.counts):
+        for cached in (exact.distinct_hands, exact.strengths, exact.house_way, exact.banker,
+                       exact.counts):
             cached.cache_clear()
         exact.house_edge_table()
 

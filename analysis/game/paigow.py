@@ -60,9 +60,6 @@ def parse_tiles(text, count=4):
     tokens = [x for x in re.split(r"[\s,|]+", text.strip()) if x]
     tiles = []
     for token in tokens:
-        if token.isdigit() and len(token) <= 2 and not _FACE.match(token):
-            raise ValueError(f"unknown tile {token!r}: write a tile by its two faces, "
-                             f"such as 6-6 or 4-2, or by a name such as teen")
         free = [t for t in _candidates(token) if t not in tiles]
         if not free:
             held = "one" if len(_candidates(token)) == 1 else "two"
@@ -72,6 +69,12 @@ def parse_tiles(text, count=4):
     if len(tiles) != count:
         raise ValueError(f"{len(tiles)} tiles given: a Pai Gow hand is {count} tiles")
     return sorted(tiles)
+
+
+def hand_points(strength):
+    """A two-tile hand's points from its strength: 0 .. 9, gong 10, wong 11, a pair 12 (above
+    every other hand, as a house way's "6/8 or better" counts it)."""
+    return 12 if int(strength) >= PAIR_BASE else int(strength) // 16
 
 
 def hand_text(strength):

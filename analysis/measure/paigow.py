@@ -66,9 +66,10 @@ def house_way(high_three=None):
     return foxwoods_policy(HANDS[reps], high_three or HIGH_THREE)[rep_of]
 
 
-def _banker(policy):
-    rows = np.arange(N_HANDS)
-    chosen = strengths()[rows, policy]
+@functools.cache
+def banker(high_three=None):
+    """(low, high) strengths of each of the 35,960 banker hands as the house way sets them."""
+    chosen = strengths()[np.arange(N_HANDS), house_way(high_three)]
     return np.ascontiguousarray(chosen[:, 0]), np.ascontiguousarray(chosen[:, 1])
 
 
@@ -77,7 +78,7 @@ def counts(banking, high_three=None):
     """(3,620, 3, 3) int64: (win, push, loss) of each distinct hand's settings against the
     house way, out of 20,475 banker hands."""
     reps, _, _ = distinct_hands()
-    low, high = _banker(house_way(high_three))
+    low, high = banker(high_three)
     return exact_counts(strengths()[reps], MASKS[reps], MASKS, low, high, banking)
 
 
@@ -164,7 +165,7 @@ def best(tiles, banking=False, commission=0.05):
     hand = np.array(sorted(tiles), dtype=np.uint8)
     mask = np.uint32(sum(1 << int(t) for t in hand))
     mine = setting_strengths(hand[None, :])
-    low, high = _banker(house_way())
+    low, high = banker()
     count = exact_counts(mine, np.array([mask], dtype=np.uint32), MASKS, low, high, banking)[0]
     worth = values(count, commission)
     halves = [(hand[SETTING_HALVES[k][:2]], hand[SETTING_HALVES[k][2:]]) for k in range(3)]

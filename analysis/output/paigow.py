@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.base.files import provenance, write_atomic, write_json
-from analysis.game.paigow import group_name, hand_text, tile_text
+from analysis.game.paigow import group_name, hand_points, hand_text, tile_text
 from analysis.measure import paigow as exact
 from analysis.output.plots import figure, save_figure, styled
 from kernels.paigow import GROUP, HANDS, N_HANDS
@@ -67,10 +67,6 @@ def hands_frame(banking=False, commission=0.05):
     })
 
 
-def _points(strength):
-    return 12 if strength >= 192 else int(strength) // 16
-
-
 def pair_chart(frame, banking=False, commission=0.05):
     """Per pair (hands holding exactly one pair): the least a split must make for the best play
     to split, as the minimal (low, high) points of the splits it plays, and what that one-line
@@ -87,7 +83,7 @@ def pair_chart(frame, banking=False, commission=0.05):
             continue
         k_split = max(split, key=lambda k: worth[i, k])
         kept = [k for k in range(3) if k not in split][0]
-        at = (_points(strengths[i, k_split, 0]), _points(strengths[i, k_split, 1]))
+        at = (hand_points(strengths[i, k_split, 0]), hand_points(strengths[i, k_split, 1]))
         hands[pairs[0]].append((row.probability, at, row.best == k_split,
                                 worth[i, kept], worth[i, k_split]))
     rows = []
@@ -136,7 +132,7 @@ def special_table(frame):
         settings = [k for k in range(3) if found[k]]
         if not settings:
             continue
-        low = _points(max(strengths[i, k, 0] for k in settings))
+        low = hand_points(max(strengths[i, k, 0] for k in settings))
         held[low] += row.probability
         made[low] += row.probability * bool(found[row.best])
     return [(low, held[low], made[low] / held[low]) for low in sorted(held)]

@@ -15,6 +15,7 @@ Tiles are named by their pips as the booklet does: 2 (day), 12 (teen), high 8 (y
 
 import numpy as np
 
+from analysis.game.paigow import hand_points
 from kernels.paigow import GROUP, SETTING_HALVES, strength
 
 (TEEN, DAY, YUN, GOR, MOOY, CHONG, BON, FOO, PING, TIT, LOOK, NINE, EIGHT, SEVEN, FIVE,
@@ -29,11 +30,6 @@ HIGH_THREE = 16 * 3 + 10  # 3 points, the high tile a high 6 (chong, rank 10)
 # the line the published figures' program appears to draw: a 3 topped by a yun or better
 # (README, "Pai Gow tiles")
 PUBLISHED_HIGH_THREE = 16 * 3 + 13
-
-
-def _points(s):
-    """Points of a strength, a pair counting above a wong."""
-    return 12 if s >= 192 else s // 16
 
 
 class _Hand:
@@ -82,7 +78,7 @@ def _pair_rule(hand):
         split, rule = set(others) <= {PING, FOO, TEEN}, "pair rule B: Gee Joon"
     elif g in (TEEN, DAY):
         open_ = [j for j in range(3) if j != k]
-        split = split or any(_points(hand.low[j]) >= 6 and _points(hand.high[j]) >= 8
+        split = split or any(hand_points(hand.low[j]) >= 6 and hand_points(hand.high[j]) >= 8
                              for j in open_)
         rule = "pair rule C: 2s and 12s"
     elif g == NINE:
@@ -136,15 +132,15 @@ def _other_hands(hand, settings, high_three):
     """Maximise the low hand, or the high one when the low cannot reach a high 3 and the
     high can reach 7; then exceptions A and B, which only move the high tile."""
     best_low = max(hand.low[k] for k in settings)
-    best_high = max(_points(hand.high[k]) for k in settings)
+    best_high = max(hand_points(hand.high[k]) for k in settings)
     if best_low < high_three and best_high >= 7:
         k = max(settings, key=lambda k: (hand.high[k], hand.low[k]))
         rule = "other hands: the low cannot make a high 3, so the high hand as high as possible"
     else:
         k = max(settings, key=lambda k: (hand.low[k], hand.high[k]))
         rule = "other hands: the low hand as high as possible"
-    lp, hp = _points(hand.low[k]), _points(hand.high[k])
-    same = [j for j in settings if (_points(hand.low[j]), _points(hand.high[j])) == (lp, hp)]
+    lp, hp = hand_points(hand.low[k]), hand_points(hand.high[k])
+    same = [j for j in settings if (hand_points(hand.low[j]), hand_points(hand.high[j])) == (lp, hp)]
     if len(same) > 1:
         top = min(hand.groups)  # the highest-ranking tile's group
 
