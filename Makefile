@@ -98,6 +98,8 @@ houseways: warm
 results: strategies exploits
 	$(VENV)/bin/sapsam simulate --rules all --players 4 --seats fitted --tables 1000000 --seed 1 \
 	    --block-size 2000 --out results/simulations/all-4p-fitted --quiet --fresh
+	$(VENV)/bin/sapsam simulate --rules basic,low-middle --players 4 --seats fitted --tables 400000 \
+	    --seed 1 --out results/simulations/low-middle-4p-fitted --quiet --fresh
 	$(MAKE) houseways
 	for kind in rows front declare policies; do \
 	    $(VENV)/bin/sapsam chart $$kind --rules standard --policies greedy,balanced,houseway --seed 1 || exit 1; done

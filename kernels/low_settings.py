@@ -3,8 +3,10 @@ which splits are legal, and the exact Pareto frontier under that order.
 
 A split's triple is (front, middle, back): the front and back on the high scale
 (:mod:`kernels.evaluate`), the middle on the 2-7 low scale (:mod:`kernels.lowball`), higher
-better in each.  Legal: the back at least the front; with ``strict``, also the middle's *high*
-strength between them, as in the usual game.  A split and its mirror (middle and back
+better in each.  Legal: the back at least the front; with ``high_order``, also the middle's
+*high* strength between them, as in the usual game (``[middle] order`` of a ruleset).
+``wheel_second`` remaps the high strengths as :mod:`kernels.settings` does (the low scale has
+no straights to remap).  A split and its mirror (middle and back
 swapped) are two settings here, since a good low is a weak high hand and the other way round.
 
 The frontier keeps the legal settings that no other legal setting matches or beats in every
@@ -19,7 +21,7 @@ O(1), kept up to date by walking down from each new member until it meets a bett
 import numpy as np
 from numba import njit
 
-from kernels.evaluate import eval3, eval5
+from kernels.evaluate import WHEEL_SECOND, eval3, eval5
 from kernels.lowball import N_LOW, eval5_low
 from kernels.settings import FIVE_POSITIONS, FRONT_POSITIONS, N_FIVES, N_FRONTS, N_SPLITS, SPLIT_ROWS
 
@@ -28,7 +30,23 @@ _SPLIT_BITS = 17  # split indices < 131072
 
 
 @njit(cache=True)
-def low_split_strengths(hand, strict):
+def low_subset_strengths(hand, l5):
+    """Fill ``l5`` (1287,) with the 2-7 low strength of every five-card position subset of a
+    sorted hand (the companion of :func:`kernels.settings.subset_strengths`)."""
+    for i in range(N_FIVES):
+        p = FIVE_POSITIONS[i]
+        l5[i] = eval5_low(hand[p[0]], hand[p[1]], hand[p[2]], hand[p[3]], hand[p[4]])
+
+
+@njit(cache=True, inline="always")
+def low_legal(front, middle_high, back, high_order):
+    """Whether a setting is legal with a low middle, from its front, its middle's *high*
+    strength and its back."""
+    return back >= front and (not high_order or (back >= middle_high and middle_high >= front))
+
+
+@njit(cache=True)
+def low_split_strengths(hand, wheel_second, high_order):
     """(triples int16 (72072, 3), legal bool (72072,)) of one sorted 13-card hand."""
     s3 = np.empty(N_FRONTS, np.int16)
     high = np.empty(N_FIVES, np.int16)
@@ -39,16 +57,15 @@ def low_split_strengths(hand, strict):
     for i in range(N_FIVES):
         p = FIVE_POSITIONS[i]
         high[i] = eval5(hand[p[0]], hand[p[1]], hand[p[2]], hand[p[3]], hand[p[4]])
-        low[i] = eval5_low(hand[p[0]], hand[p[1]], hand[p[2]], hand[p[3]], hand[p[4]])
+        if wheel_second:
+            high[i] = WHEEL_SECOND[high[i]]
+    low_subset_strengths(hand, low)
     rows = np.empty((N_SPLITS, 3), np.int16)
     legal = np.empty(N_SPLITS, np.bool_)
     for s in range(N_SPLITS):
         f, m, b = SPLIT_ROWS[s, 0], SPLIT_ROWS[s, 1], SPLIT_ROWS[s, 2]
         rows[s, 0], rows[s, 1], rows[s, 2] = s3[f], low[m], high[b]
-        ok = high[b] >= s3[f]
-        if strict:
-            ok = ok and high[b] >= high[m] and high[m] >= s3[f]
-        legal[s] = ok
+        legal[s] = low_legal(s3[f], high[m], high[b], high_order)
     return rows, legal
 
 
@@ -68,10 +85,10 @@ BACK_SPLITS = _back_splits()
 
 
 @njit(cache=True)
-def low_pareto_frontier(hand, strict):
+def low_pareto_frontier(hand, wheel_second, high_order):
     """(legal count, frontier splits int32, frontier triples int16 (k, 3)), the frontier in
     descending (back, middle, front) order."""
-    rows, legal = low_split_strengths(hand, strict)
+    rows, legal = low_split_strengths(hand, wheel_second, high_order)
     n = 0
     for s in range(N_SPLITS):
         n += legal[s]

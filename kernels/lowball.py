@@ -53,10 +53,11 @@ def _build_tables():
     nonflush[keys] = [low[p] for p in packed]
     flush = np.zeros(1 << 13, dtype=np.uint16)
     flush[[sum(1 << r for r in m) for m in distinct]] = [low[p] for p in packed_flush]
-    return nonflush, flush
+    to_packed = np.array(ordered[::-1], np.int64)  # a low strength's high-poker packed value
+    return nonflush, flush, to_packed
 
 
-LOW_NONFLUSH5, LOW_FLUSH5 = _build_tables()
+LOW_NONFLUSH5, LOW_FLUSH5, LOW_TO_PACKED = _build_tables()
 
 
 @njit(cache=True, inline="always")

@@ -28,7 +28,6 @@ def _sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unsee
     ``stats`` (C, N_STATS) is this block's own accumulator."""
     n_cand = cand_rows.shape[0]
     opponents = players - 1
-    wheel = params[S.P_WHEEL_SECOND] != 0
     deck = unseen.copy()
     scratch = policy_scratch()
     rows = np.zeros((1, players, 3), np.int16)
@@ -52,7 +51,7 @@ def _sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unsee
             hand[:] = np.sort(deck[13 * o:13 * o + 13])
             seat = o + 1
             place(hand, decide(hand, policy, tables, policy_points, params, naturals, opponents,
-                               search, state, scratch), wheel, seat, rows, natural, key, surrender)
+                               search, state, scratch), params, seat, rows, natural, key, surrender)
             a = 0
             for c in hand:
                 a += (c >> 2) == 12

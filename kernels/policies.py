@@ -18,6 +18,11 @@ Policies (codes are positions in :data:`POLICIES`):
 
 The EV model of ``table`` treats the three rows of an opponent as independent (the price of
 a table policy; the Monte Carlo analyses are exact).  Fouls are never chosen.
+
+Under a ruleset whose middle plays as a 2-7 low (``P_LOW_MIDDLE``) the middle's strength is on
+the low scale: ``random`` draws among the settings legal there, ``greedy`` plays the strongest
+back and the best legal low behind it, and the valued policies take
+:func:`kernels.low_search.best_low_split` (``houseway`` has no chart for it).
 """
 
 import numpy as np
@@ -25,9 +30,12 @@ from numba import get_num_threads, njit, prange
 
 from kernels import settle as S
 from kernels.evaluate import N_STRENGTHS, WHEEL_SECOND, eval3, eval5
+from kernels.low_search import best_low_split
+from kernels.low_settings import low_legal, low_subset_strengths
+from kernels.lowball import eval5_low
 from kernels.naturals import best_natural
 from kernels.rng import below
-from kernels.search import best_split, search_scratch
+from kernels.search import COMPLETION_FRONT, COMPLETION_MIDDLE, COMPLETION_SPLIT, best_split, search_scratch
 from kernels.settings import (
     FIVE_POSITIONS,
     FRONT_POSITIONS,
@@ -60,8 +68,9 @@ _FRONTIER_ROOM = 36036
 
 
 @njit(cache=True)
-def split_rows(hand, split, wheel_second):
-    """Strength triple of split ``split`` of a sorted hand: ndarray(int16), shape (3,)."""
+def split_rows(hand, split, params):
+    """Strength triple of split ``split`` of a sorted hand under a compiled ruleset (its wheel
+    rank; a low middle on the 2-7 scale): ndarray(int16), shape (3,)."""
     f = FRONT_POSITIONS[SPLIT_ROWS[split, 0]]
     m = FIVE_POSITIONS[SPLIT_ROWS[split, 1]]
     b = FIVE_POSITIONS[SPLIT_ROWS[split, 2]]
@@ -69,20 +78,54 @@ def split_rows(hand, split, wheel_second):
     out[0] = eval3(hand[f[0]], hand[f[1]], hand[f[2]])
     out[1] = eval5(hand[m[0]], hand[m[1]], hand[m[2]], hand[m[3]], hand[m[4]])
     out[2] = eval5(hand[b[0]], hand[b[1]], hand[b[2]], hand[b[3]], hand[b[4]])
-    if wheel_second:
+    if params[S.P_WHEEL_SECOND]:
         out[1] = WHEEL_SECOND[out[1]]
         out[2] = WHEEL_SECOND[out[2]]
+    if params[S.P_LOW_MIDDLE]:
+        out[1] = eval5_low(hand[m[0]], hand[m[1]], hand[m[2]], hand[m[3]], hand[m[4]])
     return out
 
 
 @njit(cache=True)
-def random_legal_split(hand, wheel_second, state):
+def split_legal(hand, split, params):
+    """Whether split ``split`` of a sorted hand is a legal setting under a compiled ruleset."""
+    r = split_rows(hand, split, params)
+    if not params[S.P_LOW_MIDDLE]:
+        return r[2] >= r[1] and r[1] >= r[0]
+    m = FIVE_POSITIONS[SPLIT_ROWS[split, 1]]
+    high = eval5(hand[m[0]], hand[m[1]], hand[m[2]], hand[m[3]], hand[m[4]])
+    if params[S.P_WHEEL_SECOND]:
+        high = WHEEL_SECOND[high]
+    return low_legal(r[0], high, r[2], params[S.P_LOW_HIGH_ORDER] != 0)
+
+
+@njit(cache=True)
+def random_legal_split(hand, params, state):
     """A split drawn uniformly from the legal ones (rejection sampling; ~3 draws on average)."""
     while True:
         split = below(state, N_SPLITS)
-        r = split_rows(hand, split, wheel_second)
-        if r[2] >= r[1] and r[1] >= r[0]:
+        if split_legal(hand, split, params):
             return split
+
+
+@njit(cache=True)
+def greedy_low_split(s3, s5, l5, high_order):
+    """With a low middle: the strongest back, then the best low among the completions legal
+    behind it (ties to the stronger front, then the smaller split)."""
+    back = 0
+    for i in range(N_FIVES):
+        if s5[i] > s5[back]:
+            back = i
+    best = -1
+    for j in range(COMPLETION_SPLIT.shape[1]):
+        sf = s3[COMPLETION_FRONT[back, j]]
+        if not low_legal(sf, s5[COMPLETION_MIDDLE[back, j]], s5[back], high_order):
+            continue
+        sm = l5[COMPLETION_MIDDLE[back, j]]
+        if best < 0 or sm > l5[COMPLETION_MIDDLE[back, best]] or (
+                sm == l5[COMPLETION_MIDDLE[back, best]] and sf > s3[COMPLETION_FRONT[back, best]]):
+            best = j
+    return COMPLETION_SPLIT[back, best]
 
 
 @njit(cache=True)
@@ -206,9 +249,11 @@ def searchable(policy, tables, points, params):
 @njit(cache=True)
 def policy_scratch():
     """Scratch arrays for :func:`decide`, one set per thread: the frontier's, room for a
-    frontier, the outcome values, and the search's."""
+    frontier, the outcome values, the search's, and the low strengths of the five-card
+    subsets."""
     return (frontier_scratch(), np.empty(_FRONTIER_ROOM, np.int32),
-            np.empty((_FRONTIER_ROOM, 3), np.int16), np.empty(N_VALUES), search_scratch())
+            np.empty((_FRONTIER_ROOM, 3), np.int16), np.empty(N_VALUES), search_scratch(),
+            np.empty(N_FIVES, np.int16))
 
 
 @njit(cache=True)
@@ -245,40 +290,51 @@ def decide(hand, policy, tables, points, params, naturals, opponents, search, st
         ``split`` is -1 when the hand declares a natural or surrenders.
     """
     held = (-1, np.int64(-1))
-    s3, s5 = scratch[0][0], scratch[0][1]
-    if search:
+    s3, s5, l5 = scratch[0][0], scratch[0][1], scratch[5]
+    if params[S.P_LOW_MIDDLE]:
+        low_subset_strengths(hand, l5)
+    if search or params[S.P_LOW_MIDDLE]:
         subset_strengths(hand, params[S.P_WHEEL_SECOND] != 0, s3, s5)
     if (policy == TABLE or policy == HOUSEWAY) and naturals.shape[0] > 0:
         held = best_natural(hand, naturals)
     return choose(hand, policy, tables, points, params, naturals, held, opponents, search, state,
-                  scratch, s3, s5, scratch[1], scratch[2], -1)
+                  scratch, s3, s5, l5, scratch[1], scratch[2], -1)
 
 
 @njit(cache=True, inline="always")
 def choose(hand, policy, tables, points, params, naturals, held, opponents, search, state, scratch,
-           s3, s5, splits, rows, size):
+           s3, s5, l5, splits, rows, size):
     """:func:`decide` given the hand's best natural, ``held`` = (index, key) as
     :func:`kernels.naturals.best_natural` gives it, and what the hand's setting is found from,
     on this ruleset's strength scale: with ``search``, the strengths of its fronts and
     five-card subsets ``s3`` and ``s5``; otherwise its frontier, ``size`` members in ``splits``
-    and ``rows`` (``size`` -1: build it there).  One evaluation of the subsets or one frontier,
-    and one detection of naturals, serve every ruleset of a simulation."""
-    frontier, _, _, values, found = scratch
+    and ``rows`` (``size`` -1: build it there).  With a low middle, always ``s3``, ``s5`` and
+    the subsets' low strengths ``l5``, and ``search`` says whether the low search may prune.
+    One evaluation of the subsets or one frontier, and one detection of naturals, serve every
+    ruleset of a simulation."""
+    frontier, _, _, values, found, _ = scratch
     wheel = params[S.P_WHEEL_SECOND] != 0
+    low = params[S.P_LOW_MIDDLE] != 0
+    high_order = params[S.P_LOW_HIGH_ORDER] != 0
     if policy == RANDOM:
-        return random_legal_split(hand, wheel, state), -1, np.int64(0), False
+        return random_legal_split(hand, params, state), -1, np.int64(0), False
     if policy == GREEDY:
+        if low:
+            return greedy_low_split(s3, s5, l5, high_order), -1, np.int64(0), False
         return greedy_split(hand, wheel, frontier[0], frontier[1]), -1, np.int64(0), False
     if policy == TABLE:
         outcome_values(params, values)
     kind = value_kind(policy != TABLE, params, values)
     split = -1
     best = 0.0
-    if search:
+    if low:
+        split, best = best_low_split(s3, s5, l5, high_order, kind, tables, values, points, params,
+                                     opponents, search)
+    elif search:
         split, best = best_split(s3, s5, kind, policy == HOUSEWAY, tables, values, points, params,
                                  opponents, found)
         size = -1  # the search gave up (rare): the frontier decides
-    if split < 0:
+    if split < 0 and not low:
         if size < 0:
             _, size = _frontier(hand, wheel, frontier, splits, rows)
         split, best = _best_on_frontier(kind, policy == HOUSEWAY, tables, values, points, params,
@@ -303,12 +359,12 @@ def choose(hand, policy, tables, points, params, naturals, held, opponents, sear
 
 
 @njit(cache=True, inline="always")
-def place(hand, decision, wheel_second, seat, rows, natural, natural_key, surrender):
+def place(hand, decision, params, seat, rows, natural, natural_key, surrender):
     """Write one seat's decision (as :func:`decide` returns it) into the one-table arrays of
     :func:`kernels.settle.settle_into` (leading table axis of length 1)."""
     split, nat, key, sur = decision
     if split >= 0:
-        r = split_rows(hand, split, wheel_second)
+        r = split_rows(hand, split, params)
         rows[0, seat, 0] = r[0]
         rows[0, seat, 1] = r[1]
         rows[0, seat, 2] = r[2]
@@ -320,7 +376,6 @@ def place(hand, decision, wheel_second, seat, rows, natural, natural_key, surren
 def _play_hands_body(hands, policy, tables, points, params, naturals, opponents, search, states,
                      bounds, rows, natural, natural_key, surrender):
     n_chunks = states.shape[0]
-    wheel = params[S.P_WHEEL_SECOND] != 0
     for c in prange(n_chunks):
         state = states[c:c + 1].copy()
         scratch = policy_scratch()
@@ -331,7 +386,7 @@ def _play_hands_body(hands, policy, tables, points, params, naturals, opponents,
             natural_key[i] = key
             surrender[i] = sur
             if split >= 0:
-                r = split_rows(hands[i], split, wheel)
+                r = split_rows(hands[i], split, params)
                 rows[i, 0] = r[0]
                 rows[i, 1] = r[1]
                 rows[i, 2] = r[2]

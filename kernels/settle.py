@@ -3,7 +3,10 @@
 Inputs per seat (``P`` = 2..4 seats): the strength triple of its setting (front, middle,
 back, on the ruleset's strength scale), the natural it declares (index into the ruleset's
 natural table, -1 for none) with its tie-break key, a surrender flag, and its number of aces.
-A setting that is not back >= middle >= front is a foul.  Points are ``int64`` in units of
+A setting that is not back >= middle >= front is a foul.  With ``P_LOW_MIDDLE`` the middle is on
+the deuce-to-seven low scale (:mod:`kernels.lowball`) and only back >= front is checked here;
+the stricter ``P_LOW_HIGH_ORDER`` (the middle's high value between them too) needs the cards,
+so the caller checks it and gives a fouled setting :data:`FOUL_ROWS`.  Points are ``int64`` in units of
 ``1 / params[P_SCALE]`` (1 except in the pool game, whose shares can split).
 
 Order of settlement between two seats (defaults where RULES.md is silent are marked *):
@@ -36,8 +39,8 @@ from kernels.evaluate import CATEGORY_OF
  P_MAJORITY_UNITS, P_SWEEP_UNITS, P_HOME_RUN_UNITS, P_ROYALTY_EXTRA, P_ROYALTY_ALWAYS,
  P_CLASH, P_FOUL_ALLOWED, P_POOL_STAKE, P_POOL_SWEEP_ALL, P_POOL_SWEEP_EXTRA,
  P_SINGLE_UNITS, P_CHIP_LIMITED, P_ACES_BET, P_RAKE, P_WHEEL_SECOND, P_SCALE,
- P_SURRENDER_COST, P_SURRENDER_ALLOWED) = range(24)
-N_PARAMS = 24
+ P_SURRENDER_COST, P_SURRENDER_ALLOWED, P_LOW_MIDDLE, P_LOW_HIGH_ORDER) = range(26)
+N_PARAMS = 26
 
 GAME_PAIRWISE, GAME_BANK, GAME_POOL, GAME_SINGLE_WINNER = range(4)
 BASE_PER_ROW, BASE_TWO_FOUR, BASE_ONE_SIX, BASE_TWO_OF_THREE = range(4)
@@ -54,6 +57,8 @@ DETAIL_NAMES = ("rows", "royalties", "bonus", "naturals", "surrender", "aces", "
 SET, FOUL, NATURAL, SURRENDER = range(4)
 SHOWDOWN = 2  # work[W_COMPARED] code of a pair settled by comparing rows (1: otherwise)
 NOT_COMPARED = 2  # row result code for pairs settled before the showdown
+
+FOUL_ROWS = (7916, 0, 0)  # a triple every ruleset calls a foul (a front above its back)
 
 ACES_VALUE = np.array([0, 1, 2, 6, 8], np.int64)
 
@@ -194,7 +199,8 @@ def _status(rows, t, natural, surrender, params, work):
             work[W_SEAT, SEAT_STATUS, i] = NATURAL
         elif surrender[t, i] and params[P_SURRENDER_ALLOWED]:
             work[W_SEAT, SEAT_STATUS, i] = SURRENDER
-        elif rows[t, i, 2] >= rows[t, i, 1] and rows[t, i, 1] >= rows[t, i, 0]:
+        elif rows[t, i, 2] >= rows[t, i, 0] and (params[P_LOW_MIDDLE] or (
+                rows[t, i, 2] >= rows[t, i, 1] and rows[t, i, 1] >= rows[t, i, 0])):
             work[W_SEAT, SEAT_STATUS, i] = SET
         else:
             work[W_SEAT, SEAT_STATUS, i] = FOUL

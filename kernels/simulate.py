@@ -5,7 +5,9 @@ decisions are found from once per strength scale in use, for every ruleset to sh
 up to :data:`SEARCH_RULESETS` rulesets, the strengths of its fronts and five-card subsets
 (each ruleset's policy then searches, :mod:`kernels.search`); with more, its Pareto frontier
 (built once, cheap to value many times; the ``wheel_rank = "second"`` one is a remap of the
-ace-low one for the eleven hands in twelve where the wheel's rank cannot matter).  Then, for
+ace-low one for the eleven hands in twelve where the wheel's rank cannot matter).  A ruleset
+with a low middle always searches (:mod:`kernels.low_search`), from the subsets' high and low
+strengths.  Then, for
 every selected ruleset, each seat decides by its policy with that ruleset's tables (a player
 adapts to the rules) and the table is settled.  The same deals meet every ruleset (common
 random numbers).  Everything accumulated is an integer, so blocks add up exactly in any
@@ -21,6 +23,7 @@ from numba import njit, prange
 
 from kernels import settle as S
 from kernels.evaluate import WHEEL_SECOND
+from kernels.low_settings import low_subset_strengths
 from kernels.naturals import best_held, kind_keys
 from kernels.policies import choose, place, policy_scratch
 from kernels.rng import shuffle_prefix
@@ -55,10 +58,11 @@ def _simulate_blocks_body(states, first_table, counts, players, seat_policy, tab
         deck = np.arange(52).astype(np.uint8)
         hands = np.empty((players, 13), np.uint8)
         scratch = policy_scratch()
-        frontier, out_split, _, _, _ = scratch
+        frontier, out_split, _, _, _, _ = scratch
         share = n_rules > SEARCH_RULESETS  # one frontier per hand and scale, else searches
         s3 = np.empty((players, N_FRONTS), np.int16)  # per seat; fronts need no remap
         s5 = np.empty((2, players, N_FIVES), np.int16)  # per strength scale and seat
+        l5 = np.empty((players, N_FIVES), np.int16)  # per seat: low strengths (a low middle)
         room = out_split.shape[0] if share else 1
         sizes = np.full((2, players), -1, np.int64)  # frontier size per scale and seat
         front_split = np.empty((2, players, room), np.int32)
@@ -77,8 +81,10 @@ def _simulate_blocks_body(states, first_table, counts, players, seat_policy, tab
         detail = np.zeros((1, 1, S.N_DETAIL), np.int64)
         results = np.zeros((1, 1, 3), np.int8)
         wheel_used = np.zeros(2, np.bool_)
+        low_used = False  # a ruleset with a low middle: it searches, whatever ``share``
         for r in range(n_rules):
             wheel_used[1 if params[r, S.P_WHEEL_SECOND] else 0] = True
+            low_used |= params[r, S.P_LOW_MIDDLE] != 0
         for t in range(counts[b]):
             table = first_table[b] + t
             shuffle_prefix(deck, 13 * players, state)
@@ -103,6 +109,9 @@ def _simulate_blocks_body(states, first_table, counts, players, seat_policy, tab
                             sizes[1, p] = sizes[0, p]
                             remap_wheel_second(sizes[0, p], front_split[0, p], front_rows[0, p],
                                                front_split[1, p], front_rows[1, p])
+                if low_used:
+                    low_subset_strengths(hands[p], l5[p])
+                if share and not low_used:
                     continue
                 subset_strengths(hands[p], False, s3[p], s5[0, p])
                 if wheel_used[1]:
@@ -111,6 +120,7 @@ def _simulate_blocks_body(states, first_table, counts, players, seat_policy, tab
             draw = state.copy()  # every ruleset sees the same random choices
             for r in range(n_rules):
                 w = 1 if params[r, S.P_WHEEL_SECOND] else 0
+                searches = not share or params[r, S.P_LOW_MIDDLE] != 0
                 for p in range(players):
                     for k in range(n_naturals[r]):
                         rule_keys[k] = keys[p, natural_index[r, k]]
@@ -121,9 +131,10 @@ def _simulate_blocks_body(states, first_table, counts, players, seat_policy, tab
                     model = seat_model[r, p]
                     decision = choose(hands[p], seat_policy[p], tables[model], points[model],
                                       params[r], rule_naturals, best, players - 1,
-                                      seat_search[r, p] and not share, state, scratch, s3[p],
-                                      s5[w, p], front_split[w, p], front_rows[w, p], sizes[w, p])
-                    place(hands[p], decision, w == 1, p, rows, natural, key, surrender)
+                                      seat_search[r, p] and searches, state, scratch, s3[p],
+                                      s5[w, p], l5[p], front_split[w, p], front_rows[w, p],
+                                      sizes[w, p])
+                    place(hands[p], decision, params[r], p, rows, natural, key, surrender)
                 if bank_mode[r] == BANK_ROTATE:
                     banks[0] = table % players
                 elif bank_mode[r] == BANK_FIXED:

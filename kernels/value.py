@@ -14,6 +14,7 @@ from numba import njit, prange
 
 from kernels import settle as S
 from kernels.evaluate import CATEGORY_OF, N_STRENGTHS, THREE_CARD
+from kernels.lowball import N_LOW
 
 TABLE_SHAPE = (3, N_STRENGTHS + 1, 4)  # an EV table, see ev_tables
 WIN, TIE, LOSS, GAIN = range(4)  # its columns
@@ -22,6 +23,7 @@ N_VALUES = 27  # outcome values, see outcome_values
 POINTS, CLOSED_FORM, ROWS_ONLY, SUMMED = range(4)  # kinds of value, see value_kind
 _FRONT_CLASSES = np.flatnonzero(THREE_CARD)  # each row's strengths in increasing order
 _FIVE_CLASSES = np.flatnonzero(~THREE_CARD)
+_LOW_CLASSES = np.arange(N_LOW)  # a low middle's strengths (kernels.lowball)
 
 
 @njit(cache=True)
@@ -278,6 +280,8 @@ def monotone(kind, tables, values, points, params):
     tolerance = 1e-12
     for k in range(3):
         classes = _FRONT_CLASSES if k == 0 else _FIVE_CLASSES
+        if k == 1 and params[S.P_LOW_MIDDLE]:
+            classes = _LOW_CLASSES
         if kind == POINTS:
             if not _rises(points[k], classes, tolerance):
                 return False

@@ -502,8 +502,30 @@ class Seat:
         return sum(1 for c in (*self.front, *self.middle, *self.back) if rank_of(c) == ACE)
 
 
-def _setting_keys(seat, wheel_second):
-    return tuple(hand_key(row, wheel_second) for row in (seat.front, seat.middle, seat.back))
+def low_key(hand):
+    """A 5-card hand's key as a deuce-to-seven low, bigger the better low (RULES.md A12): the
+    high key with A-5-4-3-2 an ace-high hand (no straight), negated."""
+    key = hand_key(hand)
+    ranks = sorted((rank_of(c) for c in hand), reverse=True)
+    if ranks == [ACE, 3, 2, 1, 0]:
+        key = (FLUSH if len({suit_of(c) for c in hand}) == 1 else HIGH_CARD, *ranks)
+    return tuple(-x for x in key)
+
+
+def _setting_keys(seat, wheel_second, low_middle=False):
+    keys = [hand_key(row, wheel_second) for row in (seat.front, seat.middle, seat.back)]
+    if low_middle:
+        keys[1] = low_key(seat.middle)
+    return tuple(keys)
+
+
+def _legal(rules, seat, keys):
+    """Back >= middle >= front; a low middle: back >= front, and for ``high-order`` the
+    middle's high key between them too."""
+    if not rules.low_middle:
+        return is_legal(keys)
+    high = _setting_keys(seat, str(rules.wheel_rank) == "second")
+    return keys[2] >= keys[0] and (str(rules.middle.order) != "high-order" or is_legal(high))
 
 
 def _status(rules, seat, keys):
@@ -515,12 +537,12 @@ def _status(rules, seat, keys):
         if str(rules.surrender.mode) == "none":
             raise ValueError(f"{rules.id} has no surrender")
         return "surrender"
-    return "set" if is_legal(keys) else "foul"
+    return "set" if _legal(rules, seat, keys) else "foul"
 
 
 def _royalty(rules, row, key, fouled):
     """Royalty units of a row hand (0 for none; a fouled hand's count for nothing, A6)."""
-    if fouled:
+    if fouled or (row == 1 and rules.low_middle):  # a low middle earns none (A12)
         return 0
     table = getattr(rules.royalties, ROW_NAMES[row])
     return table.get(CATEGORY_WORDS[category_of_key(key)], 0)
@@ -703,7 +725,7 @@ def settle(rules, seats, bank=-1, chips=None):
         raise ValueError(f"2 to 4 seats, got {n}")
     scale = int(rules.compile().params[P_SCALE])
     wheel_second = str(rules.wheel_rank) == "second"
-    keys = [None if (s.natural >= 0 or s.surrender) else _setting_keys(s, wheel_second)
+    keys = [None if (s.natural >= 0 or s.surrender) else _setting_keys(s, wheel_second, rules.low_middle)
             for s in seats]
     status = [_status(rules, s, k) for s, k in zip(seats, keys)]
     game = str(rules.scoring.game)

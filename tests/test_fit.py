@@ -151,7 +151,7 @@ def decision(hand, policy, compiled, opponents, state):
                                                state, KP.policy_scratch())
     if split < 0:
         return Candidate(policy.name, (0, 0, 0), int(natural), int(key), bool(surrender))
-    return Candidate(policy.name, tuple(int(r) for r in KP.split_rows(hand, split, False)))
+    return Candidate(policy.name, tuple(int(r) for r in KP.split_rows(hand, split, compiled.params)))
 
 
 def paired_margins(hero_policies, field, hands, samples, seed):

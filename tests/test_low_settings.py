@@ -34,9 +34,9 @@ def reference(hand, strict):
 def test_frontier_is_exactly_the_undominated_legal_triples(text, strict):
     hand = parse_hand(text)
     rows, legal = reference(hand, strict)
-    got_rows, got_legal = low_split_strengths(np.asarray(hand, np.uint8), strict)
+    got_rows, got_legal = low_split_strengths(np.asarray(hand, np.uint8), False, strict)
     assert (got_rows == rows).all() and (got_legal == legal).all()
-    count, splits, members = low_pareto_frontier(np.asarray(hand, np.uint8), strict)
+    count, splits, members = low_pareto_frontier(np.asarray(hand, np.uint8), False, strict)
     assert count == legal.sum() and len(splits) == len({tuple(r) for r in members})
     triples = rows[legal]
     assert (rows[splits] == members).all() and legal[splits].all()
@@ -57,5 +57,5 @@ def test_the_perfect_low_is_on_the_frontier():
     """7-5-4-3-2, the weakest of high hands, is the best middle: a frontier member plays it,
     where the usual order would never put it between a front and a back."""
     hand = np.asarray(parse_hand(HANDS[1]), np.uint8)
-    _, splits, members = low_pareto_frontier(hand, False)
+    _, splits, members = low_pareto_frontier(hand, False, False)
     assert members[:, 1].max() == 7461 and len(splits) > 1

@@ -28,6 +28,7 @@ from analysis.strategy.registry import make_policy
 from kernels import policies as KP
 from kernels import value as KV
 from kernels.evaluate import N_STRENGTHS
+from kernels.lowball import rank5_low
 from kernels.naturals import best_natural
 
 POLICY_NAMES = ("random", "greedy", "balanced", "table")
@@ -112,7 +113,7 @@ def test_every_decision_is_legal(name, rules_id, players, hand):
     assert sorted(sum(rows, ())) == hand.tolist()
     assert naive.is_legal(keys), f"{name} fouled: {[naive.card_text(c) for r in rows for c in r]}"
     # the kernel's strength triple of the split is the naive one
-    assert tuple(int(v) for v in KP.split_rows(hand, split, wheel_second(rules))) == \
+    assert tuple(int(v) for v in KP.split_rows(hand, split, rules.compile().params)) == \
         naive.triple_strengths(keys, wheel_second(rules))
 
 
@@ -126,7 +127,7 @@ def test_frontier_policies_never_pick_a_dominated_setting(name, rules_id, player
     if split < 0:
         assert name == "table"
         return
-    chosen = tuple(int(v) for v in KP.split_rows(hand, split, wheel_second(rules)))
+    chosen = tuple(int(v) for v in KP.split_rows(hand, split, rules.compile().params))
     frontier = {m.strengths for m in pareto_frontier(hand, wheel_rank=str(rules.wheel_rank)).members}
     assert chosen in frontier, f"{name} chose {chosen}, not one of the {len(frontier)} frontier triples"
 
@@ -138,10 +139,13 @@ def all_five_card_hands():
 
 
 def test_row_percentiles_are_exact():
-    """``balanced`` ranks rows by percentile among all 22,100 fronts / 2,598,960 fives (ties half)."""
+    """``balanced`` ranks rows by percentile among all 22,100 fronts / 2,598,960 fives, and the
+    fives as 2-7 lows for a low middle (ties half)."""
     got = row_percentiles()
     fronts = np.array(list(combinations(range(52), 3)), np.uint8)
-    for row, strengths, total in ((0, rank3(fronts), 22100), (1, rank5(all_five_card_hands()), 2598960)):
+    fives = all_five_card_hands()
+    for row, strengths, total in ((0, rank3(fronts), 22100), (1, rank5(fives), 2598960),
+                                  (2, rank5_low(fives), 2598960)):
         counts = np.bincount(strengths.astype(np.int64), minlength=N_STRENGTHS)
         assert counts.sum() == total
         present = counts > 0
@@ -164,7 +168,7 @@ def test_balanced_maximises_the_sum_of_row_percentiles(hand):
 
     members = pareto_frontier(hand).members
     best = max(value(m.strengths) for m in members)
-    chosen = tuple(int(v) for v in KP.split_rows(hand, split, False))
+    chosen = tuple(int(v) for v in KP.split_rows(hand, split, load_ruleset("basic").compile().params))
     assert value(chosen) == pytest.approx(best, abs=1e-12)
 
 
@@ -202,7 +206,7 @@ def test_table_maximises_ev_against_independent_rows(rules_id, players, hand, ma
     base = str(rules.scoring.base)
     values = {m.strengths: independent_rows_ev(m.strengths, mass, base, players - 1)
               for m in pareto_frontier(hand).members}
-    chosen = tuple(int(v) for v in KP.split_rows(hand, split, False))
+    chosen = tuple(int(v) for v in KP.split_rows(hand, split, load_ruleset("basic").compile().params))
     assert values[chosen] == pytest.approx(max(values.values()), abs=1e-9), \
         f"table chose EV {values[chosen]:.6f}, best frontier EV {max(values.values()):.6f}"
 
@@ -334,7 +338,7 @@ def test_play_hands_matches_decide(name, rules_id, players, rng, deal):
         split, nat, k, sur = decide(hand, policy_of(name, rules_id, players), rules, players)
         if split < 0:
             pytest.fail(f"decide declared for hand {i} but play_hands did not")
-        assert tuple(rows[i]) == tuple(KP.split_rows(hand, split, wheel_second(rules)))
+        assert tuple(rows[i]) == tuple(KP.split_rows(hand, split, rules.compile().params))
 
 
 def test_play_hands_does_not_depend_on_the_thread_count(rng, deal, restore_threads):

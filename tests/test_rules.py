@@ -27,7 +27,7 @@ from kernels.naturals import NATURAL_KINDS
 RULESET_IDS = ("basic", "two-four", "one-six", "pagat-typical", "pagat-sweep", "pagat-middle",
                "pagat-overall", "pagat-extras", "pagat-surrender", "pagat-pool",
                "pusoy-single-winner", "house", "malayan", "vietnamese", "singapore",
-               "hawaiian-gardens", "standard", "taiwanese")  # RULES.md part B, in its order
+               "hawaiian-gardens", "standard", "taiwanese", "low-middle")  # RULES.md part B
 C2 = ["6s 6d 4c | Ts Td 9s Qd 8c | 3s 3d 3c 2s 2d",
       "As Kd Qc | 9c 9d 5s 5d 4s | Kh Jh 9h 8h 7h"]  # RULES.md C2: Amy wins 2 rows to 1
 
@@ -127,6 +127,7 @@ SCORING = {  # RULES.md part B: game, base and the modifiers that differ from th
                                                       "home_run_units": 9}),
     "standard": ("pairwise", "two-four", {}),
     "taiwanese": ("pairwise", "per-row", {"scoop_multiplier": 2, "home_run_multiplier": 4}),
+    "low-middle": ("pairwise", "per-row", {}),
 }
 SURRENDER = {"pagat-surrender": ("two-rows", 0), "hawaiian-gardens": ("fixed", 3),
              "standard": ("two-rows", 0), "taiwanese": ("two-rows", 0)}
@@ -180,6 +181,8 @@ def test_named_ruleset_matches_rules_md_part_b(rid):
     if rid == "malayan":
         assert rules.players == 4  # three players and the bank
     assert str(rules.wheel_rank) == "ace-low"
+    assert str(rules.middle.plays) == ("deuce-to-seven" if rid == "low-middle" else "high")
+    assert str(rules.middle.order) == "back-over-front"
     assert rules.extras.rake == 0
 
 

@@ -17,12 +17,13 @@ from conftest import SEED
 from analysis.cli import main
 from analysis.game import score
 from analysis.game.ruleset_files import load_ruleset, ruleset_ids
+from analysis.game.settings import settled_rows
 from kernels import evaluate as ev
 
 RULESET_IDS = ("basic", "two-four", "one-six", "pagat-typical", "pagat-sweep", "pagat-middle",
                "pagat-overall", "pagat-extras", "pagat-surrender", "pagat-pool",
                "pusoy-single-winner", "house", "malayan", "vietnamese", "singapore",
-               "hawaiian-gardens", "standard", "taiwanese")  # RULES.md part B
+               "hawaiian-gardens", "standard", "taiwanese", "low-middle")  # RULES.md part B
 N_TABLES = 250  # random tables per (ruleset, number of players)
 
 # Variants from the options the ruleset files document (and a few more combinations the
@@ -54,6 +55,9 @@ hands = [
                                         "scoop_multiplier = 2\nhome_run_multiplier = 3"),
     "one-six-sweep": ("one-six", "[scoring]\nsweep_bonus = 3\nscoop_multiplier = 2"),
     "basic-rake": ("basic", "[extras]\nrake = 1"),
+    "low-middle-high-order": ("low-middle", '[middle]\norder = "high-order"'),
+    "low-middle-two-four": ("low-middle", '[scoring]\nbase = "two-four"\nsweep_bonus = 2\n'
+                                          'scoop_multiplier = 2\nhome_run_multiplier = 3'),
 }
 
 
@@ -290,9 +294,15 @@ def random_table(rng, rules, n):
     return seats, bank, chips
 
 
-def kernel_rows(seats, wheel_second):
-    """Strength triples (T, P, 3) of the seats' settings with the kernel evaluator."""
+def kernel_rows(seats, wheel_second, rules=None):
+    """Strength triples (T, P, 3) of the seats' settings with the kernel evaluator (a low
+    middle's by :func:`analysis.game.settings.settled_rows`, a foul it alone cannot show
+    made visible)."""
     t, p = len(seats), len(seats[0])
+    if rules is not None and rules.low_middle:
+        return np.array([[settled_rows(np.array(s.front, np.uint8), np.array(s.middle, np.uint8),
+                                       np.array(s.back, np.uint8), rules)[0] for s in table]
+                         for table in seats], np.int16)
     fronts = np.array([[s.front for s in table] for table in seats], np.uint8).reshape(-1, 3)
     middles = np.array([[s.middle for s in table] for table in seats], np.uint8).reshape(-1, 5)
     backs = np.array([[s.back for s in table] for table in seats], np.uint8).reshape(-1, 5)
@@ -305,7 +315,7 @@ def kernel_rows(seats, wheel_second):
 def kernel_settle(rules, tables, parallel=True):
     """Settle naive tables [(seats, bank, chips)] with analysis.game.score.settle_tables."""
     seats = [s for s, _, _ in tables]
-    rows = kernel_rows(seats, str(rules.wheel_rank) == "second")
+    rows = kernel_rows(seats, str(rules.wheel_rank) == "second", rules)
     natural = np.array([[s.natural for s in t] for t in seats], np.int64)
     key = np.array([[s.natural_key for s in t] for t in seats], np.int64)
     surrender = np.array([[s.surrender for s in t] for t in seats], np.bool_)
@@ -418,7 +428,8 @@ def test_score_showdown_equals_naive_on_dealt_tables(rules_id):
             elif seat.surrender:
                 assert st == "surrender"
             else:
-                assert st == ("set" if naive.is_legal(naive._setting_keys(seat, False)) else "foul")
+                keys = naive._setting_keys(seat, False, rules.low_middle)
+                assert st == ("set" if naive._legal(rules, seat, keys) else "foul")
     if rules.naturals.hands:
         assert declared >= 5
 

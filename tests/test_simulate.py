@@ -117,16 +117,19 @@ def test_totals_equal_the_plain_python_reference(rules, players):
     assert np.array_equal(held[:, :want_held.shape[1]], want_held)
 
 
-def test_fitted_seats_decide_as_the_policy_kernel_does():
-    """The simulator shares each hand's frontier between rulesets (remapped to the other wheel
-    rank when the hand cannot make a wheel) and each ruleset's EV tables between seats: its
-    totals with fitted seats equal those of the deals replayed through ``decide`` (one hand,
-    one ruleset at a time) and the settlement kernel, naturals and surrenders included."""
+@pytest.mark.parametrize("rules_ids", [
+    ("standard", "taiwanese", "malayan", "basic", "pagat-pool", "low-middle"),  # each searches
+    ("standard", "taiwanese", "malayan", "basic", "pagat-pool", "low-middle", "two-four")])  # share
+def test_fitted_seats_decide_as_the_policy_kernel_does(rules_ids):
+    """The simulator shares each hand's subset strengths, or with more than SEARCH_RULESETS
+    rulesets its frontier, between rulesets (a low middle's search too) and each ruleset's EV
+    tables between seats: its totals with fitted seats equal those of the deals replayed
+    through ``decide`` (one hand, one ruleset at a time) and the settlement kernel, naturals
+    and surrenders included."""
     from analysis.game.score import settle_tables
     from analysis.strategy.registry import make_policy
     from kernels.policies import decide, policy_scratch, searchable, split_rows
 
-    rules_ids = ("standard", "taiwanese", "malayan", "basic", "pagat-pool")
     sim = Simulation(rules_ids, 4, ("fitted",) * 4, tables=40, seed=5, block_size=16)
     acc, _, _ = run_blocks(sim, compile_simulation(sim), range(sim.blocks))
     assert acc[:, :, K.A_SURRENDERS].sum() > 0 and acc[:, :, K.A_NATURALS].sum() > 0  # both paths run
@@ -142,8 +145,8 @@ def test_fitted_seats_decide_as_the_policy_kernel_does():
             decisions = [decide(np.array(h, np.uint8), policy.code, policy.tables, policy.points,
                                 compiled.params, compiled.naturals, 3, search, state, scratch)
                          for h in hands]
-            wheel = str(rules.wheel_rank) == "second"
-            rows.append([split_rows(np.array(h, np.uint8), d[0], wheel) if d[0] >= 0 else (0, 0, 0)
+            rows.append([split_rows(np.array(h, np.uint8), d[0], compiled.params) if d[0] >= 0
+                         else (0, 0, 0)
                          for h, d in zip(hands, decisions)])
             natural.append([d[1] for d in decisions])
             key.append([d[2] for d in decisions])

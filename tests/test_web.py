@@ -49,6 +49,11 @@ def test_rules_as_the_cli(client):
 
 def test_settings_as_the_cli(client):
     assert client.post("/api/settings", json={"hand": HAND}).json() == cli_json("settings", HAND)
+    low = client.post("/api/settings", json={"hand": HAND, "rules": "low-middle"})
+    assert low.json() == cli_json("settings", HAND, "--rules", "low-middle")
+    assert low.json() != cli_json("settings", HAND)  # a low middle has other settings
+    unknown = client.post("/api/settings", json={"hand": HAND, "rules": "no-such"})
+    assert unknown.status_code == 400 and "no-such" in unknown.text
 
 
 def test_best_as_the_cli_with_the_same_seed(client):

@@ -40,9 +40,10 @@ def policy_kernels():
 
 
 def hand_kernels():
-    from kernels import settings, settle
+    from kernels import low_settings, settings, settle
 
-    return settings.count_legal, settings.pareto_frontier, settle.settle_into
+    return (settings.count_legal, settings.pareto_frontier, settle.settle_into,
+            low_settings.low_pareto_frontier)
 
 
 def paigow_kernels():

@@ -17,10 +17,13 @@ from analysis.cli.common import (
 @click.command("settings")
 @click.argument("hand")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-@click.option("--wheel-rank", type=click.Choice(["ace-low", "second"]), default="ace-low",
-              show_default=True, help="Where A-2-3-4-5 ranks among straights.")
+@click.option("--wheel-rank", type=click.Choice(["ace-low", "second"]), default=None,
+              help="Where A-2-3-4-5 ranks among straights  [default: ace-low]")
+@click.option("--rules", "ruleset", default=None, metavar="RULESET",
+              help="Set the hand under a ruleset (an id or a TOML file): its wheel rank, and "
+                   "what is legal when its middle plays low.")
 @reports_bad_input
-def settings_command(hand, as_json, wheel_rank):
+def settings_command(hand, as_json, wheel_rank, ruleset):
     """Count the legal settings of a 13-card HAND and list its Pareto frontier.
 
     HAND is 13 cards such as "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d". The frontier keeps
@@ -30,14 +33,18 @@ def settings_command(hand, as_json, wheel_rank):
     from analysis.base.jit import hand_kernels
     from analysis.game import settings as _settings
     from analysis.game.cards import format_cards, parse_hand
-    from analysis.output.answers import settings_answer
+    from analysis.output.answers import settings_answer, settings_frontier
 
     parse_hand(hand)  # bad cards are told before anything else
+    if ruleset is not None and wheel_rank is not None:
+        raise click.UsageError("give --rules or --wheel-rank, not both (a ruleset has its wheel rank)")
+    wheel_rank = wheel_rank or "ace-low"
     compile_notice(as_json, *hand_kernels())
     if as_json:
-        click.echo(json.dumps(settings_answer(hand, wheel_rank), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(settings_answer(hand, wheel_rank, ruleset), indent=2,
+                              ensure_ascii=False))
         return
-    frontier = _settings.pareto_frontier(hand, wheel_rank=wheel_rank)
+    frontier = settings_frontier(hand, wheel_rank, ruleset)
     out = console()
     out.print(f"Hand: [bold]{format_cards(frontier.hand, descending=True)}[/bold]")
     out.print(f"Legal splits: {frontier.legal:,} of {_settings.N_SPLITS:,}   "

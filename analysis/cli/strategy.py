@@ -206,13 +206,14 @@ def houseway_command(hand, rulesets, players, tables, samples, opponents, seed, 
     """
     from analysis.base.jit import policy_kernels
     from analysis.base.progress import Progress
-    from analysis.game.ruleset_files import ruleset_ids
+    from analysis.game.ruleset_files import load_ruleset, ruleset_ids
     from analysis.output.houseway import (
         write_costs,
         write_houseway,
         write_price_of_simplicity,
     )
     from analysis.strategy.houseway import ship_chart
+    from analysis.strategy.houseway_chart import has_house_way
 
     if hand is not None:
         return _houseway_hand(hand, rulesets, players, opponents, samples, seed, as_json, quiet)
@@ -220,6 +221,8 @@ def houseway_command(hand, rulesets, players, tables, samples, opponents, seed, 
         raise click.BadParameter("only the house way derived with seed 0 ships",
                                  param_hint="'--ship'")
     ids = ruleset_ids() if rulesets == ("all",) else distinct_rulesets(rulesets)
+    if rulesets == ("all",):  # those with a house way; a named one without gets its error
+        ids = [rid for rid in ids if has_house_way(load_ruleset(rid))]
     compile_notice(quiet, *policy_kernels())
     results = []
     for rid in ids:

@@ -13,6 +13,7 @@ import numpy as np
 
 from analysis.game.cards import as_hands, parse_cards
 from kernels import evaluate as _ev
+from kernels import lowball as _low
 
 CATEGORY_NAMES = (
     "High card", "Pair", "Two pair", "Three of a kind", "Straight", "Flush",
@@ -43,15 +44,23 @@ def strength(cards):
     raise ValueError(f"a row has 3 or 5 cards, got {len(codes)}")
 
 
-def setting_strengths(front, middle, back, wheel_rank="ace-low"):
+def rank5_low(hands):
+    """2-7 low strengths of 5-card hands (:mod:`kernels.lowball`, higher the better low)."""
+    return _low.rank5_low(as_hands(hands, 5))
+
+
+def setting_strengths(front, middle, back, wheel_rank="ace-low", middle_plays="high"):
     """Strength triple (front, middle, back) of a setting given as card rows.
 
     ``wheel_rank = "second"`` puts the strengths on that ruleset's scale (A-2-3-4-5 just below
-    10-J-Q-K-A), as every ruleset-aware comparison needs.
+    10-J-Q-K-A), as every ruleset-aware comparison needs; ``middle_plays = "deuce-to-seven"``
+    gives the middle's 2-7 low strength.
     """
     triple = [int(rank3(front)[0]), int(rank5(middle)[0]), int(rank5(back)[0])]
     if str(wheel_rank) == "second":
         triple[1:] = [int(_ev.WHEEL_SECOND[v]) for v in triple[1:]]
+    if str(middle_plays) == "deuce-to-seven":
+        triple[1] = int(rank5_low(middle)[0])
     return tuple(triple)
 
 
@@ -87,7 +96,23 @@ def describe(value):
     value = int(value)
     if not 0 <= value < N_STRENGTHS:
         raise ValueError(f"strength {value} is outside 0..{N_STRENGTHS - 1}")
-    packed = int(_ev.ORDINAL_TO_PACKED[value])
+    return _words(int(_ev.ORDINAL_TO_PACKED[value]))
+
+
+def describe_low(value):
+    """Words for one 2-7 low strength, e.g. ``'7-5-4-3-2 low'``, ``'A-5-4-3-2 low'`` (ace high)
+    or ``'Pair of fours, ... (as a low)'`` for a hand that pairs, straights or flushes."""
+    value = int(value)
+    if not 0 <= value < _low.N_LOW:
+        raise ValueError(f"low strength {value} is outside 0..{_low.N_LOW - 1}")
+    packed = int(_low.LOW_TO_PACKED[value])
+    if packed >> 20 == _ev.HIGH_CARD:
+        return "-".join("23456789TJQKA"[((packed >> (16 - 4 * i)) & 15) - 1] for i in range(5)) + " low"
+    return f"{_words(packed)} (as a low)"
+
+
+def _words(packed):
+    """Words for a hand's packed value (``category << 20`` and five rank nibbles)."""
     cat = packed >> 20
     nibbles = [(packed >> (16 - 4 * i)) & 15 for i in range(5)]
     ranks = [n - 1 for n in nibbles if n]

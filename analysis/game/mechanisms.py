@@ -75,6 +75,21 @@ class FoulMode(StrEnum):
     NOT_ALLOWED = "not-allowed"
 
 
+class MiddlePlay(StrEnum):
+    """How the middle row is ranked (issue 18's low middle)."""
+
+    HIGH = "high"
+    DEUCE_TO_SEVEN = "deuce-to-seven"
+
+
+class LowOrder(StrEnum):
+    """What a legal setting is when the middle plays low: the back at least the front (the
+    middle free), or also the middle's value as a high hand between them."""
+
+    BACK_OVER_FRONT = "back-over-front"
+    HIGH_ORDER = "high-order"
+
+
 class BankRotation(StrEnum):
     ROTATE = "rotate"
     FIXED = "fixed"
@@ -277,6 +292,15 @@ class Fouls:
     """RULES.md A6."""
 
     mode: FoulMode = FoulMode.AS_SWEPT
+
+
+@validated(config=STRICT)
+class Middle:
+    """How the middle row plays: as a high hand, or as a deuce-to-seven low (issue 18), and
+    then which settings are fouls (``order``; unused for a high middle)."""
+
+    plays: MiddlePlay = MiddlePlay.HIGH
+    order: LowOrder = LowOrder.BACK_OVER_FRONT
 
 
 @validated(config=STRICT)

@@ -22,6 +22,9 @@ from analysis.game.mechanisms import (
     FoulMode,
     Fouls,
     Game,
+    LowOrder,
+    Middle,
+    MiddlePlay,
     Naturals,
     Pool,
     Royalties,
@@ -54,6 +57,7 @@ class Ruleset:
     naturals: Naturals = field(default_factory=Naturals)
     surrender: Surrender = field(default_factory=Surrender)
     fouls: Fouls = field(default_factory=Fouls)
+    middle: Middle = field(default_factory=Middle)
     bank: Bank = field(default_factory=Bank)
     pool: Pool = field(default_factory=Pool)
     single_winner: SingleWinner = field(default_factory=SingleWinner)
@@ -76,14 +80,25 @@ class Ruleset:
             raise ValueError("scoring.base = 'two-of-three' pays no unit per row; royalties need mode = 'extra'")
         if self.surrender.mode == SurrenderMode.FIXED and self.surrender.units == 0:
             raise ValueError("surrender.mode = 'fixed' needs surrender.units > 0")
+        if self.low_middle and self.royalties.middle:
+            raise ValueError("middle.plays = 'deuce-to-seven' ranks the middle as a low; "
+                             "remove royalties.middle")
         if game == Game.BANK and self.bank.seat >= self.players:
             raise ValueError(f"bank.seat must be below players ({self.players}); got {self.bank.seat}")
         return self
+
+    @property
+    def low_middle(self):
+        """The middle row plays as a deuce-to-seven low."""
+        return self.middle.plays == MiddlePlay.DEUCE_TO_SEVEN
 
     def describe(self):
         """One line for ``sapsam rules``."""
         s = self.scoring
         parts = [str(s.base) if s.game in (Game.PAIRWISE, Game.BANK) else str(s.game)]
+        if self.low_middle:
+            parts.append("2-7 low middle" + (" (high order)" if self.middle.order == LowOrder.HIGH_ORDER
+                                            else ""))
         if s.game == Game.BANK:
             parts.append("bank")
         if s.sweep_bonus:
@@ -125,6 +140,8 @@ def _digest(rules):
 
     content = TypeAdapter(Ruleset).dump_python(rules, mode="json")
     played = {k: v for k, v in content.items() if k not in _NOT_PLAYED}
+    if not rules.low_middle:  # a field added after strategies were fitted: absent by default
+        played.pop("middle")
     text = json.dumps(played, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -163,6 +180,16 @@ class CompiledRules:
         return bool(self.params[_k.P_SURRENDER_ALLOWED])
 
     @property
+    def low_middle(self):
+        """The middle row plays as a deuce-to-seven low (its strengths on that scale)."""
+        return bool(self.params[_k.P_LOW_MIDDLE])
+
+    @property
+    def high_order(self):
+        """With a low middle, its high value must also lie between front and back."""
+        return bool(self.params[_k.P_LOW_HIGH_ORDER])
+
+    @property
     def scale(self):
         """Points are counted in units of ``1 / scale`` (pool shares)."""
         return int(self.params[_k.P_SCALE])
@@ -193,6 +220,8 @@ class CompiledRules:
         p[_k.P_RAKE] = rules.extras.rake
         p[_k.P_WHEEL_SECOND] = rules.wheel_rank == WheelRank.SECOND
         p[_k.P_SCALE] = _pool_scale(rules.pool.stake) if s.game == Game.POOL else 1
+        p[_k.P_LOW_MIDDLE] = rules.low_middle
+        p[_k.P_LOW_HIGH_ORDER] = rules.low_middle and rules.middle.order == LowOrder.HIGH_ORDER
         royalty = np.zeros((3, 9), np.int64)
         for row, table in enumerate((rules.royalties.front, rules.royalties.middle, rules.royalties.back)):
             for category, units in table.items():

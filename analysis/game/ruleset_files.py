@@ -23,7 +23,7 @@ RULESET_DIR = Path(__file__).with_name("rulesets")
 _CATALOGUE = ("basic", "two-four", "one-six", "pagat-typical", "pagat-sweep", "pagat-middle",
               "pagat-overall", "pagat-extras", "pagat-surrender", "pagat-pool",
               "pusoy-single-winner", "house", "malayan", "vietnamese", "singapore",
-              "hawaiian-gardens", "standard", "taiwanese")
+              "hawaiian-gardens", "standard", "taiwanese", "low-middle")
 
 
 class RulesetError(ValueError):

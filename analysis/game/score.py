@@ -20,6 +20,7 @@ from analysis.game.hands import setting_strengths
 from analysis.game.mechanisms import Game, SurrenderMode
 from analysis.game.rules import Ruleset
 from analysis.game.ruleset_files import load_ruleset
+from analysis.game.settings import settled_rows
 from kernels import settle as _k
 from kernels.naturals import NATURAL_KINDS, best_natural, natural_key
 
@@ -50,12 +51,12 @@ class Declaration:
         front, middle, back = parse_setting(text)
         return cls("set", np.concatenate([front, middle, back]), text.strip())
 
-    def rows(self, wheel_rank="ace-low"):
+    def rows(self, wheel_rank="ace-low", middle_plays="high"):
         """Strength triple of a setting (zeros for a natural or surrender)."""
         if self.kind != "set":
             return np.zeros(3, np.int16)
         c = self.cards
-        return np.array(setting_strengths(c[:3], c[3:8], c[8:], wheel_rank), np.int16)
+        return np.array(setting_strengths(c[:3], c[3:8], c[8:], wheel_rank, middle_plays), np.int16)
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,7 @@ def score_showdown(rules, declarations, bank=None, chips=None, names=None):
         dup = [c for c in set(everything.tolist()) if (everything == c).sum() > 1]
         raise ValueError(f"card {format_cards(dup[:1])} is held by two players")
     compiled = rules.compile()
-    rows = np.stack([d.rows(rules.wheel_rank) for d in decl])
+    rows = np.stack([d.rows(rules.wheel_rank, rules.middle.plays) for d in decl])
     natural = np.full(n, -1, np.int64)
     key = np.zeros(n, np.int64)
     surrender = np.zeros(n, np.bool_)
@@ -157,7 +158,7 @@ def score_showdown(rules, declarations, bank=None, chips=None, names=None):
             surrender[i] = True
             status.append("surrender")
         else:
-            legal = rows[i, 2] >= rows[i, 1] >= rows[i, 0]
+            rows[i], legal = settled_rows(d.cards[:3], d.cards[3:8], d.cards[8:], rules)
             status.append("set" if legal else "foul")
     if "foul" in status and rules.fouls.mode != "as-swept":
         raise ValueError(f"{names[status.index('foul')]}'s setting is a foul, which {rules.id} does not allow")

@@ -1,7 +1,9 @@
 """Ways to set a 13-card hand: all splits, the legal ones, and the Pareto frontier.
 
-Thin wrappers over :mod:`kernels.settings`: they validate and sort the hand, call the
-kernel and return cards and strengths a person (or a report) can use::
+Thin wrappers over :mod:`kernels.settings` (and :mod:`kernels.low_settings` when the middle
+plays as a 2-7 low): they validate and sort the hand, call the kernel and return cards and
+strengths a person (or a report) can use.  ``wheel_rank``, ``middle`` and ``order`` are a
+ruleset's (:func:`scales`)::
 
     frontier = pareto_frontier("As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d")
     print(frontier.legal, frontier.distinct, [m.text for m in frontier.members])
@@ -12,8 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from analysis.game.cards import as_hands, format_setting, parse_hand
-from analysis.game.hands import describe
+from analysis.game.hands import describe, describe_low, rank5_low, setting_strengths
+from kernels import low_settings as _low
 from kernels import settings as _st
+from kernels import settle as _settle
 
 N_SPLITS = _st.N_SPLITS
 
@@ -44,6 +48,7 @@ class Setting:
     back: np.ndarray
     strengths: tuple  # (front, middle, back) strength ordinals on the ruleset's scale
     equivalent: int = 1  # legal settings (this one included) with the same strength triple
+    low_middle: bool = False  # the middle's strength is a 2-7 low's
 
     @property
     def text(self):
@@ -54,8 +59,8 @@ class Setting:
         """The three rows in words, front first (standard hand order)."""
         from analysis.game.hands import rank3, rank5
 
-        return (describe(rank3(self.front)[0]), describe(rank5(self.middle)[0]),
-                describe(rank5(self.back)[0]))
+        middle = describe_low(self.strengths[1]) if self.low_middle else describe(rank5(self.middle)[0])
+        return describe(rank3(self.front)[0]), middle, describe(rank5(self.back)[0])
 
 
 @dataclass(frozen=True)
@@ -68,15 +73,52 @@ class Frontier:
     members: tuple  # Settings, one per non-dominated strength triple
 
 
-def split_strengths(hand, wheel_rank="ace-low"):
+def setting_rows(front, middle, back, rules):
+    """(strength triple on the ruleset's scales, legal) of a setting given as card rows.
+    Legal: back >= middle >= front; with a low middle, back >= front, and for
+    ``order = "high-order"`` the middle's high value between them too."""
+    f, m, b = setting_strengths(front, middle, back, rules.wheel_rank)
+    if not rules.low_middle:
+        return (f, m, b), b >= m >= f
+    legal = b >= f and (str(rules.middle.order) != "high-order" or b >= m >= f)
+    return (f, int(rank5_low(middle)[0]), b), legal
+
+
+def settled_rows(front, middle, back, rules):
+    """(the triple a setting is settled with, legal): its own strength triple, or
+    :data:`kernels.settle.FOUL_ROWS` for a foul the triple cannot show (a low middle out of
+    the high order), since settlement judges a foul from the triple alone."""
+    rows, legal = setting_rows(front, middle, back, rules)
+    f, _, b = rows
+    shows = b < f or not (rules.low_middle or rows[2] >= rows[1] >= rows[0])
+    return (rows if legal or shows else _settle.FOUL_ROWS), legal
+
+
+def scales(rules):
+    """A ruleset's keywords for the functions here: its wheel rank, how its middle plays and,
+    for a low middle, what a legal setting is."""
+    return {"wheel_rank": str(rules.wheel_rank), "middle": str(rules.middle.plays),
+            "order": str(rules.middle.order)}
+
+
+def _split_table(cards, wheel_rank, middle, order):
+    """(strength triples (72072, 3), legal (72072,)) of a sorted hand."""
+    wheel = _wheel_second(wheel_rank)
+    if _low_middle(middle, order):
+        return _low.low_split_strengths(cards, wheel, order == "high-order")
+    rows = _st.split_strengths(cards, wheel)
+    return rows, (rows[:, 2] >= rows[:, 1]) & (rows[:, 1] >= rows[:, 0])
+
+
+def split_strengths(hand, wheel_rank="ace-low", middle="high", order="back-over-front"):
     """Strength triples of all 72,072 splits of a hand: ndarray(int16), shape (72072, 3)."""
-    return _st.split_strengths(sorted_hand(hand), _wheel_second(wheel_rank))
+    return _split_table(sorted_hand(hand), wheel_rank, middle, order)[0]
 
 
-def legal_splits(hand, wheel_rank="ace-low"):
-    """Split indices (ascending) of the legal settings: back >= middle >= front."""
-    rows = split_strengths(hand, wheel_rank)
-    return np.flatnonzero((rows[:, 2] >= rows[:, 1]) & (rows[:, 1] >= rows[:, 0]))
+def legal_splits(hand, wheel_rank="ace-low", middle="high", order="back-over-front"):
+    """Split indices (ascending) of the legal settings: back >= middle >= front (with a low
+    middle: back >= front, and the middle's high value between them for ``high-order``)."""
+    return np.flatnonzero(_split_table(sorted_hand(hand), wheel_rank, middle, order)[1])
 
 
 def split_strengths_batch(hands, wheel_rank="ace-low"):
@@ -100,7 +142,7 @@ def split_strengths_batch(hands, wheel_rank="ace-low"):
     return (cards, *_st.split_strengths_batch(cards, _wheel_second(wheel_rank)))
 
 
-def pareto_frontier(hand, wheel_rank="ace-low"):
+def pareto_frontier(hand, wheel_rank="ace-low", middle="high", order="back-over-front"):
     """The legal settings no other legal setting matches or beats in every row.
 
     One representative per distinct strength triple: the smallest split index of the
@@ -111,18 +153,24 @@ def pareto_frontier(hand, wheel_rank="ace-low"):
     hand : str or array-like of 13 card codes
     wheel_rank : {"ace-low", "second"}
         Where A-2-3-4-5 ranks among straights (RULES.md A1).
+    middle, order : str
+        ``"deuce-to-seven"`` plays the middle as a 2-7 low, and then ``order`` says what is
+        legal (``"back-over-front"`` or ``"high-order"``; a ruleset's ``[middle]``).
     """
     cards = sorted_hand(hand)
     wheel = _wheel_second(wheel_rank)
-    legal, splits, rows = _st.pareto_frontier(cards, wheel)
-    all_rows = _st.split_strengths(cards, wheel).astype(np.int64)
-    ok = (all_rows[:, 2] >= all_rows[:, 1]) & (all_rows[:, 1] >= all_rows[:, 0])
-    keys = (all_rows[ok] << np.array([26, 13, 0])).sum(axis=1)
+    low = _low_middle(middle, order)
+    if low:
+        legal, splits, rows = _low.low_pareto_frontier(cards, wheel, order == "high-order")
+    else:
+        legal, splits, rows = _st.pareto_frontier(cards, wheel)
+    all_rows, ok = _split_table(cards, wheel_rank, middle, order)
+    keys = (all_rows[ok].astype(np.int64) << np.array([26, 13, 0])).sum(axis=1)
     unique, counts = np.unique(keys, return_counts=True)
     member_keys = (rows.astype(np.int64) << np.array([26, 13, 0])).sum(axis=1)
     equivalent = counts[np.searchsorted(unique, member_keys)]
     members = tuple(
-        Setting(int(s), *split_cards(cards, s), tuple(int(v) for v in r), int(e))
+        Setting(int(s), *split_cards(cards, s), tuple(int(v) for v in r), int(e), low)
         for s, r, e in zip(splits, rows, equivalent)
     )
     return Frontier(cards, int(legal), len(unique), members)
@@ -150,6 +198,14 @@ def pareto_frontier_batch(hands, wheel_rank="ace-low", parallel=True):
     return (cards, *_st.pareto_frontier_batch(cards, _wheel_second(wheel_rank), parallel=parallel))
 
 
+def _low_middle(middle, order):
+    if middle not in ("high", "deuce-to-seven"):
+        raise ValueError(f"middle must be 'high' or 'deuce-to-seven', got {middle!r}")
+    if order not in ("back-over-front", "high-order"):
+        raise ValueError(f"order must be 'back-over-front' or 'high-order', got {order!r}")
+    return middle == "deuce-to-seven"
+
+
 def _wheel_second(wheel_rank):
     if wheel_rank not in ("ace-low", "second"):
         raise ValueError(f"wheel_rank must be 'ace-low' or 'second', got {wheel_rank!r}")
@@ -157,4 +213,5 @@ def _wheel_second(wheel_rank):
 
 
 __all__ = ["Frontier", "Setting", "legal_splits", "pareto_frontier", "pareto_frontier_batch",
-           "split_cards", "split_strengths", "split_strengths_batch", "sorted_hand"]
+           "scales", "setting_rows", "settled_rows", "split_cards", "split_strengths",
+           "split_strengths_batch", "sorted_hand"]

@@ -20,12 +20,11 @@ import pandas as pd
 from analysis.base.memory import require_memory
 from analysis.base.stats import Z95
 from analysis.game.cards import format_cards, format_setting
-from analysis.game.hands import setting_strengths
 from analysis.game.mechanisms import Game, SurrenderMode
 from analysis.game.rules import Ruleset
 from analysis.game.ruleset_files import load_ruleset
 from analysis.game.score import points_scale
-from analysis.game.settings import pareto_frontier, sorted_hand
+from analysis.game.settings import pareto_frontier, scales, settled_rows, sorted_hand
 from analysis.play.policy import Policy
 from analysis.play.seeds import Stream
 from analysis.strategy.registry import make_policy
@@ -90,7 +89,7 @@ class BestResult:
 
 def candidates(hand, rules, extra=()):
     """The candidate decisions of a sorted hand under a ruleset (frontier first)."""
-    frontier = pareto_frontier(hand, wheel_rank=str(rules.wheel_rank))
+    frontier = pareto_frontier(hand, **scales(rules))
     out = [Candidate(m.text, m.strengths) for m in frontier.members]
     compiled = rules.compile()
     if len(compiled.naturals):
@@ -101,7 +100,7 @@ def candidates(hand, rules, extra=()):
     if rules.surrender.mode != SurrenderMode.NONE:
         out.append(Candidate("surrender", (0, 0, 0), surrender=True))
     for front, middle, back in extra:
-        rows = setting_strengths(front, middle, back, rules.wheel_rank)
+        rows = settled_rows(front, middle, back, rules)[0]
         if not any(c.rows == rows and c.natural < 0 and not c.surrender for c in out):
             out.append(Candidate(format_setting(front, middle, back), rows))
     return out

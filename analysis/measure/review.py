@@ -8,7 +8,7 @@ is a paired gap; :func:`review_of` reads its place from that ranking.
 import numpy as np
 
 from analysis.game.cards import format_setting, parse_hand, parse_setting
-from analysis.game.hands import setting_strengths
+from analysis.game.settings import settled_rows
 from analysis.measure.best import candidates
 from analysis.play.policy import Policy
 
@@ -29,12 +29,12 @@ def review_of(result, rows):
     whether the loss is distinguishable from 0, and whether the setting is legal (the JSON of
     ``sapsam review``)."""
     ranking = result.table
-    triple = setting_strengths(*rows, result.rules.wheel_rank)
+    triple, legal = settled_rows(*rows, result.rules)
     # the played setting, or the candidate with its strength triple (they score the same)
     same = {c.label for c in candidates(result.hand, result.rules, extra=[rows])
             if c.rows == triple and c.natural < 0 and not c.surrender}
     rank = [i for i, c in enumerate(ranking["setting"]) if c in same][0]
-    return {"setting": format_setting(*rows), "legal": bool(triple[2] >= triple[1] >= triple[0]),
+    return {"setting": format_setting(*rows), "legal": bool(legal),
             **_verdict(result, rank)}
 
 

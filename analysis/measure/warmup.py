@@ -20,7 +20,7 @@ def warm(progress=None, one_hand=False):
     from analysis.strategy.houseway import derive
 
     steps = [
-        lambda: pareto_frontier(HAND),
+        lambda: (pareto_frontier(HAND), pareto_frontier(HAND, middle="deuce-to-seven")),
         lambda: score_showdown("standard", ["6s 6d 4c | Ts Td 9s Qd 8c | 3s 3d 3c 2s 2d",
                                             "As Kd Qc | 9c 9d 5s 5d 4s | Kh Jh 9h 8h 7h"]),
         lambda: best_setting(HAND, "standard", 4, "fitted", samples=200),

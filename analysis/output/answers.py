@@ -10,9 +10,17 @@ from analysis.game import settings as _settings
 from analysis.game.cards import format_cards
 
 
-def settings_answer(hand, wheel_rank="ace-low"):
+def settings_frontier(hand, wheel_rank="ace-low", ruleset=None):
+    """The frontier ``sapsam settings`` shows: under a ruleset's scales (an id or a TOML file:
+    its wheel rank, a low middle) when one is given, else with ``wheel_rank``."""
+    scales = (_settings.scales(_rules.load_ruleset(ruleset)) if ruleset is not None
+              else {"wheel_rank": wheel_rank})
+    return _settings.pareto_frontier(hand, **scales)
+
+
+def settings_answer(hand, wheel_rank="ace-low", ruleset=None):
     """``sapsam settings --json``: the legal count and the Pareto frontier of a hand."""
-    frontier = _settings.pareto_frontier(hand, wheel_rank=wheel_rank)
+    frontier = settings_frontier(hand, wheel_rank, ruleset)
     return {
         "hand": format_cards(frontier.hand, descending=True),
         "legal": frontier.legal,

@@ -11,6 +11,8 @@ from analysis.base.progress import shifted
 from analysis.base.stats import mean_interval, wilson_interval
 from analysis.game.cards import RANKS
 from analysis.game.hands import CATEGORY_NAMES
+from analysis.game.rules import Ruleset
+from analysis.game.ruleset_files import load_ruleset
 from analysis.game.score import points_scale
 from analysis.measure.compare import decide, policy_gaps, settle_decisions
 from analysis.output.report import natural_label
@@ -19,8 +21,10 @@ from analysis.play.names import CHART_KINDS
 from analysis.play.seeds import CHUNKS, Stream
 from analysis.play.strategy_files import load_strategy
 from analysis.strategy.fit import fitted_strategy
+from analysis.strategy.houseway_chart import has_house_way
 from analysis.strategy.registry import make_policy
 from kernels.evaluate import N_STRENGTHS, ORDINAL_TO_PACKED, RANK3_TABLE, WHEEL_SECOND
+from kernels.lowball import LOW_TO_PACKED, N_LOW
 
 ROW_NAMES = ("front", "middle", "back")
 BASELINE = "fitted"
@@ -80,23 +84,41 @@ def rows_frame(rules, players):
     # a hand's strength on the ruleset's scale, indexed by its ace-low ordinal
     scale = WHEEL_SECOND.astype(np.int64) if rules.compile().wheel_second \
         else np.arange(N_STRENGTHS)
-    win = win_probability(mass)[:, scale]
-    played = (mass / mass.sum(axis=1, keepdims=True))[:, scale]
+    win_own = win_probability(mass)
+    share = mass / mass.sum(axis=1, keepdims=True)
+    win, played = win_own[:, scale], share[:, scale]
     category, top, three_card = strength_classes()
     records = []
     for k, row in enumerate(ROW_NAMES):
         members = three_card if k == 0 else ~three_card
-        for cat in np.unique(category[members]):
+        if k == 1 and rules.low_middle:  # a 2-7 low: its groups by the low's own scale
+            low = np.zeros(N_STRENGTHS, np.bool_)
+            low[:N_LOW] = True
+            packed = np.zeros(N_STRENGTHS, np.int64)
+            packed[:N_LOW] = LOW_TO_PACKED
+            row_category, row_top = packed >> 20, ((packed >> 16) & 15) - 1
+            records += _groups(rules, players, row, low, row_category, row_top, win_own[k],
+                               share[k], "Low")
+            continue
+        records += _groups(rules, players, row, members, category, top, win[k], played[k])
+    return pd.DataFrame(records)
+
+
+def _groups(rules, players, row, members, category, top, win, played, no_pair="High card"):
+    """The records of one row of :func:`rows_frame`: its hands grouped by category and top
+    rank (``no_pair`` names the category of hands without a pair: a low's "Low")."""
+    records = []
+    for cat in np.unique(category[members]):
             for rank in np.unique(top[members & (category == cat)]):
                 group = np.flatnonzero(members & (category == cat) & (top == rank))
-                p = np.sort(win[k, group])
+                p = np.sort(win[group])
                 records.append({
                     "rules": rules.id, "players": players, "row": row, "category": int(cat),
-                    "category_name": CATEGORY_NAMES[cat], "top_rank": int(rank),
-                    "rank_name": RANKS[rank], "classes": len(group), "p_weakest": p[0],
-                    "p_median": float(np.median(p)), "p_strongest": p[-1],
-                    "played": float(played[k, group].sum())})
-    return pd.DataFrame(records)
+                    "category_name": no_pair if cat == 0 else CATEGORY_NAMES[cat],
+                    "top_rank": int(rank), "rank_name": RANKS[rank], "classes": len(group),
+                    "p_weakest": p[0], "p_median": float(np.median(p)), "p_strongest": p[-1],
+                    "played": float(played[group].sum())})
+    return records
 
 
 def front_shapes(strengths):
@@ -202,12 +224,17 @@ def policies_frame(rules, players, policies, tables, seed, progress=None):
 
 
 def rulesets_frame(rulesets, players, policies, tables, seed, progress=None):
-    """:func:`policies_frame` for every ruleset, in order (the same seeded deals for each)."""
+    """:func:`policies_frame` for every ruleset, in order (the same seeded deals for each); the
+    house way only where there is one (:func:`analysis.strategy.houseway_chart.has_house_way`)."""
     each = tables * (players + len(policies))  # hands decided per ruleset
     total = each * len(rulesets)
-    return pd.concat([policies_frame(r, players, policies, tables, seed,
-                                     shifted(progress, i * each, total))
-                      for i, r in enumerate(rulesets)], ignore_index=True)
+    frames = []
+    for i, r in enumerate(rulesets):
+        rules = r if isinstance(r, Ruleset) else load_ruleset(r)
+        played = [p for p in policies if p != "houseway" or has_house_way(rules)]
+        frames.append(policies_frame(rules, players, played, tables, seed,
+                                     shifted(progress, i * each, total)))
+    return pd.concat(frames, ignore_index=True)
 
 
 def check_kind(kind):

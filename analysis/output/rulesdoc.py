@@ -205,6 +205,17 @@ risk in later ones. Example C4 works this through.
 - **Aces side bet** (Hawaiian Gardens): 1 ace is worth 1, 2 aces 2, 3 aces 6, 4 aces 8;
   between two players, the one with fewer aces pays the difference.
 - **Rake**: a fixed charge per player per hand in a casino game (0 unless set).
+
+### A12. Low in the middle
+
+With `[middle] plays = "deuce-to-seven"` the middle row is a deuce-to-seven low: the lower hand
+wins it. Aces are always high (A-5-4-3-2 is an ace-high hand, not a straight), straights and
+flushes count against a hand, and any unpaired hand beats any pair; the best middle is
+7-5-4-3-2 of mixed suits. The front and the back stay high hands. A setting is legal when the
+back is at least as strong as the front, whatever the middle (`order = "back-over-front"`, the
+default); `order = "high-order"` also keeps the usual order with the middle read as a high
+hand (A1). The middle earns no royalties; otherwise it is a row like the others (a win, a tie
+or a loss), so sweeps, bonuses, fouls and every scoring of A2-A9 apply. Examples C5 and C6.
 """
 
 _PART_B_HEAD = """\
@@ -244,6 +255,17 @@ South +3, West -1. Whatever the hands, the totals add up to zero.
 A sweeps B, so B pays A 6. Then C sweeps A, which would cost A 6, but 6 of A's 8 starting
 chips have already backed the win from B: only 2 are still at risk, so A pays C 2. Nothing
 is left at risk between A and D. A ends the deal with 8 + 6 - 2 = 12 chips.
+
+**C5. Low in the middle** (`low-middle`, two players). A sets Ah Ad Qc | 7s 5d 4h 3c 2s |
+Kc Kd Ks 8d 6h, B sets As Kh Qd | 8c 6c 4d 3d 2h | Js Jh Jd Jc 9s. A's aces beat B's ace-king
+in front and her 7-5 low beats his 8-6 low in the middle; his quads take the back. B pays A 1.
+(In a ruleset with a high middle both settings would be fouls: a middle below its front.)
+
+**C6. What a foul is with a low middle.** Jc 8d 2h | Qs Qh 9s 6s 3s | Ts Th 8c 7h 4d is legal
+in `low-middle` (a pair of tens behind jack high; the pair of queens is a poor low, but
+legal); with `order = "high-order"` it is a foul, the middle's queens being above the back's
+tens. As Ah Kd | 7s 5d 4h 3c 2s | Qc Qd 8h 6h 5c is a foul under both: its front is above its
+back.
 """
 
 

@@ -17,18 +17,20 @@ import numpy as np
 from kernels import policies as _kp
 from kernels import value as _kv
 from kernels.evaluate import CARD_WEIGHT, FLUSH5, N_STRENGTHS, NONFLUSH5, RANK3_TABLE
+from kernels.lowball import LOW_FLUSH5, LOW_NONFLUSH5
 
 
 @cache
 def row_percentiles():
     """Exact percentile of every strength among random hands of its size.
 
-    Returns ndarray(float64), shape (2, N_STRENGTHS): row 0 for 3-card fronts (22,100 hands),
-    row 1 for 5-card hands (2,598,960); the percentile counts ties as half.  Counted by
-    combinatorics over rank multisets: a multiset with counts c_r has prod C(4, c_r) suit
-    choices, four of them flushes when its five ranks differ.
+    Returns ndarray(float64), shape (3, N_STRENGTHS): row 0 for 3-card fronts (22,100 hands),
+    row 1 for 5-card hands (2,598,960), row 2 for 5-card hands as 2-7 lows
+    (:mod:`kernels.lowball`); the percentile counts ties as half.  Counted by combinatorics
+    over rank multisets: a multiset with counts c_r has prod C(4, c_r) suit choices, four of
+    them flushes when its five ranks differ.
     """
-    counts = np.zeros((2, N_STRENGTHS))
+    counts = np.zeros((3, N_STRENGTHS))
     weights = CARD_WEIGHT[::4]
     for ranks in combinations_with_replacement(range(13), 3):
         ways = np.prod([comb(4, c) for c in Counter(ranks).values()])
@@ -40,20 +42,24 @@ def row_percentiles():
         ways = np.prod([comb(4, c) for c in multiplicity.values()])
         key = int(sum(weights[r] for r in ranks))
         if len(multiplicity) == 5:
-            counts[1, FLUSH5[sum(1 << r for r in ranks)]] += 4
+            mask = sum(1 << r for r in ranks)
+            counts[1, FLUSH5[mask]] += 4
+            counts[2, LOW_FLUSH5[mask]] += 4
             ways -= 4
         counts[1, NONFLUSH5[key]] += ways
+        counts[2, LOW_NONFLUSH5[key]] += ways
     cdf = np.cumsum(counts, axis=1) - counts / 2
     return cdf / counts.sum(axis=1, keepdims=True)
 
 
 @cache
-def balanced_points():
+def balanced_points(low_middle=False):
     """``balanced``'s points table: the front's percentile, and the five-card one for the
-    middle and the back (float64 kernels.policies.POINTS_SHAPE; never surrenders)."""
+    middle (as a 2-7 low with ``low_middle``) and the back (float64
+    kernels.policies.POINTS_SHAPE; never surrenders)."""
     pct = row_percentiles()
     points = np.zeros(_kp.POINTS_SHAPE)
-    points[0, :-1], points[1, :-1], points[2, :-1] = pct[0], pct[1], pct[1]
+    points[0, :-1], points[1, :-1], points[2, :-1] = pct[0], pct[2 if low_middle else 1], pct[1]
     points[_kp.SURRENDER_BELOW] = -np.inf
     points.setflags(write=False)
     return points
@@ -74,4 +80,4 @@ class Policy:
         compiled = rules.compile()
         tables = _kv.ev_tables(np.ascontiguousarray(row_mass, np.float64), compiled.params,
                                compiled.royalty, float(surrender_rate))
-        return cls(name, _kp.TABLE, tables, balanced_points(), source)
+        return cls(name, _kp.TABLE, tables, balanced_points(rules.low_middle), source)

@@ -102,7 +102,7 @@ def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.
         field, rate = saved["field"], float(saved["surrender_rate"])
         history = saved["history"].tolist()
     else:
-        field, rate, history = balanced_field(players), 0.0, []
+        field, rate, history = balanced_field(players, rules.low_middle), 0.0, []
     if history and history[-1] < tolerance:
         return field, rate, history
     for it in range(len(history), iterations):
@@ -202,12 +202,14 @@ def fitted_strategy(rules, players, stage=None):
 
 
 @cache
-def balanced_field(players, deals=4000):
-    """Per-row strength distribution of ``balanced`` settings over ``deals`` random hands: a
-    fixed part of the ``table`` policy and of a fit's start, so drawn from seed 0 whatever a
-    command's ``--seed``."""
+def balanced_field(players, low_middle=False, deals=4000):
+    """Per-row strength distribution of ``balanced`` settings over ``deals`` random hands (the
+    middle as a 2-7 low with ``low_middle``): a fixed part of the ``table`` policy and of a
+    fit's start, so drawn from seed 0 whatever a command's ``--seed``."""
     from analysis.play.seeds import Stream
     from analysis.strategy.fit import played_row_mass
 
-    policy = Policy("balanced", _kp.BALANCED, np.zeros(_kv.TABLE_SHAPE), balanced_points(), "")
-    return played_row_mass(policy, load_ruleset("basic"), players, deals, Stream(0, "balanced"))
+    policy = Policy("balanced", _kp.BALANCED, np.zeros(_kv.TABLE_SHAPE),
+                    balanced_points(low_middle), "")
+    rules = load_ruleset("low-middle" if low_middle else "basic")
+    return played_row_mass(policy, rules, players, deals, Stream(0, "balanced"))

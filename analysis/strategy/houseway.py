@@ -10,9 +10,9 @@ can add three numbers from a short chart.  The house way is:
    stronger middle, then the stronger back.
 3. Where the ruleset allows surrender: surrender when no setting reaches the chart's total.
 
-The tie rule carries much of the chart: among settings of equal points it puts the best cards
-in front, where kickers decide most rows (with the stronger *back* first, the same dozen lines
-cost twice as much).
+The tie rule carries much of the chart: among settings of equal points it puts the best cards in
+front, where kickers decide most rows (with the stronger *back* first, the same dozen lines cost
+twice as much).
 
 :func:`derive` builds the chart from the fitted strategy of a ruleset and table size:
 
@@ -31,11 +31,11 @@ d. Improve that chart by local search, moving boundaries between lines and chang
 e. Surrender total: the threshold on a hand's best total that agrees most often with the
    fitted strategy's own surrender decisions over the sample.
 
-A row given a single line scores nothing and needs no line on the chart (the tie rule sets
-it), so ``lines`` counts the lines of the rows that score.  The derived chart of a named
-ruleset ships with the package (``houseways/``, keyed by the fitted strategy's contents) and
-one derived on demand is cached beside the user's fits, so the ``houseway`` policy starts at
-once.  Its price is the paired cost against fitted (:func:`analysis.measure.compare.policy_gap`).
+A row given a single line scores nothing and needs no line on the chart (the tie rule sets it),
+so ``lines`` counts the lines of the rows that score.  The derived chart of a named ruleset
+ships with the package (``houseways/``, keyed by the fitted strategy's contents) and one derived
+on demand is cached beside the user's fits, so the ``houseway`` policy starts at once.  Its price
+is the paired cost against fitted (:func:`analysis.measure.compare.policy_gap`).
 """
 
 import hashlib
@@ -64,6 +64,7 @@ from analysis.strategy.houseway_chart import (  # noqa: F401 (the chart's names,
     class_label,
     from_dict,
     points_table,
+    require_house_way,
 )
 from kernels import policies as _kp
 from kernels import value as _kv
@@ -235,21 +236,20 @@ def derive(rules, players=4, lines=LINES, hands=SAMPLE_HANDS, seed=0, progress=N
     Parameters
     ----------
     rules : Ruleset or str
-        A ruleset or its id; its fitted strategy is fitted now if there is none
-        (:func:`analysis.strategy.fit.fitted_strategy`).
+        A ruleset (with a high middle) or its id; its fitted strategy is fitted now if none.
     lines : int
         Chart lines in all (at least 2; the rows that score share them).
     hands, seed : int
         Sampled hands the chart is fitted on, and their seed; the house way that serves as
         a policy (``houseway``) is the one derived with the defaults.
     progress : callable, optional
-        ``progress(done, total)`` as the chart is fitted (the regression's hands, then the
-        search's rounds).
+        ``progress(done, total)`` as the chart is fitted (regression's hands, search's rounds).
 
     With the defaults it is read from the package or the user's cache if derived from the
     same fitted strategy by this method; else derived now (seconds) and cached.
     """
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+    require_house_way(rules)
     if lines < 2:
         raise ValueError(f"a house way needs at least 2 chart lines, got {lines}")
     fitted = fitted_strategy(rules, players)

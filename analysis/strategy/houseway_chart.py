@@ -20,6 +20,19 @@ from kernels.evaluate import N_STRENGTHS, ORDINAL_TO_PACKED, RANK3_TABLE, WHEEL_
 ROWS = ("front", "middle", "back")
 
 
+def has_house_way(rules):
+    """Whether a house way can be derived for ``rules``: its chart scores a high middle, so a
+    ruleset whose middle plays as a 2-7 low has none."""
+    return not rules.low_middle
+
+
+def require_house_way(rules):
+    if not has_house_way(rules):
+        raise ValueError(f"{rules.id} plays the middle as a 2-7 low, and a house way's chart "
+                         "scores a high middle: no house way for it (play fitted, table, "
+                         "balanced, greedy or random)")
+
+
 def _classes():
     """Fine class of every strength ordinal (ace-low scale) and the classes' labels.
 

@@ -10,7 +10,7 @@ from analysis.play.names import POLICY_NAMES
 from analysis.play.policy import Policy, balanced_points
 from analysis.play.strategy_files import fitted_policy
 from analysis.strategy.fit import balanced_field, fitted_strategy
-from analysis.strategy.houseway import as_policy, derive
+from analysis.strategy.houseway import as_policy, derive, require_house_way
 from kernels import policies as _kp
 from kernels import value as _kv
 
@@ -36,13 +36,14 @@ def make_policy(name, rules, players, strategy=None, stage=None):
         raise ValueError(f"unknown policy {name!r}: use one of {', '.join(POLICY_NAMES)}")
     empty = np.zeros(_kv.TABLE_SHAPE)
     if name in ("random", "greedy", "balanced"):
-        return Policy(name, _kp.POLICIES.index(name), empty, balanced_points(), "")
+        return Policy(name, _kp.POLICIES.index(name), empty, balanced_points(rules.low_middle), "")
     if name == "houseway":
+        require_house_way(rules)  # before fitting what it would be derived from
         fitted = fitted_strategy(rules, players, stage)
         way = derive(rules, players, progress=stage("deriving the house way", None, "hands")
                      if stage else None)
         return as_policy(way, f"house way derived from {fitted}")
     if name == "table":
-        return Policy.from_row_mass(name, balanced_field(players), rules,
+        return Policy.from_row_mass(name, balanced_field(players, rules.low_middle), rules,
                                     "rows of balanced players (4,000 deals, seed 0)")
     return fitted_policy(rules, players, strategy or fitted_strategy(rules, players, stage))

@@ -174,9 +174,10 @@ def create_app(job_root=None, running=1, queued=8, computing=4):
 
     @app.post("/api/settings", summary="Legal settings and Pareto frontier (sapsam settings --json)")
     def settings(body: rq.SettingsRequest):
+        rules = None if body.rules is None else named("rules", body.rules)
         with checking("hand"):
             parse_hand(body.hand)
-            return settings_answer(body.hand, body.wheel_rank)
+            return settings_answer(body.hand, body.wheel_rank, rules)
 
     @app.post("/api/best", summary="Rank a hand's settings by EV (sapsam best --json)")
     def best(body: rq.BestRequest):

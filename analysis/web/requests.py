@@ -34,6 +34,7 @@ class Body(BaseModel):
 class SettingsRequest(Body):
     hand: Hand
     wheel_rank: Literal["ace-low", "second"] = "ace-low"
+    rules: Rules | None = None  # a ruleset's scales instead of wheel_rank
 
 
 class HandRequest(Body):

@@ -1,0 +1,137 @@
+"""A policy's best setting of one hand when the middle plays as a 2-7 low (issue 18).
+
+The decision is defined directly, without a frontier: among the legal settings
+(:func:`kernels.low_settings.low_legal`), the one of highest value
+(:func:`kernels.value.value`, the middle's strength on the low scale); exact ties go to the
+stronger back, then middle, then front, then the smaller split.  That choice is never
+dominated: a setting as good in every row and better in one is worth at least as much and
+wins the tie.
+
+When the value never falls as a row gets stronger (:func:`kernels.value.monotone`), most backs
+need not be looked at, as in :mod:`kernels.search`: a back of strength ``s`` is worth at most
+``value(front, low, s)`` with the hand's strongest front (no stronger than ``s``) and its best
+low, so backs weaker than where that bound falls under the best value so far are skipped, and
+so is a back whose own strongest legal front and best legal low cannot reach it.  A bound
+below the best by more than ``DELTA`` (far above rounding) never skips a setting that could
+tie, so the pruned search and the exhaustive one (``prune`` False, for values that are not
+monotone) give the same split, bit for bit.
+"""
+
+import numpy as np
+from numba import njit
+
+from kernels.evaluate import N_STRENGTHS
+from kernels.low_settings import low_legal
+from kernels.search import (
+    COMPLETION_FRONT,
+    COMPLETION_MIDDLE,
+    COMPLETION_SPLIT,
+    DELTA,
+    FIVE_CLASSES,
+    FIVE_INDEX,
+    FRONT_FLOOR,
+    N_COMPLETIONS,
+)
+from kernels.settings import N_FIVES, N_FRONTS
+from kernels.value import value
+
+
+@njit(cache=True, inline="always")
+def _weakest_back(top, front, low, floor, kind, tables, values, points, params, opponents):
+    """The weakest five-card strength ``s`` (up to ``top``) with ``value(the strongest front
+    up to min(front, s), low, s) >= floor``, by bisection; above ``top`` if none."""
+    lo = 0
+    hi = FIVE_INDEX[top] + 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        s = FIVE_CLASSES[mid]
+        if value(kind, FRONT_FLOOR[min(front, s)], low, s, tables, values, points, params,
+                 opponents) >= floor:
+            hi = mid
+        else:
+            lo = mid + 1
+    return FIVE_CLASSES[lo] if lo < FIVE_CLASSES.shape[0] else N_STRENGTHS
+
+
+@njit(cache=True, inline="always")
+def _wins_tie(sb, sm, sf, split, best_rows, best_split):
+    """Whether an equally valued setting comes first: stronger back, middle, front, then the
+    smaller split."""
+    if sb != best_rows[2]:
+        return sb > best_rows[2]
+    if sm != best_rows[1]:
+        return sm > best_rows[1]
+    if sf != best_rows[0]:
+        return sf > best_rows[0]
+    return split < best_split
+
+
+@njit(cache=True)
+def best_low_split(s3, s5, l5, high_order, kind, tables, values, points, params, opponents,
+                   prune):
+    """The legal setting of highest value with a low middle (see the module doc).
+
+    Parameters
+    ----------
+    s3, s5 : ndarray(int16), shape (286,) and (1287,)
+        High strengths of the hand's fronts and five-card subsets
+        (:func:`kernels.settings.subset_strengths`, on the ruleset's wheel scale).
+    l5 : ndarray(int16), shape (1287,)
+        Low strengths of its five-card subsets (:func:`kernels.low_settings.low_subset_strengths`).
+    high_order : bool
+        The middle's high strength must lie between front and back too.
+    kind, tables, values, points, params, opponents
+        As :func:`kernels.value.value` takes them.
+    prune : bool
+        The value is monotone: skip what cannot reach the best.
+
+    Returns
+    -------
+    (split, value) : (int, float)
+        ``split`` -1 only if no setting is legal (never for 13 cards).
+    """
+    front = np.int16(0)
+    for i in range(N_FRONTS):
+        front = max(front, s3[i])
+    low = np.int16(0)
+    top = 0
+    for i in range(N_FIVES):
+        low = max(low, l5[i])
+        if s5[i] > s5[top]:
+            top = i
+    best = -np.inf
+    best_split = -1
+    best_rows = np.zeros(3, np.int16)
+    weakest = np.int16(0)
+    for step in range(N_FIVES + 1):
+        b = top if step == 0 else step - 1
+        sb = s5[b]
+        if step > 0 and (b == top or (prune and sb < weakest)):
+            continue
+        if prune and step > 0:  # the strongest legal front and best legal low of this back
+            f2 = np.int16(-1)
+            m2 = np.int16(-1)
+            for j in range(N_COMPLETIONS):
+                sf = s3[COMPLETION_FRONT[b, j]]
+                legal = low_legal(sf, s5[COMPLETION_MIDDLE[b, j]], sb, high_order)
+                f2 = max(f2, sf if legal else np.int16(-1))
+                m2 = max(m2, l5[COMPLETION_MIDDLE[b, j]] if legal else np.int16(-1))
+            if m2 < 0 or value(kind, np.uint16(f2), np.uint16(m2), np.uint16(sb), tables, values,
+                               points, params, opponents) < best - DELTA:
+                continue
+        before = best
+        for j in range(N_COMPLETIONS):
+            sf = s3[COMPLETION_FRONT[b, j]]
+            if not low_legal(sf, s5[COMPLETION_MIDDLE[b, j]], sb, high_order):
+                continue
+            sm = l5[COMPLETION_MIDDLE[b, j]]
+            v = value(kind, np.uint16(sf), np.uint16(sm), np.uint16(sb), tables, values, points,
+                      params, opponents)
+            split = COMPLETION_SPLIT[b, j]
+            if v > best or (v == best and _wins_tie(sb, sm, sf, split, best_rows, best_split)):
+                best, best_split = v, split
+                best_rows[0], best_rows[1], best_rows[2] = sf, sm, sb
+        if prune and best > before:
+            weakest = _weakest_back(s5[top], front, low, best - DELTA, kind, tables, values,
+                                    points, params, opponents)
+    return best_split, best
