@@ -20,37 +20,17 @@ monotone) give the same split, bit for bit.
 import numpy as np
 from numba import njit
 
-from kernels.evaluate import N_STRENGTHS
 from kernels.low_settings import low_legal
 from kernels.search import (
     COMPLETION_FRONT,
     COMPLETION_MIDDLE,
     COMPLETION_SPLIT,
     DELTA,
-    FIVE_CLASSES,
-    FIVE_INDEX,
-    FRONT_FLOOR,
     N_COMPLETIONS,
+    weakest_back,
 )
 from kernels.settings import N_FIVES, N_FRONTS
 from kernels.value import value
-
-
-@njit(cache=True, inline="always")
-def _weakest_back(top, front, low, floor, kind, tables, values, points, params, opponents):
-    """The weakest five-card strength ``s`` (up to ``top``) with ``value(the strongest front
-    up to min(front, s), low, s) >= floor``, by bisection; above ``top`` if none."""
-    lo = 0
-    hi = FIVE_INDEX[top] + 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        s = FIVE_CLASSES[mid]
-        if value(kind, FRONT_FLOOR[min(front, s)], low, s, tables, values, points, params,
-                 opponents) >= floor:
-            hi = mid
-        else:
-            lo = mid + 1
-    return FIVE_CLASSES[lo] if lo < FIVE_CLASSES.shape[0] else N_STRENGTHS
 
 
 @njit(cache=True, inline="always")
@@ -132,6 +112,6 @@ def best_low_split(s3, s5, l5, high_order, kind, tables, values, points, params,
                 best, best_split = v, split
                 best_rows[0], best_rows[1], best_rows[2] = sf, sm, sb
         if prune and best > before:
-            weakest = _weakest_back(s5[top], front, low, best - DELTA, kind, tables, values,
-                                    points, params, opponents)
+            weakest = weakest_back(s5[top], front, low, best - DELTA, kind, tables, values,
+                                   points, params, opponents)
     return best_split, best

@@ -291,9 +291,10 @@ def decide(hand, policy, tables, points, params, naturals, opponents, search, st
     """
     held = (-1, np.int64(-1))
     s3, s5, l5 = scratch[0][0], scratch[0][1], scratch[5]
-    if params[S.P_LOW_MIDDLE]:
+    low = params[S.P_LOW_MIDDLE] != 0 and policy != RANDOM  # every other policy reads them
+    if low:
         low_subset_strengths(hand, l5)
-    if search or params[S.P_LOW_MIDDLE]:
+    if search or low:
         subset_strengths(hand, params[S.P_WHEEL_SECOND] != 0, s3, s5)
     if (policy == TABLE or policy == HOUSEWAY) and naturals.shape[0] > 0:
         held = best_natural(hand, naturals)

@@ -67,15 +67,18 @@ def search_scratch():
 
 
 @njit(cache=True, inline="always")
-def _weakest_back(top, front, floor, kind, tables, values, points, params, opponents):
+def weakest_back(top, front, middle, floor, kind, tables, values, points, params, opponents):
     """The weakest five-card strength ``s`` (up to ``top``) with ``value(min(front, s)'s front,
-    s, s) >= floor``, by bisection over the five-card strengths; above ``top`` if none."""
+    m, s) >= floor``, by bisection over the five-card strengths; above ``top`` if none.  ``m``
+    is ``s`` itself (``middle`` -1: a high middle is no stronger than its back) or ``middle``
+    (a low middle's best, :mod:`kernels.low_search`)."""
     lo = 0
     hi = FIVE_INDEX[top] + 1
     while lo < hi:
         mid = (lo + hi) // 2
         s = FIVE_CLASSES[mid]
-        if value(kind, FRONT_FLOOR[min(front, s)], s, s, tables, values, points, params,
+        m = s if middle < 0 else middle
+        if value(kind, FRONT_FLOOR[min(front, s)], m, s, tables, values, points, params,
                  opponents) >= floor:
             hi = mid
         else:
@@ -187,8 +190,8 @@ def best_split(s3, s5, kind, houseway, tables, values, points, params, opponents
             cand_split[n] = COMPLETION_SPLIT[b, j]
             n += 1
         if best > before:
-            weakest = _weakest_back(s5[top], front, best - 3 * DELTA, kind, tables, values, points,
-                                    params, opponents)
+            weakest = weakest_back(s5[top], front, -1, best - 3 * DELTA, kind, tables, values,
+                                   points, params, opponents)
     return _pick(n, best, houseway, cand_value, cand_rows, cand_split), best
 
 

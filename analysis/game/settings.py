@@ -89,9 +89,8 @@ def settled_rows(front, middle, back, rules):
     :data:`kernels.settle.FOUL_ROWS` for a foul the triple cannot show (a low middle out of
     the high order), since settlement judges a foul from the triple alone."""
     rows, legal = setting_rows(front, middle, back, rules)
-    f, _, b = rows
-    shows = b < f or not (rules.low_middle or rows[2] >= rows[1] >= rows[0])
-    return (rows if legal or shows else _settle.FOUL_ROWS), legal
+    hidden = not legal and rules.low_middle and rows[2] >= rows[0]  # fouled by the high order
+    return (_settle.FOUL_ROWS if hidden else rows), legal
 
 
 def scales(rules):
