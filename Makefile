@@ -71,14 +71,13 @@ notebooks: $(STAMP)
 	$(PY) notebooks/execute.py
 
 # Fitted strategies shipped in the package (analysis/play/strategies/): every named ruleset at
-# 2, 3 and 4 players (~6 min on 2 cores).  Written there explicitly: a plain `sapsam fit`
+# each table it is played at, 2, 3 and 4 players (criss-cross 2 only; ~7 min on 2 cores).  Written there explicitly: a plain `sapsam fit`
 # writes into the user's data folder.
 SHIPPED := analysis/play/strategies
 strategies: warm
-	$(PY) -c 'from analysis.game.ruleset_files import ruleset_ids; print(*ruleset_ids(), sep="\n")' | \
-	    while read -r rules; do for players in 2 3 4; do \
-	        $(VENV)/bin/sapsam fit --rules $$rules --players $$players --seed 1 --quiet \
-	            --fresh --out $(SHIPPED)/$$rules-$${players}p.npz || exit 1; done; done
+	$(PY) -m analysis.game.ruleset_files --tables | while read -r rules players; do \
+	    $(VENV)/bin/sapsam fit --rules $$rules --players $$players --seed 1 --quiet \
+	        --fresh --out $(SHIPPED)/$$rules-$${players}p.npz || exit 1; done
 
 # The house ways every command plays (seed 0, shipped in the package; 3 players derive on
 # demand in seconds and are cached), their costs at 2 and 4 players, the price of simplicity
@@ -100,6 +99,19 @@ results: strategies exploits
 	    --block-size 2000 --out results/simulations/all-4p-fitted --quiet --fresh
 	$(VENV)/bin/sapsam simulate --rules basic,low-middle --players 4 --seats fitted --tables 400000 \
 	    --seed 1 --out results/simulations/low-middle-4p-fitted --quiet --fresh
+	for rules in criss-cross basic; do \
+	    $(VENV)/bin/sapsam simulate --rules $$rules --players 2 --seats fitted --tables 200000 --seed 1 \
+	        --out results/simulations/$$rules-2p-fitted --quiet --fresh || exit 1; done
+	for seats in fitted,balanced,balanced,balanced fitted,balanced; do \
+	    players=$$(echo $$seats | tr ',' '\n' | wc -l); \
+	    $(VENV)/bin/sapsam simulate --rules basic,first-to-11 --players $$players --seats $$seats \
+	        --tables 200000 --seed 1 --out results/simulations/first-to-11-$${players}p-fitted-v-balanced \
+	        --quiet --fresh || exit 1; \
+	    $(VENV)/bin/sapsam match --seats $$seats --matches 20000 --seed 1 --json --quiet \
+	        > results/match/first-to-11-$${players}p-fitted-v-balanced.json || exit 1; done
+	$(VENV)/bin/sapsam match --seats fitted,fitted,fitted,fitted --matches 20000 --seed 1 --json \
+	    --quiet > results/match/first-to-11-4p-fitted.json
+	$(VENV)/bin/sapsam chart match --rules first-to-11 --players 2 --samples 200 --seed 1 --quiet
 	$(MAKE) houseways
 	for kind in rows front declare policies; do \
 	    $(VENV)/bin/sapsam chart $$kind --rules standard --policies greedy,balanced,houseway --seed 1 || exit 1; done
@@ -114,13 +126,12 @@ results: strategies exploits
 exploits: warm
 	$(VENV)/bin/sapsam exploit --rules two-four --players 2 --deals 1000 --samples 2000 --seed 1 \
 	    --out results/exploit/two-four-2p-fitted.json --quiet --fresh
-	$(PY) -c 'from analysis.game.ruleset_files import ruleset_ids; print(*ruleset_ids(), sep="\n")' | \
-	    while read -r rules; do for players in 2 3 4; do \
+	$(PY) -m analysis.game.ruleset_files --tables | while read -r rules players; do \
 	        case $$rules-$$players in two-four-2) continue;; esac; \
 	        case $$players in 2) deals=250;; 3) deals=150;; *) deals=100;; esac; \
 	        $(VENV)/bin/sapsam exploit --rules $$rules --players $$players --deals $$deals \
 	            --samples 2000 --seed 1 --out results/exploit/$$rules-$${players}p-fitted.json \
-	            --quiet --fresh || exit 1; done; done
+	            --quiet --fresh || exit 1; done
 	$(PY) -m analysis.output.exploits results/exploit
 
 clean:

@@ -42,6 +42,7 @@ def _sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unsee
     detail = np.zeros((players, players, S.N_DETAIL), np.int64)
     results = np.zeros((players, players, 3), np.int8)
     hand = np.empty(13, np.uint8)
+    packed = params[S.P_GAME] == S.GAME_MATCH  # every seat's points, see sample_blocks
     hero_aces = 0
     for c in hero:
         hero_aces += (c >> 2) == 12
@@ -66,7 +67,13 @@ def _sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unsee
             surrender[0, 0] = cand_surrender[c]
             S.settle_into(params, royalty, naturals, rows, natural, key, surrender, aces, banks,
                           chips, net, 0, work, detail, results, True)
-            points[c, s] = net[0, 0]
+            if packed:
+                code = 0
+                for p in range(players):
+                    code |= net[0, p] << (3 * p)
+                points[c, s] = code
+            else:
+                points[c, s] = net[0, 0]
             for j in range(1, players):
                 if results[0, j, 0] == S.NOT_COMPARED:
                     continue
@@ -114,7 +121,9 @@ states : ndarray(uint64), shape (B,)
 block_size, n_samples : int
     Samples per block, and samples in these B blocks together.
 points : ndarray(int64), shape (C, n_samples)
-    Output: the hero's points per candidate and sample.
+    Output: the hero's points per candidate and sample; in the match game (``GAME_MATCH``,
+    a deal's points 0 to 4 a seat) every seat's, three bits each (seat p at bits 3p, the hero
+    at 0), for the chance of winning the match (:func:`kernels.match.equity_after`).
 stats : ndarray(int64), shape (B, C, N_STATS)
     Output: per-block statistics (zeroed by the caller).
 """

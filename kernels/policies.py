@@ -208,10 +208,8 @@ def _best_on_frontier(kind, houseway, tables, values, points, params, opponents,
             if _better(v, splits[i], best_value, best_split):
                 best_value, best_split = v, splits[i]
     elif kind == CLOSED_FORM:
-        game = params[S.P_GAME]
-        stake = params[S.P_POOL_STAKE]
         for i in range(size):
-            v = _closed_form_ev(rows[i, 0], rows[i, 1], rows[i, 2], tables, game, stake, opponents)
+            v = _closed_form_ev(rows[i, 0], rows[i, 1], rows[i, 2], tables, params, opponents)
             if _better(v, splits[i], best_value, best_split):
                 best_value, best_split = v, splits[i]
     elif kind == ROWS_ONLY:

@@ -27,7 +27,9 @@ Order of settlement between two seats (defaults where RULES.md is silent are mar
 6. Rake: each seat pays ``P_RAKE``.
 
 Bank games (A7) compare players with the bank only, the bank winning tied rows.  The pool
-(A8) and single-winner (A9) games settle rows only.
+(A8), single-winner (A9) and match (A13, first to 11: points scored this deal, not a
+transfer) games settle rows only.  In criss-cross (A14, ``P_HANDS`` = 2) a player's two hands
+are never compared with each other (:func:`same_player`).
 """
 
 import numpy as np
@@ -39,10 +41,11 @@ from kernels.evaluate import CATEGORY_OF
  P_MAJORITY_UNITS, P_SWEEP_UNITS, P_HOME_RUN_UNITS, P_ROYALTY_EXTRA, P_ROYALTY_ALWAYS,
  P_CLASH, P_FOUL_ALLOWED, P_POOL_STAKE, P_POOL_SWEEP_ALL, P_POOL_SWEEP_EXTRA,
  P_SINGLE_UNITS, P_CHIP_LIMITED, P_ACES_BET, P_RAKE, P_WHEEL_SECOND, P_SCALE,
- P_SURRENDER_COST, P_SURRENDER_ALLOWED, P_LOW_MIDDLE, P_LOW_HIGH_ORDER) = range(26)
-N_PARAMS = 26
+ P_SURRENDER_COST, P_SURRENDER_ALLOWED, P_LOW_MIDDLE, P_LOW_HIGH_ORDER, P_HANDS,
+ P_MATCH_SWEEP_FROM) = range(28)
+N_PARAMS = 28
 
-GAME_PAIRWISE, GAME_BANK, GAME_POOL, GAME_SINGLE_WINNER = range(4)
+GAME_PAIRWISE, GAME_BANK, GAME_POOL, GAME_SINGLE_WINNER, GAME_MATCH = range(5)
 BASE_PER_ROW, BASE_TWO_FOUR, BASE_ONE_SIX, BASE_TWO_OF_THREE = range(4)
 CLASH_HIGHER_WINS_FULL, CLASH_DIFFERENCE, CLASH_EQUAL_TIER_NO_PAYMENT = range(3)
 
@@ -240,6 +243,41 @@ def _settle_pool(params, rows, t, work, net):
 
 
 @njit(cache=True, inline="always")
+def _settle_match(params, rows, t, work, net):
+    """A point for the one best hand of each row (tied best: nobody's; a foul wins no row), a
+    fourth for winning all three at a table of ``P_MATCH_SWEEP_FROM`` or more."""
+    n = rows.shape[1]
+    for i in range(n):
+        net[t, i] = 0
+    sole = -1
+    for k in range(3):
+        best = -1
+        winner = -1
+        for i in range(n):
+            v = -1 if work[W_SEAT, SEAT_STATUS, i] == FOUL else rows[t, i, k]
+            if v > best:
+                best = v
+                winner = i
+            elif v == best:
+                winner = -1
+        if winner >= 0:
+            net[t, winner] += 1
+        sole = winner if k == 0 else (sole if winner == sole else -1)
+    if sole >= 0 and n >= params[P_MATCH_SWEEP_FROM]:
+        net[t, sole] += 1
+
+
+@njit(cache=True, inline="always")
+def same_player(params, i, j, n):
+    """Whether seats i and j of a table of n hold one player's hands (criss-cross,
+    ``P_HANDS`` = 2): seats are grouped from the last, so that at a table of four seats 0-1
+    and 2-3 are the two players, and at three (a hand and the opponent's two) seats 1-2; a
+    table of two is one hand against one of the opponent's."""
+    hands = params[P_HANDS]
+    return hands > 1 and n > 2 and (n - 1 - i) // hands == (n - 1 - j) // hands
+
+
+@njit(cache=True, inline="always")
 def _settle_single_winner(params, rows, t, work, net):
     n = rows.shape[1]
     for i in range(n):
@@ -310,9 +348,11 @@ def settle_into(params, royalty, naturals, rows, natural, natural_key, surrender
     if detailed:
         detail[:] = 0
         results[:] = NOT_COMPARED
-    if game == GAME_POOL or game == GAME_SINGLE_WINNER:
+    if game == GAME_POOL or game == GAME_SINGLE_WINNER or game == GAME_MATCH:
         if game == GAME_POOL:
             _settle_pool(params, rows, t, work, net)
+        elif game == GAME_MATCH:
+            _settle_match(params, rows, t, work, net)
         else:
             _settle_single_winner(params, rows, t, work, net)
         _rake(params, net, t, n)
@@ -333,7 +373,7 @@ def settle_into(params, royalty, naturals, rows, natural, natural_key, surrender
                 work[W_COMPARED, i, j] = 0
     for i in range(n):
         for j in range(i + 1, n):
-            if is_bank and i != bank[t] and j != bank[t]:
+            if (is_bank and i != bank[t] and j != bank[t]) or same_player(params, i, j, n):
                 continue
             si, sj = work[W_SEAT, SEAT_STATUS, i], work[W_SEAT, SEAT_STATUS, j]
             stage = W_REST  # where a deferred amount waits: naturals are paid first

@@ -130,7 +130,7 @@ def _simulate_blocks_body(states, first_table, counts, players, seat_policy, tab
                     state[0] = draw[0] + np.uint64(p + 1)  # seat p's stream for this table
                     model = seat_model[r, p]
                     decision = choose(hands[p], seat_policy[p], tables[model], points[model],
-                                      params[r], rule_naturals, best, players - 1,
+                                      params[r], rule_naturals, best, players - params[r, S.P_HANDS],
                                       seat_search[r, p] and searches, state, scratch, s3[p],
                                       s5[w, p], l5[p], front_split[w, p], front_rows[w, p],
                                       sizes[w, p])
@@ -152,26 +152,31 @@ def _simulate_blocks_body(states, first_table, counts, players, seat_policy, tab
 @njit(cache=True)
 def _tally(params, rows, status, bank, net, r, players, acc, hist):
     """Add one settled table to the accumulators of ruleset ``r``; ``status`` is each seat's
-    status as settlement saw it (kernels.settle SET, FOUL, NATURAL, SURRENDER)."""
+    status as settlement saw it (kernels.settle SET, FOUL, NATURAL, SURRENDER).  In
+    criss-cross (``P_HANDS`` = 2) a player holds seats ``2 q`` and ``2 q + 1``: its points are
+    their sum, its fouls, surrenders, naturals and sweeps those of either hand."""
     scale = params[S.P_SCALE]
-    for p in range(players):
-        x = net[0, p]
-        a = acc[r, p]
+    hands = params[S.P_HANDS]
+    for q in range(players // hands):
+        a = acc[r, q]
+        x = 0
+        for p in range(q * hands, (q + 1) * hands):
+            x += net[0, p]
+            a[A_FOULS] += status[p] == S.FOUL
+            a[A_SURRENDERS] += status[p] == S.SURRENDER
+            a[A_NATURALS] += status[p] == S.NATURAL
+            a[A_BANK_HANDS] += p == bank
         a[A_HANDS] += 1
         a[A_SUM] += x
         a[A_SUMSQ] += x * x
-        a[A_FOULS] += status[p] == S.FOUL
-        a[A_SURRENDERS] += status[p] == S.SURRENDER
-        a[A_NATURALS] += status[p] == S.NATURAL
-        a[A_BANK_HANDS] += p == bank
         units = x // scale
-        hist[r, p, min(max(units, -HIST_HALF), HIST_HALF) + HIST_HALF] += 1
+        hist[r, q, min(max(units, -HIST_HALF), HIST_HALF) + HIST_HALF] += 1
     # sweeps among seats that compared rows (bank games: only with the bank)
     compares = params[S.P_GAME] == S.GAME_PAIRWISE or params[S.P_GAME] == S.GAME_BANK
     for i in range(players):
-        swept_all = players >= 3 and compares
+        swept_all = players - hands >= 2 and compares  # a home run: every opposing hand swept
         for j in range(players):
-            if j == i:
+            if j == i or S.same_player(params, i, j, players):
                 continue
             if not compares or status[i] >= S.NATURAL or status[j] >= S.NATURAL or (
                     bank >= 0 and i != bank and j != bank):
@@ -184,11 +189,11 @@ def _tally(params, rows, status, bank, net, r, players, acc, hist):
                 elif status[i] == S.SET and status[j] == S.SET and rows[0, i, k] > rows[0, j, k]:
                     wins += 1
             if wins == 3:
-                acc[r, i, A_SWEEPS_GIVEN] += 1
-                acc[r, j, A_SWEEPS_TAKEN] += 1
+                acc[r, i // hands, A_SWEEPS_GIVEN] += 1
+                acc[r, j // hands, A_SWEEPS_TAKEN] += 1
             else:
                 swept_all = False
-        acc[r, i, A_HOME_RUNS] += swept_all
+        acc[r, i // hands, A_HOME_RUNS] += swept_all
 
 
 simulate_blocks = njit(cache=True, parallel=True)(_simulate_blocks_body)
@@ -200,6 +205,8 @@ states : ndarray(uint64), shape (B,)
 first_table, counts : ndarray(int64), shape (B,)
     Index of each block's first table (bank rotation) and its number of tables.
 players : int
+    Hands dealt per table, P: the players, or twice them in criss-cross (``P_HANDS`` = 2, which
+    every ruleset of a run then has).
 seat_policy : ndarray(int64), shape (P,)
     Policy code per seat (kernels.policies.POLICIES).
 tables : ndarray(float64), shape (M,) + kernels.policies.TABLE_SHAPE
@@ -218,8 +225,8 @@ natural_kinds : ndarray(int64), shape (U, 2)
 natural_index : ndarray(int64), shape (R, K)
     Row of ``natural_kinds`` for each ruleset's natural.
 n_naturals, bank_mode, bank_seat : ndarray(int64), shape (R,)
-acc : ndarray(int64), shape (B, R, P, N_ACC)
-hist : ndarray(int64), shape (B, R, P, N_HIST)
+acc : ndarray(int64), shape (B, R, P / hands, N_ACC)
+hist : ndarray(int64), shape (B, R, P / hands, N_HIST)
 held : ndarray(int64), shape (B, R, K)
     Outputs, zeroed by the caller.
 """

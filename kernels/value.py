@@ -139,14 +139,22 @@ def _power(x, n):
 
 
 @njit(cache=True, inline="always")
-def _closed_form_ev(s0, s1, s2, tables, game, stake, opponents):
-    """EV in the pool and single-winner games, which need no outcome sum.
+def _closed_form_ev(s0, s1, s2, tables, params, opponents):
+    """EV in the pool, single-winner and match games, which need no outcome sum.
 
     Pool: each row's stake goes to its best hand, shared on ties (a tie counted as half a
     win).  Single winner: the whole table to the player who wins two rows of three against
-    every opponent.
+    every opponent.  Match: a point per row beaten by no one, and one more for all three at a
+    table of ``P_MATCH_SWEEP_FROM`` (rows taken as independent, as everywhere here).
     """
+    game = params[S.P_GAME]
     f0, m0, b0 = tables[0, s0, WIN], tables[1, s1, WIN], tables[2, s2, WIN]
+    if game == S.GAME_MATCH:
+        points = _power(f0, opponents) + _power(m0, opponents) + _power(b0, opponents)
+        if opponents + 1 >= params[S.P_MATCH_SWEEP_FROM]:
+            points += _power(f0 * m0 * b0, opponents)
+        return points
+    stake = params[S.P_POOL_STAKE]
     if game == S.GAME_POOL:
         share = (_power(f0 + 0.5 * tables[0, s0, TIE], opponents)
                  + _power(m0 + 0.5 * tables[1, s1, TIE], opponents)
@@ -192,9 +200,8 @@ def setting_ev(rows, tables, values, params, opponents):
     """Expected units of a setting against ``opponents`` independent players of the field;
     ``values`` from :func:`outcome_values`."""
     game = params[S.P_GAME]
-    if game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER:
-        return _closed_form_ev(rows[0], rows[1], rows[2], tables, game, params[S.P_POOL_STAKE],
-                               opponents)
+    if game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER or game == S.GAME_MATCH:
+        return _closed_form_ev(rows[0], rows[1], rows[2], tables, params, opponents)
     return _summed_ev(rows[0], rows[1], rows[2], tables, values, params[S.P_SCOOP_MULT], opponents)
 
 
@@ -225,13 +232,13 @@ def frontier_values(rows, tables, values, params, opponents):
 @njit(cache=True)
 def value_kind(points_policy, params, values):
     """How :func:`value` computes a setting's value: ``POINTS`` for a points policy
-    (``balanced``, ``houseway``), else by the game: ``CLOSED_FORM`` for pool and single winner,
+    (``balanced``, ``houseway``), else by the game: ``CLOSED_FORM`` for pool, single winner and match,
     ``ROWS_ONLY`` when nothing but the rows' own units is paid (no outcome extras, no sweep
     multiplier), ``SUMMED`` otherwise; ``values`` from :func:`outcome_values`."""
     game = params[S.P_GAME]
     if points_policy:
         return POINTS
-    if game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER:
+    if game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER or game == S.GAME_MATCH:
         return CLOSED_FORM
     if params[S.P_SCOOP_MULT] <= 1 and not values.any():
         return ROWS_ONLY  # every outcome term of SUMMED would be +0.0: the same value, bit for bit
@@ -248,7 +255,7 @@ def value(kind, s0, s1, s2, tables, values, points, params, opponents):
     if kind == POINTS:
         return points[0, s0] + points[1, s1] + points[2, s2]
     if kind == CLOSED_FORM:
-        return _closed_form_ev(s0, s1, s2, tables, params[S.P_GAME], params[S.P_POOL_STAKE], opponents)
+        return _closed_form_ev(s0, s1, s2, tables, params, opponents)
     if kind == ROWS_ONLY:
         return (tables[0, s0, GAIN] + tables[1, s1, GAIN] + tables[2, s2, GAIN]) * opponents
     return _summed_ev(s0, s1, s2, tables, values, params[S.P_SCOOP_MULT], opponents)

@@ -682,6 +682,23 @@ def _pool(rules, keys, status, scale):
     return out
 
 
+def _match(rules, keys, status):
+    """A13 (first to 11): a point to the one best hand of each row, none for a tie for best,
+    one more for winning all three at a table of ``match.sweep_point_players``."""
+    n = len(keys)
+    points = [0] * n
+    won = []
+    for row in range(3):
+        value = [(0,) if status[i] == "foul" else (1, keys[i][row]) for i in range(n)]
+        winners = [i for i in range(n) if value[i] == max(value)]
+        if len(winners) == 1:
+            points[winners[0]] += 1
+            won.append(winners[0])
+    if len(won) == 3 and len(set(won)) == 1 and n >= rules.match.sweep_point_players:
+        points[won[0]] += 1
+    return points
+
+
 def _single_winner(rules, keys, status):
     """A9: the player beating each other player on at least two rows collects from all."""
     n = len(keys)
@@ -730,17 +747,21 @@ def settle(rules, seats, bank=-1, chips=None):
     status = [_status(rules, s, k) for s, k in zip(seats, keys)]
     game = str(rules.scoring.game)
     rake = rules.extras.rake * scale
-    if game in ("pool", "single-winner"):
+    if game in ("pool", "single-winner", "match"):
         if any(st in ("natural", "surrender") for st in status):
             raise ValueError(f"the {game} game settles rows only")
-        net = _pool(rules, keys, status, scale) if game == "pool" else _single_winner(rules, keys, status)
-        return [x - rake for x in net]
+        rows_only = {"pool": lambda: _pool(rules, keys, status, scale), "match": lambda: _match(rules, keys, status),
+                     "single-winner": lambda: _single_winner(rules, keys, status)}
+        return [x - rake for x in rows_only[game]()]
 
     is_bank = game == "bank"
     if is_bank and not 0 <= bank < n:
         raise ValueError(f"a bank game needs a bank seat 0..{n - 1}, got {bank}")
+    # criss-cross (A14): a table of four is two players' two hands, seats 0-1 and 2-3; a table
+    # of three is one hand (seat 0) and the opponent's two; of two, a hand and one of theirs
+    player = {2: [0, 1], 3: [0, 1, 1], 4: [0, 0, 1, 1]}[n]
     pairs = [(i, j) for i in range(n) for j in range(i + 1, n)
-             if not is_bank or bank in (i, j)]
+             if (not is_bank or bank in (i, j)) and (rules.hands == 1 or player[i] != player[j])]
 
     # Row results of the pairs that reach the showdown, and who swept whom.
     results = {}

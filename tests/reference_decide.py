@@ -25,8 +25,8 @@ def _best(policy, tables, values, points, params, opponents, size, splits, rows)
         f, m, b = rows[i, 0], rows[i, 1], rows[i, 2]
         if policy != TABLE:
             v = points[0, f] + points[1, m] + points[2, b]
-        elif game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER:
-            v = _closed_form_ev(f, m, b, tables, game, params[S.P_POOL_STAKE], opponents)
+        elif game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER or game == S.GAME_MATCH:
+            v = _closed_form_ev(f, m, b, tables, params, opponents)
         elif params[S.P_SCOOP_MULT] <= 1 and not values.any():
             v = (tables[0, f, GAIN] + tables[1, m, GAIN] + tables[2, b, GAIN]) * opponents
         else:

@@ -27,7 +27,8 @@ from kernels.naturals import NATURAL_KINDS
 RULESET_IDS = ("basic", "two-four", "one-six", "pagat-typical", "pagat-sweep", "pagat-middle",
                "pagat-overall", "pagat-extras", "pagat-surrender", "pagat-pool",
                "pusoy-single-winner", "house", "malayan", "vietnamese", "singapore",
-               "hawaiian-gardens", "standard", "taiwanese", "low-middle")  # RULES.md part B
+               "hawaiian-gardens", "standard", "taiwanese", "low-middle", "criss-cross",
+               "first-to-11")  # RULES.md part B
 C2 = ["6s 6d 4c | Ts Td 9s Qd 8c | 3s 3d 3c 2s 2d",
       "As Kd Qc | 9c 9d 5s 5d 4s | Kh Jh 9h 8h 7h"]  # RULES.md C2: Amy wins 2 rows to 1
 
@@ -118,6 +119,8 @@ SCORING = {  # RULES.md part B: game, base and the modifiers that differ from th
     "pagat-extras": ("pairwise", "per-row", {"overall_point": True}),
     "pagat-surrender": ("pairwise", "per-row", {}),
     "pagat-pool": ("pool", None, {}),
+    "first-to-11": ("match", None, {}),
+    "criss-cross": ("pairwise", "per-row", {}),
     "pusoy-single-winner": ("single-winner", None, {}),
     "house": ("bank", "per-row", {}),
     "malayan": ("bank", "per-row", {}),

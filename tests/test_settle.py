@@ -23,7 +23,8 @@ from kernels import evaluate as ev
 RULESET_IDS = ("basic", "two-four", "one-six", "pagat-typical", "pagat-sweep", "pagat-middle",
                "pagat-overall", "pagat-extras", "pagat-surrender", "pagat-pool",
                "pusoy-single-winner", "house", "malayan", "vietnamese", "singapore",
-               "hawaiian-gardens", "standard", "taiwanese", "low-middle")  # RULES.md part B
+               "hawaiian-gardens", "standard", "taiwanese", "low-middle", "criss-cross",
+               "first-to-11")  # RULES.md part B
 N_TABLES = 250  # random tables per (ruleset, number of players)
 
 # Variants from the options the ruleset files document (and a few more combinations the
@@ -341,7 +342,7 @@ def check_against_naive(rules, seed, n, count=N_TABLES):
     tables = [random_table(rng, rules, n) for _ in range(count)]
     got = kernel_settle(rules, tables)
     want = [naive.settle(rules, seats, bank, chips) for seats, bank, chips in tables]
-    if rules.extras.rake == 0:
+    if rules.extras.rake == 0 and str(rules.scoring.game) != "match":  # a match scores points
         assert all(sum(w) == 0 for w in want)
     bad = [t for t in range(count) if got[t].tolist() != want[t]]
     assert not bad, "\n".join(f"kernel {got[t].tolist()} naive {want[t]}\n"
@@ -416,7 +417,7 @@ def test_score_showdown_equals_naive_on_dealt_tables(rules_id):
     rng = np.random.default_rng([SEED, 17, RULESET_IDS.index(rules_id)])
     declared = 0
     for _ in range(30):
-        n = int(rng.integers(2, 5))
+        n = 4 if rules.hands == 2 else int(rng.integers(2, 5))  # criss-cross: a whole deal
         texts, seats, bank = dealt_table(rng, rules, n)
         result = score.score_showdown(rules, texts, bank=bank if bank >= 0 else None)
         want = naive.settle(rules, seats, bank)
@@ -443,7 +444,9 @@ def test_every_named_ruleset_is_covered():
 def test_kernel_equals_naive(rules_id, n):
     rules = load_ruleset(rules_id)
     tables, got = check_against_naive(rules, SEED + RULESET_IDS.index(rules_id), n)
-    if rules.extras.rake == 0:  # zero-sum at every table, kernel and reference alike
+    if str(rules.scoring.game) == "match":  # points, not payments: at most three rows and a sweep
+        assert ((got.sum(axis=1) <= 3 + (n >= 4)) & (got >= 0).all(axis=1)).all()
+    elif rules.extras.rake == 0:  # zero-sum at every table, kernel and reference alike
         assert (got.sum(axis=1) == 0).all()
 
 
@@ -506,6 +509,8 @@ def test_swapping_two_seats_swaps_results(rules_id):
         n = int(rng.integers(2 if str(rules.scoring.game) != "bank" else 3, 5))
         seats, bank, chips = random_table(rng, rules, n)
         a, b = rng.choice([i for i in range(n) if i != bank], 2, replace=False)
+        if rules.hands == 2:  # criss-cross: one player's two hands (naive.settle's seats)
+            a, b = {2: (0, 1), 3: (1, 2), 4: (2 * (a // 2), 2 * (a // 2) + 1)}[n]
         tables.append((seats, bank, chips))
         swapped.append((swap(seats, a, b), bank, chips))
         pairs.append((a, b))

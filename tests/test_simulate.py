@@ -43,17 +43,19 @@ class SplitMix:
 
 
 def naive_deals(sim):
-    """(table, hands) of every table of a run, dealt as the kernel deals them."""
+    """(table, hands) of every table of a run, dealt as the kernel deals them (two hands a
+    player in criss-cross)."""
+    seats = sim.players * load_ruleset(sim.rules[0]).hands
     for b in range(sim.blocks):
         rng = SplitMix(Stream(sim.seed, "simulate").states(1, b)[0])
         deck = list(range(52))
         first = b * sim.block_size
         for table in range(first, min(first + sim.block_size, sim.tables)):
-            for i in range(13 * sim.players):  # partial Fisher-Yates
+            for i in range(13 * seats):  # partial Fisher-Yates
                 j = i + rng.below(52 - i)
                 deck[i], deck[j] = deck[j], deck[i]
-            yield table, [sorted(deck[13 * p:13 * p + 13]) for p in range(sim.players)]
-            rng.state = (rng.state + sim.players + 1) & MASK
+            yield table, [sorted(deck[13 * p:13 * p + 13]) for p in range(seats)]
+            rng.state = (rng.state + seats + 1) & MASK
 
 
 def bank_seat(rules, table, players):
@@ -63,11 +65,14 @@ def bank_seat(rules, table, players):
 
 
 def naive_totals(sim):
-    """(acc, held) of a run of greedy seats, computed table by table in plain Python."""
+    """(acc, held) of a run of greedy seats, computed table by table in plain Python; in
+    criss-cross a player's totals are its two hands' (seats 0-1 and 2-3), its sweeps and
+    home runs theirs against the opponent's hands."""
     rulesets = [load_ruleset(r) for r in sim.rules]
-    players = sim.players
+    players = sim.players * rulesets[0].hands  # hands dealt
+    owner = [p // rulesets[0].hands for p in range(players)]
     k_max = max(1, max(len(r.naturals.hands) for r in rulesets))
-    acc = np.zeros((len(rulesets), players, K.N_ACC), np.int64)
+    acc = np.zeros((len(rulesets), sim.players, K.N_ACC), np.int64)
     held = np.zeros((len(rulesets), k_max), np.int64)
     for table, hands in naive_deals(sim):
         for r, rules in enumerate(rulesets):
@@ -82,22 +87,24 @@ def naive_totals(sim):
             net = naive.settle(rules, seats, bank)
             keys = [[naive.hand_key(row, wheel) for row in (s.front, s.middle, s.back)] for s in seats]
             compares = rules.scoring.game in (Game.PAIRWISE, Game.BANK)
+            for q in range(sim.players):
+                x = sum(net[p] for p in range(players) if owner[p] == q)
+                acc[r, q, K.A_HANDS] += 1
+                acc[r, q, K.A_SUM] += x
+                acc[r, q, K.A_SUMSQ] += x ** 2
             for p in range(players):
-                a = acc[r, p]
-                a[K.A_HANDS] += 1
-                a[K.A_SUM] += net[p]
-                a[K.A_SUMSQ] += net[p] ** 2
+                a = acc[r, owner[p]]
                 a[K.A_BANK_HANDS] += p == bank
-                swept_all = compares and players >= 3
+                swept_all = compares and players - rulesets[0].hands >= 2
                 for q in range(players):
-                    if q == p:
+                    if owner[q] == owner[p]:
                         continue
                     if not compares or (bank >= 0 and bank not in (p, q)):
                         swept_all = False
                         continue
                     if all(keys[p][k] > keys[q][k] for k in range(3)):
                         a[K.A_SWEEPS_GIVEN] += 1
-                        acc[r, q, K.A_SWEEPS_TAKEN] += 1
+                        acc[r, owner[q], K.A_SWEEPS_TAKEN] += 1
                     else:
                         swept_all = False
                 a[K.A_HOME_RUNS] += swept_all
@@ -108,6 +115,9 @@ def naive_totals(sim):
     (("basic", "standard", "hawaiian-gardens"), 4),
     (("house", "pagat-pool", "pusoy-single-winner"), 3),
     (("two-four", "malayan"), 2),
+    (("criss-cross",), 2),
+    (("first-to-11", "basic"), 4),
+    (("first-to-11",), 3),
 ])
 def test_totals_equal_the_plain_python_reference(rules, players):
     sim = Simulation(rules, players, ("greedy",) * players, tables=14, seed=11, block_size=5)

@@ -52,10 +52,13 @@ def test_the_digest_is_what_the_rules_play(tmp_path):
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_named_ruleset_ships_a_fit_for_its_rules(players):
-    """Every named ruleset has a shipped fit at 2, 3 and 4 players, made for the rules as they
-    are now (a changed ruleset file needs `make strategies`)."""
+    """Every named ruleset has a shipped fit at each of 2, 3 and 4 players it is played at
+    (criss-cross: 2), made for the rules as they are now (a changed ruleset file needs
+    `make strategies`)."""
     for rid in ruleset_ids():
         rules = load_ruleset(rid)
+        if players not in rules.tables:
+            continue
         path = files.SHIPPED_STRATEGY_DIR / files.strategy_name(rid, players)
         assert path.is_file(), f"no shipped fit {path.name}: run make strategies"
         made = files.manifest(path)

@@ -283,3 +283,19 @@ def test_shipped_charts(client):
     assert any(c["name"] == "rulesets-all-4p" for c in charts)
     image = client.get(charts[0]["url"])
     assert image.status_code == 200 and image.content[:4] == b"\x89PNG"
+
+
+def test_criss_cross_best_takes_the_other_hand(client):
+    """Criss-cross through the API: the other hand given, the opponent holds the other 26; as
+    the command line's JSON for the first hand; without it, a 400 naming the hand."""
+    other = "Ah Kh Qs Jd Tc 9d 8c 7h 6s 6d 4c 3h 2s"
+    body = {"hand": HAND, "rules": "criss-cross", "other": other, "opponents": "balanced",
+            "samples": 200, "seed": 3}
+    answer = client.post("/api/best", json=body).json()
+    assert answer["players"] == 2 and "other_hand" in answer
+    cli = CliRunner().invoke(main, ["best", HAND, "--other", other, "--rules", "criss-cross",
+                                    "--opponents", "balanced", "--samples", "200", "--seed", "3",
+                                    "--json"])
+    assert json.loads(cli.stdout)["hands"][0] == answer
+    message = bad(client.post("/api/best", json={**body, "other": None}), 400, "hand")
+    assert "other hand" in message

@@ -52,8 +52,14 @@ def paigow_kernels():
     return paigow.strength, paigow.setting_strengths, paigow.exact_counts
 
 
+def match_kernels():
+    from kernels import match
+
+    return match.equity, match.equity_after, match.play_out
+
+
 def all_kernels():
     return (best_kernels() + simulate_kernels() + policy_kernels() + hand_kernels()
-            + paigow_kernels())
+            + paigow_kernels() + match_kernels())
 
 

@@ -5,6 +5,7 @@ import json
 import click
 
 from analysis.cli.common import (
+    Names,
     OutputFile,
     compile_notice,
     console,
@@ -14,6 +15,7 @@ from analysis.cli.common import (
     table,
     wide,
 )
+from analysis.game.cards import format_cards
 from analysis.play.names import POLICY_NAMES
 
 _POLICY = click.Choice(POLICY_NAMES)
@@ -29,8 +31,11 @@ def _opponents(bars, quiet, name, rules, players, strategy):
     return make_policy(name, rules, players, strategy, stage=bars.task)
 
 
-def _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet, **options):
-    """Load, warn of a first compile, and rank the candidates with a progress bar."""
+def _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet, others=(None,),
+            **options):
+    """Load, warn of a first compile, and rank the candidates with a progress bar: one
+    result per entry of ``others`` (the player's other hand in criss-cross, where ``hand``
+    is a pair of hands and each is ranked knowing the other)."""
     from analysis.base.jit import best_kernels
     from analysis.base.memory import require_memory
     from analysis.base.progress import Progress
@@ -38,21 +43,51 @@ def _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet, *
     from analysis.game.ruleset_files import load_ruleset
     from analysis.measure.best import SAMPLE_BYTES, best_setting
 
-    if isinstance(hand, str):
-        parse_hand(hand)  # bad cards are told before anything else
+    hands = hand if isinstance(hand, tuple) else (hand,)
+    for each in (*hands, *others):
+        if isinstance(each, str):
+            parse_hand(each)  # bad cards are told before anything else
     rules = load_ruleset(ruleset)
+    players = rules.check_players(rules.players if players is None else players)
     require_memory(samples * SAMPLE_BYTES, f"{samples:,} samples")  # with one candidate
     compile_notice(quiet, *best_kernels())
     with Progress(quiet) as bars:
         policy = _opponents(bars, quiet, opponents, rules, players, strategy)
-        return best_setting(hand, rules, players, policy, samples, seed,
-                            progress=bars.task("sampling tables", unit="tables"), **options)
+        return [best_setting(each, rules, players, policy, samples, seed, other=other,
+                             progress=bars.task("sampling tables" + (f" (hand {i + 1})" if other is not None
+                                                                     else ""), unit="tables"),
+                             **options)
+                for i, (each, other) in enumerate(zip(hands, others))]
+
+
+def _decide_match(hand, ruleset, scores, opponents, samples, seed, strategy, quiet):
+    """As :func:`_decide`, ranking by the chance of winning a match from ``scores``."""
+    from analysis.base.jit import best_kernels, match_kernels
+    from analysis.base.progress import Progress
+    from analysis.game.cards import parse_hand
+    from analysis.measure.match import check_scores, match_rules, match_setting
+
+    parse_hand(hand)
+    rules = match_rules(ruleset)
+    check_scores(scores, rules)
+    compile_notice(quiet, *best_kernels(), *match_kernels())
+    with Progress(quiet) as bars:
+        policy = _opponents(bars, quiet, opponents, rules, len(scores), strategy)
+        return match_setting(hand, rules, scores, policy, samples, seed,
+                             progress=bars.task("sampling tables", unit="tables"))
+
+
+_PLAYERS = click.option("--players", type=click.IntRange(2, 4), default=None,
+                        help="Table size  [default: the ruleset's, 4 but in criss-cross]")
+_OTHER = click.option("--other", default=None,
+                      help="Criss-cross: your other hand (13 cards); the opponent holds the rest.")
 
 
 @click.command("best")
 @click.argument("hand")
 @click.option("--rules", "ruleset", default="standard", show_default=True, help="Ruleset id or TOML file.")
-@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@_PLAYERS
+@_OTHER
 @click.option("--opponents", type=_POLICY, default="fitted", show_default=True, help="Opponent policy.")
 @click.option("--samples", type=click.IntRange(1), default=10000, show_default=True,
               help="Sampled opponent tables (the most used with --precision).")
@@ -65,30 +100,61 @@ def _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet, *
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--csv", "csv_path", type=OutputFile(), default=None,
               help="Also write every candidate to this CSV file.")
+@click.option("--score", "scores", type=Names(whole=True, repeats=True), default=None,
+              help="A match's score, yours first (e.g. 8,10,3,6): rank by the chance of winning it.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @reports_bad_input
-def best_command(hand, ruleset, players, opponents, samples, seed, precision, top, strategy,
-                 as_json, csv_path, quiet):
+def best_command(hand, ruleset, players, other, opponents, samples, seed, precision, top,
+                 strategy, as_json, csv_path, scores, quiet):
     """Rank every sensible way to set a 13-card HAND by Monte Carlo EV.
 
     Candidates are the Pareto frontier (plus declaring a natural and surrendering where the
     ruleset has them); all meet the same sampled opponents, so gaps between them are paired.
+    In criss-cross, give your other hand with --other: both are ranked, each knowing the other.
+    In a match (first-to-11), --score ranks by the chance of winning the match from that score
+    and shows where it differs from playing for the points of this deal.
     """
-    result = _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet or as_json,
-                     precision=precision)
+    if scores is not None:
+        from analysis.cli.match import print_match_decision
+
+        if precision is not None or other is not None:
+            raise ValueError("--score ranks a match's settings: without --precision or --other")
+        if players is not None and players != len(scores):
+            raise ValueError(f"--score gives {len(scores)} players' scores, --players {players}")
+        result = _decide_match(hand, ruleset, scores, opponents, samples, seed, strategy,
+                               quiet or as_json)
+        if csv_path:
+            from analysis.base.files import write_atomic
+
+            write_atomic(csv_path, result.table.to_csv(index=False))
+        if as_json:
+            click.echo(json.dumps(result.to_dict(), indent=2))
+        else:
+            print_match_decision(result, top)
+        return
+    pair = (hand, other) if other is not None else (hand,)
+    results = _decide(pair, ruleset, players, opponents, samples, seed, strategy,
+                      quiet or as_json, others=pair[::-1] if other is not None else (None,),
+                      precision=precision)
     if csv_path:
+        import pandas as pd
+
         from analysis.base.files import write_atomic
 
-        write_atomic(csv_path, result.table.to_csv(index=False))
+        frames = [r.table.assign(hand=r.hand_text) if len(results) > 1 else r.table for r in results]
+        write_atomic(csv_path, pd.concat(frames).to_csv(index=False))
     if as_json:
-        click.echo(json.dumps(result.to_dict(top), indent=2))
+        payload = [r.to_dict(top) for r in results]
+        click.echo(json.dumps(payload[0] if len(payload) == 1 else {"hands": payload}, indent=2))
         return
-    _print_ranking(result, top)
+    for result in results:
+        _print_ranking(result, top)
 
 
 def _print_ranking(result, top):
     out = console()
-    out.print(f"Hand: [bold]{result.hand_text}[/bold]")
+    out.print(f"Hand: [bold]{result.hand_text}[/bold]" + (
+        "" if result.other is None else f"  [dim](other hand {format_cards(result.other, descending=True)})[/dim]"))
     out.print(f"{result.rules.id}, {result.players} players, {result.opponents} opponents, "
               f"{result.samples:,} sampled tables (seed {result.seed})")
     full = wide(out)
@@ -117,7 +183,8 @@ def _print_ranking(result, top):
 @click.argument("hand")
 @click.argument("setting")
 @click.option("--rules", "ruleset", default="standard", show_default=True, help="Ruleset id or TOML file.")
-@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@_PLAYERS
+@_OTHER
 @click.option("--opponents", type=_POLICY, default="fitted", show_default=True, help="Opponent policy.")
 @click.option("--samples", type=click.IntRange(1), default=10000, show_default=True)
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
@@ -125,13 +192,14 @@ def _print_ranking(result, top):
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @reports_bad_input
-def review_command(hand, setting, ruleset, players, opponents, samples, seed, strategy, as_json, quiet):
+def review_command(hand, setting, ruleset, players, other, opponents, samples, seed, strategy,
+                   as_json, quiet):
     """Review the SETTING played with a 13-card HAND: its rank and EV loss against the best."""
     from analysis.measure.review import played_setting, review_of
 
     cards, rows = played_setting(hand, setting)
-    result = _decide(cards, ruleset, players, opponents, samples, seed, strategy, quiet or as_json,
-                     extra=[rows])
+    result, = _decide(cards, ruleset, players, opponents, samples, seed, strategy,
+                      quiet or as_json, others=(other,), extra=[rows])
     payload = review_of(result, rows)
     if as_json:
         click.echo(json.dumps(payload, indent=2))
@@ -143,5 +211,5 @@ def review_command(hand, setting, ruleset, players, opponents, samples, seed, st
     out.print(f"Rank {payload['rank']} of {payload['candidates']}; EV {payload['ev']:+.3f} "
               f"[{low:+.3f}, {high:+.3f}] units per hand")
     print_verdict(out, payload, "This is the best setting found.")
-    out.print(f"[dim]{result.samples:,} sampled tables, {players} players, {opponents} opponents, "
+    out.print(f"[dim]{result.samples:,} sampled tables, {result.players} players, {opponents} opponents, "
               f"{result.rules.id}[/dim]")

@@ -136,4 +136,6 @@ def score_command(declarations, ruleset, bank, chips, names, as_json):
         out.print(grid)
         out.print("[dim]units: paid to the first seat of the pair by the second[/dim]")
     out.print("Totals: " + ", ".join(f"{n} {t:+g}" for n, t in zip(result.names, result.totals)))
+    if result.rules.hands > 1:
+        out.print("Players: " + ", ".join(f"{n} {t:+g}" for n, t in result.player_totals.items()))
 

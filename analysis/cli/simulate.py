@@ -22,8 +22,10 @@ MAX_TABLES = 10**10  # the int64 tallies are exact up to this many hands (analys
 
 @click.command("simulate")
 @click.option("--rules", "rulesets", type=Names(every="all"), required=True,
-              help="Ruleset ids or TOML files, comma-separated; 'all' for every named one.")
-@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+              help="Ruleset ids or TOML files, comma-separated; 'all' for every named one "
+                   "(but criss-cross, which deals two hands a player: simulate it alone).")
+@click.option("--players", type=click.IntRange(2, 4), default=None,
+              help="Table size  [default: the ruleset's, 4 but in criss-cross]")
 @click.option("--seats", type=Names(POLICY_NAMES, repeats=True), default="fitted",
               show_default=True, help="A policy per seat, comma-separated, or one for every seat.")
 @click.option("--tables", type=click.IntRange(1, MAX_TABLES), default=100000, show_default=True,
@@ -68,8 +70,12 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
     resume_or_fresh(resume, fresh)
     if scheduler and workers:
         raise ValueError("give --scheduler or --workers, not both")
-    ids = _rules.ruleset_ids() if rulesets == ("all",) else list(rulesets)
+    if rulesets == ("all",):  # criss-cross deals two hands a player: it runs on its own
+        ids = [i for i in _rules.ruleset_ids() if _rules.load_ruleset(i).hands == 1]
+    else:
+        ids = list(rulesets)
     distinct_rulesets(ids)  # unknown ids, malformed files and one ruleset twice fail here
+    players = players or _rules.load_ruleset(ids[0]).players
     sim = Simulation(tuple(ids), players, tuple(seats * players if len(seats) == 1 else seats),
                      tables, seed, block_size)
     compile_notice(quiet or bool(scheduler or workers), *simulate_kernels())

@@ -28,7 +28,8 @@ _POLICY = click.Choice(POLICY_NAMES)
 
 @click.command("fit")
 @click.option("--rules", "ruleset", required=True, help="Ruleset id or TOML file.")
-@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option("--players", type=click.IntRange(2, 4), default=None,
+              help="Table size  [default: the ruleset's, 4 but in criss-cross]")
 @click.option("--iterations", type=click.IntRange(1), default=30, show_default=True)
 @click.option("--hands", type=click.IntRange(100), default=20000, show_default=True,
               help="Hands dealt per iteration.")
@@ -54,6 +55,7 @@ def fit_command(ruleset, players, iterations, hands, seed, out, resume, fresh, q
 
     resume_or_fresh(resume, fresh)
     rules = load_ruleset(ruleset)
+    players = rules.check_players(players or rules.players)
     path = strategy_file(out or default_strategy_path(rules.id, players))
     reason = unwritable(path.parent)
     if reason:
@@ -148,7 +150,8 @@ def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as
 def chart_command(kind, rulesets, players, samples, seed, policies, out, quiet):
     """Draw a strategy chart of the fitted strategy: KIND is rows (win chance by hand and row),
     front (what goes in front), declare (naturals and surrender), policies (what greedy,
-    balanced... cost against fitted) or rulesets (the same, by ruleset).
+    balanced... cost against fitted), rulesets (the same, by ruleset) or match (first-to-11:
+    where playing for the match and for points differ, by score; --samples hands).
 
     Writes <kind>-<rules>-<players>p.png/.svg, the data as .csv and a .json manifest.
     """
@@ -162,7 +165,7 @@ def chart_command(kind, rulesets, players, samples, seed, policies, out, quiet):
     else:
         if rulesets and len(rulesets) > 1:
             raise ValueError(f"chart {kind} takes one ruleset, got {','.join(rulesets)}")
-        rules = distinct_rulesets(rulesets or ["standard"])[0]
+        rules = distinct_rulesets(rulesets or ["first-to-11" if kind == "match" else "standard"])[0]
     compile_notice(quiet, *policy_kernels())
     with Progress(quiet) as bars:
         named = ruleset_ids() if rules == "all" else [rules] if isinstance(rules, str) else rules
@@ -221,8 +224,9 @@ def houseway_command(hand, rulesets, players, tables, samples, opponents, seed, 
         raise click.BadParameter("only the house way derived with seed 0 ships",
                                  param_hint="'--ship'")
     ids = ruleset_ids() if rulesets == ("all",) else distinct_rulesets(rulesets)
-    if rulesets == ("all",):  # those with a house way; a named one without gets its error
-        ids = [rid for rid in ids if has_house_way(load_ruleset(rid))]
+    if rulesets == ("all",):  # those with a house way at this table; a named one gets its error
+        ids = [rid for rid in ids if has_house_way(load_ruleset(rid))
+               and players in load_ruleset(rid).tables]
     compile_notice(quiet, *policy_kernels())
     results = []
     for rid in ids:

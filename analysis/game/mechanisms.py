@@ -21,6 +21,7 @@ class Game(StrEnum):
     BANK = "bank"
     POOL = "pool"
     SINGLE_WINNER = "single-winner"
+    MATCH = "match"  # a point per row won, played to a target (issue 18's first to 11)
 
 
 class Base(StrEnum):
@@ -304,6 +305,14 @@ class Middle:
 
 
 @validated(config=STRICT)
+class Table:
+    """How many hands each player is dealt: one, or two in criss-cross (issue 18), where each
+    of a player's hands plays each of the opponent's, heads-up, and the deck is dealt out."""
+
+    hands: bounded(1, 2) = 1
+
+
+@validated(config=STRICT)
 class Bank:
     """RULES.md A7: used when ``scoring.game = "bank"``."""
 
@@ -325,6 +334,16 @@ class SingleWinner:
     """RULES.md A9: used when ``scoring.game = "single-winner"``."""
 
     units: Positive = 1
+
+
+@validated(config=STRICT)
+class Match:
+    """Used when ``scoring.game = "match"`` (issue 18, first to 11): a point to the one best
+    hand of each row (a row tied for best scores for nobody), one more for winning all three
+    at a table of at least ``sweep_point_players``, and the first to ``target`` wins."""
+
+    target: bounded(1, 100) = 11
+    sweep_point_players: bounded(2, 5) = 4  # 5: never
 
 
 @validated(config=STRICT)

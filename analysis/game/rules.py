@@ -23,6 +23,7 @@ from analysis.game.mechanisms import (
     Fouls,
     Game,
     LowOrder,
+    Match,
     Middle,
     MiddlePlay,
     Naturals,
@@ -34,6 +35,7 @@ from analysis.game.mechanisms import (
     SingleWinner,
     Surrender,
     SurrenderMode,
+    Table,
     WheelRank,
     bounded,
 )
@@ -58,16 +60,18 @@ class Ruleset:
     surrender: Surrender = field(default_factory=Surrender)
     fouls: Fouls = field(default_factory=Fouls)
     middle: Middle = field(default_factory=Middle)
+    table: Table = field(default_factory=Table)
     bank: Bank = field(default_factory=Bank)
     pool: Pool = field(default_factory=Pool)
     single_winner: SingleWinner = field(default_factory=SingleWinner)
+    match: Match = field(default_factory=Match)
     extras: Extras = field(default_factory=Extras)
 
     @model_validator(mode="after")
     def _consistent(self):
         game, base = self.scoring.game, self.scoring.base
         has_royalties = any((self.royalties.front, self.royalties.middle, self.royalties.back))
-        if game in (Game.POOL, Game.SINGLE_WINNER):
+        if game in (Game.POOL, Game.SINGLE_WINNER, Game.MATCH):
             extra = [name for name, used in (("royalties", has_royalties),
                                              ("naturals", bool(self.naturals.hands)),
                                              ("surrender", self.surrender.mode != SurrenderMode.NONE),
@@ -83,6 +87,17 @@ class Ruleset:
         if self.low_middle and self.royalties.middle:
             raise ValueError("middle.plays = 'deuce-to-seven' ranks the middle as a low; "
                              "remove royalties.middle")
+        if self.hands == 2:
+            wrong = [key for key, used in (
+                ("players (must be 2)", self.players != 2),
+                ("scoring.game (must be 'pairwise')", game != Game.PAIRWISE),
+                ("scoring.home_run_multiplier (must be 1)", self.scoring.home_run_multiplier != 1),
+                ("scoring.home_run_units (must equal sweep_units)",
+                 base == Base.TWO_OF_THREE and self.scoring.home_run_units != self.scoring.sweep_units),
+                ("extras.chip_limited (must be false)", self.extras.chip_limited)) if used]
+            if wrong:
+                raise ValueError("table.hands = 2 (criss-cross) is heads-up and settles each pair "
+                                 "of hands on its own; change " + ", ".join(wrong))
         if game == Game.BANK and self.bank.seat >= self.players:
             raise ValueError(f"bank.seat must be below players ({self.players}); got {self.bank.seat}")
         return self
@@ -92,10 +107,39 @@ class Ruleset:
         """The middle row plays as a deuce-to-seven low."""
         return self.middle.plays == MiddlePlay.DEUCE_TO_SEVEN
 
+    @property
+    def hands(self):
+        """Hands dealt to each player: 2 in criss-cross, else 1."""
+        return self.table.hands
+
+    def opposing_hands(self, players):
+        """How many hands one hand is compared with at a table of ``players``."""
+        return (players - 1) * self.hands
+
+    @property
+    def tables(self):
+        """The table sizes the ruleset is played at: heads-up only in criss-cross."""
+        return (2,) if self.hands == 2 else (2, 3, 4)
+
+    def check_players(self, players):
+        """``players`` if this ruleset can be played by so many, else a ValueError saying why."""
+        if not isinstance(players, (int, np.integer)) or not 2 <= players <= 4:
+            raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
+        if self.hands == 2 and players != 2:
+            raise ValueError(f"{self.id} is heads-up (two hands each, the whole deck): "
+                             f"players must be 2, got {players}")
+        return players
+
     def describe(self):
         """One line for ``sapsam rules``."""
         s = self.scoring
         parts = [str(s.base) if s.game in (Game.PAIRWISE, Game.BANK) else str(s.game)]
+        if self.hands == 2:
+            parts.append("heads-up, two hands each (criss-cross)")
+        if s.game == Game.MATCH:
+            parts[0] = (f"a point per row, first to {self.match.target}"
+                        + (f" (a 4th for a sweep at {self.match.sweep_point_players} players)"
+                           if self.match.sweep_point_players <= 4 else ""))
         if self.low_middle:
             parts.append("2-7 low middle" + (" (high order)" if self.middle.order == LowOrder.HIGH_ORDER
                                             else ""))
@@ -140,8 +184,10 @@ def _digest(rules):
 
     content = TypeAdapter(Ruleset).dump_python(rules, mode="json")
     played = {k: v for k, v in content.items() if k not in _NOT_PLAYED}
-    if not rules.low_middle:  # a field added after strategies were fitted: absent by default
-        played.pop("middle")
+    for key, used in (("middle", rules.low_middle), ("table", rules.hands != 1),
+                      ("match", rules.scoring.game == Game.MATCH)):
+        if not used:  # fields added after strategies were fitted: absent by default
+            played.pop(key)
     text = json.dumps(played, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -222,6 +268,8 @@ class CompiledRules:
         p[_k.P_SCALE] = _pool_scale(rules.pool.stake) if s.game == Game.POOL else 1
         p[_k.P_LOW_MIDDLE] = rules.low_middle
         p[_k.P_LOW_HIGH_ORDER] = rules.low_middle and rules.middle.order == LowOrder.HIGH_ORDER
+        p[_k.P_HANDS] = rules.hands
+        p[_k.P_MATCH_SWEEP_FROM] = rules.match.sweep_point_players
         royalty = np.zeros((3, 9), np.int64)
         for row, table in enumerate((rules.royalties.front, rules.royalties.middle, rules.royalties.back)):
             for category, units in table.items():

@@ -23,7 +23,8 @@ RULESET_DIR = Path(__file__).with_name("rulesets")
 _CATALOGUE = ("basic", "two-four", "one-six", "pagat-typical", "pagat-sweep", "pagat-middle",
               "pagat-overall", "pagat-extras", "pagat-surrender", "pagat-pool",
               "pusoy-single-winner", "house", "malayan", "vietnamese", "singapore",
-              "hawaiian-gardens", "standard", "taiwanese", "low-middle")
+              "hawaiian-gardens", "standard", "taiwanese", "low-middle", "criss-cross",
+              "first-to-11")
 
 
 class RulesetError(ValueError):
@@ -150,3 +151,13 @@ def as_toml(rules):
     import tomli_w
 
     return tomli_w.dumps(as_dict(rules), multiline_strings=False, indent=2)
+
+
+if __name__ == "__main__":  # `python -m analysis.game.ruleset_files --tables`, for the Makefile
+    import sys
+
+    if sys.argv[1:] != ["--tables"]:
+        sys.exit("usage: python -m analysis.game.ruleset_files --tables")
+    for rid in ruleset_ids():  # each named ruleset and table size it is played at
+        for players in load_ruleset(rid).tables:
+            print(rid, players)

@@ -78,6 +78,14 @@ class Showdown:
         """Net units per seat (exact fractions shown as floats in the pool game)."""
         return [int(p) if self.scale == 1 else float(p) / self.scale for p in self.points]
 
+    @property
+    def player_totals(self):
+        """Net units per player: a seat's, or in criss-cross the sum of a player's two hands
+        (seats 1-2 and 3-4), as ``{"P1+P2": units, ...}``."""
+        hands = self.rules.hands
+        return {"+".join(self.names[s:s + hands]): sum(self.totals[s:s + hands])
+                for s in range(0, len(self.names), hands)}
+
     def pairs(self):
         """One dict per compared pair: rows won, units to the first seat, breakdown."""
         out = []
@@ -85,7 +93,9 @@ class Showdown:
         for i in range(n):
             for j in range(i + 1, n):
                 res = self.results[i, j]
-                if self.rules.scoring.game in (Game.POOL, Game.SINGLE_WINNER):
+                if self.rules.scoring.game in (Game.POOL, Game.SINGLE_WINNER, Game.MATCH):
+                    continue
+                if self.rules.hands == 2 and i // 2 == j // 2:  # one player's two hands
                     continue
                 if self.bank >= 0 and self.bank not in (i, j):
                     continue
@@ -118,7 +128,8 @@ def score_showdown(rules, declarations, bank=None, chips=None, names=None):
     rules : Ruleset or str
         A ruleset or its id / TOML path.
     declarations : sequence of str or Declaration
-        One per seat, 2 to 4; seat 0 is the dealer (chip-limited settlement order).
+        One per seat, 2 to 4; seat 0 is the dealer (chip-limited settlement order).  In
+        criss-cross, four: the first two are one player's hands, the last two the other's.
     bank : int, optional
         The bank's seat in a bank game (default: the ruleset's ``bank.seat``).
     chips : sequence of int, optional
@@ -131,6 +142,9 @@ def score_showdown(rules, declarations, bank=None, chips=None, names=None):
     n = len(decl)
     if not 2 <= n <= 4:
         raise ValueError(f"a table has 2 to 4 players, got {n}")
+    if rules.hands == 2 and n != 4:
+        raise ValueError(f"{rules.id} deals two hands to each of two players: give four "
+                         f"settings (the first two one player's, the last two the other's), got {n}")
     names = tuple(names) if names is not None else tuple(f"P{i + 1}" for i in range(n))
     if len(names) != n or len(set(names)) != n:
         raise ValueError(f"need {n} distinct names, got {', '.join(names)}")

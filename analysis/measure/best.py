@@ -58,6 +58,7 @@ class BestResult:
     seed: int
     samples: int
     table: pd.DataFrame  # one row per candidate, best first
+    other: np.ndarray = None  # the player's other hand, in criss-cross
 
     def to_records(self, top=None):
         """Candidates as JSON-ready dicts, best first."""
@@ -83,6 +84,8 @@ class BestResult:
     def to_dict(self, top=None):
         """The whole result as JSON-ready data (the JSON of ``sapsam best``)."""
         return {"hand": self.hand_text, "rules": self.rules.id,
+                **({} if self.other is None else
+                   {"other_hand": format_cards(self.other, descending=True)}),
                 "players": self.players, "opponents": self.opponents, "samples": self.samples,
                 "seed": self.seed, "candidates": self.to_records(top)}
 
@@ -107,7 +110,7 @@ def candidates(hand, rules, extra=()):
 
 
 def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=10000, seed=0,
-                 precision=None, extra=(), strategy=None, progress=None):
+                 precision=None, extra=(), strategy=None, progress=None, other=None):
     """Rank every candidate decision of ``hand`` by Monte Carlo EV.
 
     Parameters
@@ -129,15 +132,17 @@ def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=
         Strategy file for ``fitted`` opponents.
     progress : callable, optional
         ``progress(done, total)`` about twenty times; the numbers do not depend on it.
+    other : str or array-like of 13 card codes, optional
+        The player's other hand, in criss-cross (and only there): the opponent holds the rest.
     """
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
-    if not 2 <= players <= 4:
-        raise ValueError(f"players must be 2, 3 or 4, got {players}")
+    rules.check_players(players)
     if samples < 1:
         raise ValueError(f"samples must be at least 1, got {samples}")
     if precision is not None and precision <= 0:
         raise ValueError(f"precision must be positive, got {precision}")
     cards = sorted_hand(hand)
+    unseen = unseen_cards(cards, rules, other)
     stream = Stream(seed, "opponents")
     policy = opponents if isinstance(opponents, Policy) else make_policy(opponents, rules,
                                                                           players, strategy)
@@ -159,7 +164,7 @@ def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=
         while done < end:
             count = min(step_blocks * BLOCK, end - done)
             part, part_stats = simulate(cards, rules, players, policy, [cands[c] for c in alive],
-                                        count, stream, first_block=done // BLOCK)
+                                        count, stream, first_block=done // BLOCK, unseen=unseen)
             points[alive, done:done + count] = part
             stats[alive] += part_stats
             seen[alive] += count
@@ -175,30 +180,54 @@ def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=
             if len(alive) == 1:
                 break
     table = _summarise(cands, points, stats, seen, scale)
-    return BestResult(cards, rules, players, policy.name, seed, done, table.reset_index(drop=True))
+    return BestResult(cards, rules, players, policy.name, seed, done, table.reset_index(drop=True),
+                      None if other is None else sorted_hand(other))
 
 
-def simulate(cards, rules, players, policy, cands, samples, stream, first_block=0, unseen=None):
+def unseen_cards(cards, rules, other=None):
+    """The cards the opponents are dealt from: all but the hand's, and in criss-cross
+    (``rules.hands`` = 2) all but the player's two hands (``other`` is the second), so
+    exactly the opponent's 26.  A second hand anywhere else, or none in criss-cross, is an
+    error."""
+    cards = sorted_hand(cards)
+    if rules.hands == 1:
+        if other is not None:
+            raise ValueError(f"{rules.id} deals one hand to each player: give no other hand "
+                             f"(criss-cross deals two)")
+        return np.setdiff1d(np.arange(52, dtype=np.uint8), cards)
+    if other is None:
+        raise ValueError(f"{rules.id} deals each player two hands: give your other hand too "
+                         f"(13 cards), the opponent holds the 26 outside both")
+    other = sorted_hand(other)
+    if np.intersect1d(cards, other).size:
+        shared = format_cards(np.intersect1d(cards, other))
+        raise ValueError(f"your two hands share {shared}: they are dealt from one deck")
+    return np.setdiff1d(np.arange(52, dtype=np.uint8), np.concatenate([cards, other]))
+
+
+def simulate(cards, rules, players, policy, cands, samples, stream, first_block=0, unseen=None,
+             packed=False):
     """Points of each candidate against the same sampled opponents.
 
     Samples are numbered from ``first_block * BLOCK``; block ``b`` always draws the same
     opponents for the same hand and ``stream`` (an :class:`analysis.play.seeds.Stream`, or a seed
     for ``Stream(seed, "opponents")``), so rounds of a race extend one run.  ``unseen``
-    (default: the 39 cards not in the hand) is the pack the opponents are dealt from; a
-    smaller one models dead cards, or makes an exactly enumerable case.
+    (default: the 39 cards not in the hand; required in criss-cross, :func:`unseen_cards`) is the
+    pack the opponents are dealt from; a smaller one models dead cards, or makes an exactly
+    enumerable case.  In criss-cross the hand meets the opponent's two hands, dealt from it.
 
     Returns
     -------
     points : ndarray(int64), shape (C, samples)
-        The hand's points (units of 1 / scale) per candidate and sample.
+        The hand's points (units of 1 / scale) per candidate and sample; in the match game
+        with ``packed``, every seat's (:data:`kernels.montecarlo.sample_blocks`).
     stats : ndarray(int64), shape (C, kernels.montecarlo.N_STATS)
     """
     compiled = rules.compile()
-    if unseen is None:
-        unseen = np.setdiff1d(np.arange(52, dtype=np.uint8), cards)
-    unseen = np.ascontiguousarray(unseen, np.uint8)
-    if len(unseen) < 13 * (players - 1) or np.intersect1d(unseen, cards).size:
-        raise ValueError(f"the opponents need {13 * (players - 1)} unseen cards outside the hand")
+    table = rules.opposing_hands(players) + 1  # the hand and the hands it is compared with
+    unseen = np.ascontiguousarray(unseen_cards(cards, rules) if unseen is None else unseen, np.uint8)
+    if len(unseen) < 13 * (table - 1) or np.intersect1d(unseen, cards).size:
+        raise ValueError(f"the opponents need {13 * (table - 1)} unseen cards outside the hand")
     bank = players - 1 if rules.scoring.game == Game.BANK else -1
     blocks = -(-samples // BLOCK)
     stream = stream if isinstance(stream, Stream) else Stream(stream, "opponents")
@@ -207,13 +236,15 @@ def simulate(cards, rules, players, policy, cands, samples, stream, first_block=
     _mc.sample_blocks(cards, np.array([c.rows for c in cands], np.int16).reshape(-1, 3),
                       np.array([c.natural for c in cands], np.int64),
                       np.array([c.natural_key for c in cands], np.int64),
-                      np.array([c.surrender for c in cands], np.bool_), unseen, players,
+                      np.array([c.surrender for c in cands], np.bool_), unseen, table,
                       policy.code, policy.tables, policy.points,
                       _kp.searchable(policy.code, policy.tables, policy.points, compiled.params),
                       compiled.params,
                       compiled.royalty, compiled.naturals, bank,
                       stream.states(blocks, first_block), first_block, BLOCK, samples,
                       points, stats)
+    if rules.scoring.game == Game.MATCH and not packed:
+        points &= 7  # the hand's own
     return points, stats.sum(axis=0)
 
 

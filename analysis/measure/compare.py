@@ -152,21 +152,22 @@ def policy_gaps(rules, players, policies, baseline="fitted", tables=20000, seed=
     if not policies:
         raise ValueError("name at least one policy to compare with the baseline")
     _check_count(players, tables, seed)
+    rules.check_players(players)
     field = make_policy(baseline, rules, players)
     tested = [name if isinstance(name, Policy) else make_policy(name, rules, players)
               for name in policies]
 
-    hands = deal_tables(tables, players, Stream(seed, "tables"))
+    hands = deal_tables(tables, players * rules.hands, Stream(seed, "tables"))
     aces, bank = table_setup(rules, hands)
     scale = points_scale(rules)
-    total = tables * (players + len(tested))
+    total = tables * (hands.shape[1] + len(tested))
     field_decisions = decide(field, rules, players, hands, Stream(seed, "field").states(CHUNKS),
                              shifted(progress, 0, total))
     baseline_points = settle_decisions(rules, field_decisions, aces, bank)[:, 0] / scale
     gaps = []
     for i, policy in enumerate(tested):
         seat = decide(policy, rules, players, hands[:, 0], Stream(seed, "seat").states(CHUNKS),
-                      shifted(progress, tables * (players + i), total))
+                      shifted(progress, tables * (hands.shape[1] + i), total))
         table = with_seat(field_decisions, 0, seat)
         points = settle_decisions(rules, table, aces, bank)[:, 0] / scale
         gaps.append(_paired(points, baseline_points, rules.id, players, policy.name, baseline,
@@ -195,7 +196,7 @@ def decide(policy, rules, players, hands, states, progress=None):
     policy : analysis.play.policy.Policy
     rules : Ruleset
     players : int
-        Table size (the policy plays against ``players - 1`` opponents).
+        Table size (the policy plays against ``rules.opposing_hands(players)`` hands).
     hands : ndarray(uint8), shape (..., 13)
         Sorted hands.
     states : ndarray(uint64), shape (chunks,)
@@ -213,7 +214,7 @@ def decide(policy, rules, players, hands, states, progress=None):
     flat = np.ascontiguousarray(hands.reshape(-1, 13), np.uint8)
     rows, natural, key, surrender = play_hands(flat, policy.code, policy.tables,
                                                policy.points, compiled.params,
-                                               compiled.naturals, players - 1, states,
+                                               compiled.naturals, rules.opposing_hands(players), states,
                                                progress)
     return Decisions(rows.reshape(*shape, 3), natural.reshape(shape), key.reshape(shape),
                      surrender.reshape(shape))

@@ -5,7 +5,8 @@ block size.  Block ``i`` (tables ``i * block_size`` onwards) has its own random 
 (:mod:`analysis.play.seeds`), so the totals do not depend on threads, machines, or on whether
 the run was interrupted and resumed.  Totals are exact integers:
 
-- ``acc`` int64 (R, P, kernels.simulate.N_ACC): per ruleset and seat, hands, sum and sum of
+- ``acc`` int64 (R, P, kernels.simulate.N_ACC): per ruleset and seat (a player: in
+  criss-cross a seat deals two hands, and a "hand" below is a deal of both), hands, sum and sum of
   squares of points, fouls, surrenders, naturals declared, sweeps given and taken, home runs,
   hands as the bank;
 - ``hist`` int64 (R, P, N_HIST): points per hand in whole units, clipped to +-200;
@@ -114,6 +115,7 @@ def compile_simulation(sim):
     """Load the rulesets and policies of a run and flatten them for the kernel."""
     rulesets = tuple(load_ruleset(r) for r in sim.rules)
     n_rules, players = len(rulesets), sim.players
+    hands = table_hands(rulesets, players)
     compiled = [r.compile() for r in rulesets]
     k_max = max(1, max(len(c.naturals) for c in compiled))
     naturals = np.zeros((n_rules, k_max, 4), np.int64)
@@ -130,24 +132,38 @@ def compile_simulation(sim):
     # tables of a run are the simulator's working set, and 4 copies of 18 rulesets' tables
     # overflow the caches
     tables, points, index = [], [], {}
-    seat_model = np.zeros((n_rules, players), np.int64)
-    seat_policy = np.zeros(players, np.int64)
+    seat_model = np.zeros((n_rules, players * hands), np.int64)  # per hand dealt
+    seat_policy = np.zeros(players * hands, np.int64)
     for r, rules in enumerate(rulesets):
         for p, name in enumerate(sim.seats):
             policy = make_policy(name, rules, players, strategies.get(rules.id))
-            seat_policy[p] = policy.code
             key = (rules.id, name) if name in ("table", "fitted", "houseway") else name
             if key not in index:
                 index[key] = len(tables)
                 tables.append(policy.tables)
                 points.append(policy.points)
-            seat_model[r, p] = index[key]
+            seat_policy[p * hands:(p + 1) * hands] = policy.code  # a player's hands
+            seat_model[r, p * hands:(p + 1) * hands] = index[key]
     bank_mode = np.array([_bank_mode(r) for r in rulesets], np.int64)
     bank_seat = np.array([min(r.bank.seat, players - 1) for r in rulesets], np.int64)
     return Compiled(rulesets, seat_policy, np.stack(tables), np.stack(points), seat_model,
                     np.stack([c.params for c in compiled]).reshape(n_rules, N_PARAMS),
                     np.stack([c.royalty for c in compiled]), naturals, n_naturals,
                     np.array(kinds, np.int64), natural_index, bank_mode, bank_seat)
+
+
+def table_hands(rulesets, players):
+    """Hands each player is dealt in a run: one, or two when every ruleset is criss-cross
+    (which is heads-up); a run cannot mix the two, as its tables are dealt once for all."""
+    hands = {r.hands for r in rulesets}
+    if len(hands) > 1:
+        crossed = ", ".join(r.id for r in rulesets if r.hands == 2)
+        raise ValueError(f"{crossed} deal two hands to each player: simulate them on their own, "
+                         f"not beside rulesets of one hand")
+    hands = hands.pop()
+    if hands == 2 and players != 2:
+        raise ValueError(f"criss-cross is heads-up: use --players 2 (got {players})")
+    return hands
 
 
 def fingerprint(compiled):
@@ -194,7 +210,7 @@ def run_blocks(sim, compiled, blocks):
     acc = np.zeros((len(blocks), n_rules, sim.players, _ks.N_ACC), np.int64)
     hist = np.zeros((len(blocks), n_rules, sim.players, _ks.N_HIST), np.int64)
     held = np.zeros((len(blocks), n_rules, k_max), np.int64)
-    _ks.simulate_blocks(states, first, counts, sim.players, compiled.seat_policy,
+    _ks.simulate_blocks(states, first, counts, len(compiled.seat_policy), compiled.seat_policy,
                         compiled.tables, compiled.points, compiled.seat_model,
                         compiled.seat_search, compiled.params,
                         compiled.royalty, compiled.naturals, compiled.n_naturals,
@@ -299,7 +315,7 @@ def naturals_frame(sim, compiled, held, exact=None):
     probability ``exact(kind, parameter)``."""
     rows = []
     for r, rules in enumerate(compiled.rulesets):
-        hands = sim.tables * sim.players
+        hands = sim.tables * len(compiled.seat_policy)
         for k in range(int(compiled.n_naturals[r])):
             kind, parameter = (int(x) for x in compiled.naturals[r, k, :2])
             count = int(held[r, k])

@@ -14,6 +14,7 @@ def warm(progress=None, one_hand=False):
     from analysis.measure.best import best_setting
     from analysis.measure.compare import policy_gaps
     from analysis.measure.exploit import exploitability
+    from analysis.measure.match import play_matches, warm_equity
     from analysis.measure.paigow import house_edge_table
     from analysis.measure.simulate import Simulation, run
     from analysis.strategy.fit import fit_equilibrium
@@ -31,6 +32,7 @@ def warm(progress=None, one_hand=False):
         lambda: run(Simulation(("standard", "pusoy-single-winner"), 4,
                                ("fitted", "greedy", "balanced", "houseway"), 4, 0, 2)),
         house_edge_table,
+        lambda: (play_matches("first-to-11", ("greedy", "greedy"), 1), warm_equity()),
     ]
     if one_hand:
         steps = steps[:3]

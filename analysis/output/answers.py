@@ -45,4 +45,5 @@ def score_answer(result):
     """``sapsam score --json``: a settled showdown
     (:func:`analysis.game.score.score_showdown`)."""
     return {"rules": result.rules.id, "names": list(result.names), "status": list(result.status),
-            "totals": result.totals, "pairs": result.pairs()}
+            "totals": result.totals, "pairs": result.pairs(),
+            **({"players": result.player_totals} if result.rules.hands > 1 else {})}

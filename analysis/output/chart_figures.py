@@ -34,7 +34,7 @@ def chart_figure(kind, frame, title_info):
     >>> chart_figure("rows", chart_data("rows", "standard"), info)  # doctest: +SKIP
     """
     draw = {"rows": _draw_rows, "front": _draw_front, "rulesets": _draw_rulesets,
-            "declare": _draw_declare, "policies": _draw_policies}[check_kind(kind)]
+            "declare": _draw_declare, "policies": _draw_policies, "match": _draw_match}[check_kind(kind)]
     return draw(frame, title_info)
 
 
@@ -251,4 +251,25 @@ def _draw_rulesets(frame, info):
                  "seat 0 plays it, the other seats fitted; "
                  + _subtitle(info, "tables per ruleset"))
     _ruleset_panels(fig, frame, ids)
+    return fig
+
+
+def _draw_match(frame, info):
+    size = int(frame.mine.max()) + 1
+    fig = plots.figure(12.0, 5.6)
+    fig.suptitle("Playing for the match or for the points of one deal: where they differ, by score "
+                 f"(fitted opponents)\n{_subtitle(info, 'hands')}")
+    panels = (("share_differ", "hands where the settings differ (%)", "Blues"),
+              ("gain", "chance of winning the match gained (points of %)", "Greens"))
+    for axes, (column, label, colours) in zip(fig.subplots(1, 2), panels):
+        grid = 100 * frame.pivot(index="theirs", columns="mine", values=column).to_numpy()
+        image = axes.imshow(grid, origin="lower", cmap=colours, vmin=0)
+        for (theirs, mine), value in np.ndenumerate(grid):
+            axes.text(mine, theirs, f"{value:.0f}" if column == "share_differ" else f"{value:.1f}",
+                      ha="center", va="center", fontsize="x-small")
+        axes.set_xticks(range(size))
+        axes.set_yticks(range(size))
+        axes.set_xlabel("your score")
+        axes.set_ylabel("each opponent's score")
+        fig.colorbar(image, ax=axes, label=label, shrink=0.8)
     return fig

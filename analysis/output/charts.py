@@ -22,6 +22,10 @@ from that frame alone (:func:`chart_figure`) and a folder of files (:func:`write
               mean units per hand in the tables where it did (normal 95% intervals).
 ``policies``  for one ruleset, seat 0's EV with each of ``policies`` against fitted opponents
               and the paired gap to fitted (``samples`` tables).
+``match``     a match ruleset (first to 11): by your score and the opponents', how often the
+              setting that wins the match most differs from the one that scores the most
+              points, and the chance of winning it gains (``samples`` hands;
+              :func:`analysis.measure.match.decision_differences`).
 ============  ================================================================================
 
 Files (:func:`write_chart`): ``<kind>-<rules>-<players>p.png``/``.svg``/``.csv`` and a
@@ -48,6 +52,7 @@ from analysis.base.files import (
 )
 from analysis.game.rules import Ruleset
 from analysis.game.ruleset_files import load_ruleset, ruleset_ids
+from analysis.measure.match import decision_differences
 from analysis.output import plots
 from analysis.output.chart_figures import chart_figure
 from analysis.output.chart_frames import (
@@ -64,7 +69,7 @@ from analysis.strategy.fit import fitted_strategy
 from analysis.strategy.registry import make_policy
 
 DEFAULT_SAMPLES = {"rows": None, "front": 20000, "rulesets": 4000, "declare": 20000,
-                   "policies": 20000}
+                   "policies": 20000, "match": 200}
 DEFAULT_POLICIES = ("greedy", "balanced")
 _FEW_RULESETS = 4  # up to this many ruleset ids are joined in a rulesets chart's file name
 
@@ -135,6 +140,8 @@ def _compute(kind, rulesets, players, samples, seed, policies, progress=None):
         return rows_frame(rulesets[0], players)
     if kind == "front":
         return front_frame(rulesets[0], players, samples, seed, progress)
+    if kind == "match":
+        return decision_differences(rulesets[0], players, samples, seed=seed, progress=progress)
     return declare_frame(rulesets[0], players, samples, seed, progress)
 
 
@@ -159,11 +166,11 @@ def _one_ruleset(rules):
 
 
 def _ruleset_list(rules, players):
-    """Rulesets of a ``rulesets`` chart: ``"all"`` is every named one."""
+    """Rulesets of a ``rulesets`` chart: ``"all"`` is every named one played at ``players``."""
     if isinstance(rules, (str, Ruleset)) and rules != "all":
         rules = [rules]
     if rules == "all":
-        return [load_ruleset(rid) for rid in ruleset_ids()]
+        return [r for r in map(load_ruleset, ruleset_ids()) if players in r.tables]
     rulesets = [r if isinstance(r, Ruleset) else load_ruleset(r) for r in rules]
     if not rulesets:
         raise ValueError("name at least one ruleset")
@@ -304,7 +311,8 @@ def _manifest(kind, rulesets, players, samples, seed, policies, files, seconds):
         what=f"strategy chart '{kind}' (analysis.output.charts)", kind=kind,
         rules=ids if kind == "rulesets" else ids[0], players=players, samples=samples,
         samples_are={"rows": "none (exact)", "front": "hands", "rulesets": "tables per ruleset",
-                     "declare": "tables", "policies": "tables"}[kind],
+                     "declare": "tables", "policies": "tables",
+                     "match": "hands (1,000 sampled tables each)"}[kind],
         seed=None if kind == "rows" else seed, policies=policies,
         baseline=BASELINE, strategies=strategies, files=[Path(f).name for f in files],
         seconds=round(seconds, 3), pandas=pd.__version__, matplotlib=matplotlib.__version__)

@@ -292,7 +292,7 @@ def _manifest(sim, compiled, acc, done, seconds, backend, produced):
         "blocks": sim.blocks,
         "blocks_done": int(done.sum()),
         "tables_done": int(sizes[done].sum()),
-        "hands_per_ruleset": int(acc[0, :, _ks.A_HANDS].sum()),
+        "hands_per_ruleset": int(acc[0, :, _ks.A_HANDS].sum()) * len(compiled.seat_policy) // sim.players,
         "complete": bool(done.all()),
         "seconds": None if seconds is None else float(seconds),
         "backend": backend,
@@ -330,9 +330,8 @@ def summary_markdown(sim, compiled, frames, manifest):
     if not manifest["complete"]:
         done = (f"**partial run**: {manifest['tables_done']:,} of {sim.tables:,} tables "
                 f"({manifest['blocks_done']} of {sim.blocks} blocks)")
-    lines.append(f"{sim.players} players, {done}, {manifest['hands_per_ruleset']:,} hands per "
-                 f"ruleset (the same deals under every ruleset); seed {sim.seed}, "
-                 f"{sim.blocks} blocks of {sim.block_size} tables.")
+    lines.append(f"{sim.players} players, {done}, {manifest['hands_per_ruleset']:,} hands per ruleset (the same "
+                 f"deals under every ruleset); seed {sim.seed}, {sim.blocks} blocks of {sim.block_size} tables.")
     seats_text = ", ".join(f"{p + 1} {name}" for p, name in enumerate(sim.seats))
     lines.append(f"Seats: {seats_text}.")
     timing = []
@@ -345,12 +344,13 @@ def summary_markdown(sim, compiled, frames, manifest):
                   f"git {manifest['git'] or 'unknown'}, {manifest['date']}")
     timing = "; ".join(timing)
     lines += [timing[0].upper() + timing[1:] + ".", ""]
+    crossed = (" In criss-cross a seat is a player, a hand a deal of its two hands (a home run: one sweeping "
+               "both of the opponent's).") if len(compiled.seat_policy) > sim.players else ""
     lines += [(
-        "EV is the mean of a seat's points per hand in the ruleset's units, with its 95% "
-        "confidence interval (mean ± 1.96 SD/√hands) and the SD of one hand.  Event rates are "
-        "per 100 hands: fouls (mis-set hands), surrenders, naturals declared, sweeps given "
-        "(this seat won all three rows against an opponent) and taken, home runs (swept every "
-        "opponent)."), ""]
+        "EV is the mean of a seat's points per hand in the ruleset's units, with its 95% confidence interval "
+        "(mean ± 1.96 SD/√hands) and the SD of one hand.  Event rates are per 100 hands: fouls (mis-set hands), "
+        "surrenders, naturals declared, sweeps given (this seat won all three rows against an opponent) and "
+        "taken, home runs (swept every opponent)." + crossed), ""]
     for rules in compiled.rulesets:
         lines += [f"## {rules.id}: {rules.name}", ""]
         rows = []

@@ -3,4 +3,4 @@ option checks do not load the kernels: the policies (:mod:`analysis.strategy.reg
 policy of each) and the chart kinds (:mod:`analysis.output.charts` draws each)."""
 
 POLICY_NAMES = ("random", "greedy", "balanced", "table", "fitted", "houseway")
-CHART_KINDS = ("rows", "front", "rulesets", "declare", "policies")
+CHART_KINDS = ("rows", "front", "rulesets", "declare", "policies", "match")

@@ -36,6 +36,8 @@ PURPOSES = {
     "exploit": 8,    # exploit's deal (key: deal) and a seat's samples (key: deal, seat, ...)
     "houseway": 9,   # the hands a house way is derived from, and the choices on them
     "balanced": 10,  # the field of balanced players the table policy and a fit start from
+    "match": 11,     # a match run's deals (key: chunk) and each seat's choices (chunk, seat + 1)
+    "equity": 12,    # the field's deals a match equity table is estimated from (as "match")
 }
 
 SCHEME = 2  # this scheme's number: checkpoints record it, so no run resumes across schemes

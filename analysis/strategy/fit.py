@@ -44,7 +44,8 @@ def played_field(policy, rules, players, hands, stream):
     compiled = rules.compile()
     deals = deal_sorted_hands(hands, stream)
     rows, _, _, surrender = _kp.play_hands(deals, policy.code, policy.tables, policy.points,
-                                           compiled.params, compiled.naturals, players - 1,
+                                           compiled.params, compiled.naturals,
+                                           rules.opposing_hands(players),
                                            stream.child(1).states(CHUNKS))
     rows = rows[rows[:, 0] >= 0].astype(np.int64)
     if len(rows) == 0:
@@ -95,6 +96,7 @@ def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.
     from analysis.strategy.fit import balanced_field
 
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+    rules.check_players(players)
     run = {"ruleset": rules.id, "ruleset_digest": rules.digest(), "players": players,
            "hands": hands, "seed": seed, "blend": blend, "seeds": SCHEME}
     saved = read_checkpoint(checkpoint, run, resume, fresh) if checkpoint else None

@@ -86,7 +86,7 @@ def _fitted_values(rules, players, fitted, hands):
     _, offsets, _, rows = pareto_frontier_batch(hands, wheel)
     outcome = np.empty(_kv.N_VALUES)
     _kv.outcome_values(compiled.params, outcome)
-    values = _kv.frontier_values(rows, policy.tables, outcome, compiled.params, players - 1)
+    values = _kv.frontier_values(rows, policy.tables, outcome, compiled.params, rules.opposing_hands(players))
     return offsets, rows, values, policy
 
 
@@ -374,7 +374,7 @@ def _play(policy, rules, players, hands, stream):
     (rows, natural, key, surrender)."""
     compiled = rules.compile()
     return _kp.play_hands(hands, policy.code, policy.tables, policy.points, compiled.params,
-                          compiled.naturals, players - 1, stream.child(1).states(CHUNKS))
+                          compiled.naturals, rules.opposing_hands(players), stream.child(1).states(CHUNKS))
 
 
 def _threshold(totals, surrenders):

@@ -236,7 +236,7 @@ def decide_hand(way, hand, rules, players):
     policy = as_policy(way, "")
     rows, natural, _, surrender = _kp.play_hands(
         cards[None], policy.code, policy.tables, policy.points, compiled.params,
-        compiled.naturals, players - 1, Stream(0, "houseway").states(CHUNKS))
+        compiled.naturals, rules.opposing_hands(players), Stream(0, "houseway").states(CHUNKS))
     numbers = way.rule_numbers
     frontier = pareto_frontier(cards, wheel_rank=str(rules.wheel_rank)).members
     totals = [sum(way.points[k, m.strengths[k]] for k in range(3)) for m in frontier]

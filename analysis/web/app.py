@@ -184,10 +184,10 @@ def create_app(job_root=None, running=1, queued=8, computing=4):
         with checking("hand"):
             parse_hand(body.hand)
         rules = load_ruleset(named("rules", body.rules))
+        players = body.players or rules.players
         with gate, checking("hand"):
-            result = best_setting(body.hand, rules, body.players,
-                                  _policy(body.opponents, rules.id, body.players),
-                                  body.samples, body.seed, precision=body.precision)
+            result = best_setting(body.hand, rules, players, _policy(body.opponents, rules.id, players),
+                                  body.samples, body.seed, precision=body.precision, other=body.other)
         return JSONResponse(_finite(result.to_dict(body.top)))
 
     @app.post("/api/review", summary="Grade a played setting (sapsam review --json)")
@@ -197,10 +197,10 @@ def create_app(job_root=None, running=1, queued=8, computing=4):
         with checking("setting"):
             cards, rows = played_setting(body.hand, body.setting)
         rules = load_ruleset(named("rules", body.rules))
-        with gate:
-            result = best_setting(cards, rules, body.players,
-                                  _policy(body.opponents, rules.id, body.players),
-                                  body.samples, body.seed, extra=[rows])
+        players = body.players or rules.players
+        with gate, checking("hand"):
+            result = best_setting(cards, rules, players, _policy(body.opponents, rules.id, players),
+                                  body.samples, body.seed, extra=[rows], other=body.other)
         return JSONResponse(_finite(review_of(result, rows)))
 
     @app.post("/api/houseway",
@@ -210,8 +210,8 @@ def create_app(job_root=None, running=1, queued=8, computing=4):
             parse_hand(body.hand)
         rules = load_ruleset(named("rules", body.rules))
         with gate:
-            payload = houseway_review(body.hand, rules, body.players,
-                                      _policy(body.opponents, rules.id, body.players),
+            payload = houseway_review(body.hand, rules, body.players or rules.players,
+                                      _policy(body.opponents, rules.id, body.players or rules.players),
                                       body.samples, body.seed)
         return JSONResponse(_finite(payload))
 

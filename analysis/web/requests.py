@@ -42,7 +42,8 @@ class HandRequest(Body):
 
     hand: Hand
     rules: Rules = "standard"
-    players: Players = 4
+    players: Players | None = None  # the ruleset's: 4, or 2 in criss-cross
+    other: Hand | None = None  # criss-cross: the player's other hand
     opponents: Policy = "fitted"
     samples: Annotated[int, Field(ge=100, le=MAX_SAMPLES)] = 10_000
     seed: Seed = 0

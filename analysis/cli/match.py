@@ -1,0 +1,90 @@
+"""Match play (first to 11): ``match`` plays matches between the seats' policies."""
+
+import json
+
+import click
+
+from analysis.cli.common import (
+    Names,
+    compile_notice,
+    console,
+    fits_ready,
+    reports_bad_input,
+    table,
+)
+from analysis.play.names import POLICY_NAMES
+
+
+@click.command("match")
+@click.option("--rules", "ruleset", default="first-to-11", show_default=True,
+              help="A ruleset played as a match (scoring.game = 'match'): id or TOML file.")
+@click.option("--seats", type=Names(POLICY_NAMES, repeats=True), default="fitted,fitted,fitted,fitted",
+              show_default=True, help="A policy per seat, comma-separated (2 to 4 seats).")
+@click.option("--matches", type=click.IntRange(1, 10**7), default=2000, show_default=True)
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--strategy", type=click.Path(dir_okay=False, exists=True), default=None,
+              help="Strategy file for the fitted seats.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@reports_bad_input
+def match_command(ruleset, seats, matches, seed, strategy, as_json, quiet):
+    """Play matches to the target between the seats' policies: each seat's chance of winning
+    the match, with its 95% interval, and its points per deal.
+
+    Every match is dealt from its own tables (fixed by --seed), everyone playing each deal by
+    their policy; a tie for the lead at the target is played on until one player leads alone.
+    """
+    from analysis.base.jit import best_kernels, match_kernels
+    from analysis.base.progress import Progress
+    from analysis.measure.match import match_rules, play_matches
+
+    rules = match_rules(ruleset, len(seats))
+    quiet = quiet or as_json
+    compile_notice(quiet, *best_kernels(), *match_kernels())
+    with Progress(quiet) as bars:
+        if strategy is None:
+            fits_ready([rules], len(seats), sorted(set(seats)), bars, quiet)
+        result = play_matches(rules, seats, matches, seed, strategy,
+                              progress=bars.task("playing matches", matches, unit="matches"))
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2))
+        return
+    out = console()
+    out.print(f"{rules.id}: first to {rules.match.target}, {len(seats)} players, "
+              f"{result.matches:,} matches (seed {seed}), {result.lengths.mean():.1f} deals a match")
+    grid = table(">seat", "policy", ">won", ">share", ">95% CI", ">points/deal")
+    for row in result.frame().itertuples(index=False):
+        grid.add_row(str(row.seat), row.policy, f"{row.wins:,}", f"{row.share:.3f}",
+                     f"[{row.ci_low:.3f}, {row.ci_high:.3f}]", f"{row.points_per_deal:.3f}")
+    out.print(grid)
+    out.print("[dim]share: of the matches won (Wilson 95% interval); a player's share is "
+              f"1/{len(seats)} when all play alike[/dim]")
+
+
+def print_match_decision(result, top=None):
+    """``sapsam best --score``: the settings by the chance of winning the match."""
+    from analysis.game.cards import format_cards
+
+    out = console()
+    scores = ",".join(map(str, result.scores.tolist()))
+    out.print(f"Hand: [bold]{format_cards(result.hand, descending=True)}[/bold]")
+    out.print(f"{result.rules.id} at {scores} (yours first): you win {result.now:.1%} of such "
+              f"matches before this deal; {result.opponents} opponents, {result.samples:,} sampled tables")
+    grid = table(">#", "setting", ">win match", ">95% CI", ">gap", ">points", ">95% CI")
+    points_best = result.points_best.name
+    for i, row in enumerate(result.table.head(top).itertuples()):
+        mark = " *" if row.Index == points_best else ""
+        grid.add_row(str(i + 1), row.setting + mark, f"{row.win:.2%}",
+                     f"[{row.win_ci_low:.2%}, {row.win_ci_high:.2%}]",
+                     "best" if i == 0 else f"{row.win_gap:+.2%}", f"{row.points:.3f}",
+                     f"[{row.points_ci_low:.3f}, {row.points_ci_high:.3f}]")
+    out.print(grid)
+    best, most = result.match_best, result.points_best
+    if best.name == most.name:
+        out.print("Playing for the match and for points agree here.")
+    else:
+        out.print(f"For the match: [bold]{best.setting}[/bold]; for points: {most.setting}, which wins "
+                  f"the match {-most.win_gap:.2%} less often "
+                  f"(95% CI [{-most.win_gap_ci_high:.2%}, {-most.win_gap_ci_low:.2%}]).")
+    out.print("[dim]* the most points this deal; win: the chance of winning the match if everyone "
+              "plays the opponents' policy after this deal[/dim]")
