@@ -190,3 +190,19 @@ def test_decision_differences_by_score():
     assert frame.gain.abs().max() < 0.2
     with pytest.raises(ValueError, match="not played as a match"):
         decision_differences("basic", 2, hands=2, samples=4)
+
+
+def test_match_and_best_score_in_a_terminal_at_80_columns_and_piped():
+    """As a person runs them: a progress bar only on a terminal, tables that fit 80 columns."""
+    from terminal import in_terminal, piped
+
+    shown = in_terminal("match", "--seats", "fitted,greedy", "--matches", "30")
+    assert shown.status == 0, shown.out
+    assert "fitted" in shown.out and max(map(len, shown.out.splitlines())) <= 80
+    quiet = piped("match", "--seats", "fitted,greedy", "--matches", "30")
+    assert quiet.status == 0 and "\r" not in quiet.err and "seat" in quiet.out
+    best = in_terminal("best", HAND, "--rules", RULES, "--score", "8,10", "--samples", "300",
+                       "--opponents", "greedy")
+    assert best.status == 0, best.out
+    assert "win" in best.out and "Traceback" not in best.out
+    assert max(map(len, best.out.splitlines())) <= 80

@@ -11,6 +11,7 @@ from analysis.cli.common import (
     fits_ready,
     reports_bad_input,
     table,
+    wide,
 )
 from analysis.play.names import POLICY_NAMES
 
@@ -70,21 +71,27 @@ def print_match_decision(result, top=None):
     out.print(f"Hand: [bold]{format_cards(result.hand, descending=True)}[/bold]")
     out.print(f"{result.rules.id} at {scores} (yours first): you win {result.now:.1%} of such "
               f"matches before this deal; {result.opponents} opponents, {result.samples:,} sampled tables")
-    grid = table(">#", "setting", ">win match", ">95% CI", ">gap", ">points", ">95% CI")
+    full = wide(out)
+    columns = (">#", "setting", ">win match" if full else ">win", ">95% CI" if full else ">±95%",
+               ">gap", ">points" if full else ">pts")
+    grid = table(*columns + ((">95% CI",) if full else ()))
     points_best = result.points_best.name
+    digits = 2 if full else 1
     for i, row in enumerate(result.table.head(top).itertuples()):
-        mark = " *" if row.Index == points_best else ""
-        grid.add_row(str(i + 1), row.setting + mark, f"{row.win:.2%}",
-                     f"[{row.win_ci_low:.2%}, {row.win_ci_high:.2%}]",
-                     "best" if i == 0 else f"{row.win_gap:+.2%}", f"{row.points:.3f}",
-                     f"[{row.points_ci_low:.3f}, {row.points_ci_high:.3f}]")
+        ci = (f"[{row.win_ci_low:.2%}, {row.win_ci_high:.2%}]" if full
+              else f"{(row.win_ci_high - row.win_ci_low) / 2:.1%}")
+        cells = [str(i + 1), row.setting + (" *" if row.Index == points_best else ""),
+                 f"{row.win:.{digits}%}", ci, "best" if i == 0 else f"{row.win_gap:+.{digits}%}",
+                 f"{row.points:.{digits + 1}f}"]
+        grid.add_row(*cells + ([f"[{row.points_ci_low:.3f}, {row.points_ci_high:.3f}]"] if full else []))
     out.print(grid)
     best, most = result.match_best, result.points_best
     if best.name == most.name:
         out.print("Playing for the match and for points agree here.")
     else:
-        out.print(f"For the match: [bold]{best.setting}[/bold]; for points: {most.setting}, which wins "
-                  f"the match {-most.win_gap:.2%} less often "
-                  f"(95% CI [{-most.win_gap_ci_high:.2%}, {-most.win_gap_ci_low:.2%}]).")
-    out.print("[dim]* the most points this deal; win: the chance of winning the match if everyone "
-              "plays the opponents' policy after this deal[/dim]")
+        low, high = -100 * most.win_gap_ci_high, -100 * most.win_gap_ci_low
+        out.print(f"For the match: [bold]{best.setting}[/bold]; for points: {most.setting}, which "
+                  f"wins the match {-100 * most.win_gap:.2f} percentage points less often (95% CI "
+                  f"[{low:.2f}, {high:.2f}]{'' if low > 0 else ': not distinguishable'}).")
+    out.print("[dim]* the most points this deal (points: per deal); win match: the chance of "
+              "winning if everyone plays the opponents' policy after this deal[/dim]")
