@@ -23,6 +23,19 @@ from numba import njit
 CLIP = 12  # differences kept in a tie for the lead (see the module doc)
 
 
+@njit(cache=True, inline="always")
+def _lead(x):
+    """The top score of ``x`` and the player holding it alone (-1 if two or more share it)."""
+    top = x[0]
+    leader = 0
+    for p in range(1, x.shape[0]):
+        if x[p] > top:
+            top, leader = x[p], p
+        elif x[p] == top:
+            leader = -1
+    return top, leader
+
+
 @njit(cache=True)
 def play_out(points, target, state, winners, lengths, done):
     """Play deals' points into matches, in order.
@@ -49,17 +62,11 @@ def play_out(points, target, state, winners, lengths, done):
     for d in range(points.shape[0]):
         if done >= winners.shape[0]:
             break
-        top = -1
-        leaders = 0
-        leader = -1
         for p in range(players):
             state[p] += points[d, p]
-            if state[p] > top:
-                top, leaders, leader = state[p], 1, p
-            elif state[p] == top:
-                leaders += 1
         state[players] += 1
-        if top >= target and leaders == 1:
+        top, leader = _lead(state[:players])
+        if top >= target and leader >= 0:
             winners[done] = leader
             lengths[done] = state[players]
             done += 1
@@ -89,17 +96,9 @@ def _tie_index(x, top, clip):
 def _after(x, target, clip, pre, tie, out):
     """Set ``out`` to each player's chance from scores ``x``: a finished match, a tie for the
     lead at the target or beyond, or scores below it."""
-    players = x.shape[0]
-    top = -1
-    leaders = 0
-    leader = -1
-    for p in range(players):
-        if x[p] > top:
-            top, leaders, leader = x[p], 1, p
-        elif x[p] == top:
-            leaders += 1
+    top, leader = _lead(x)
     if top >= target:
-        if leaders == 1:
+        if leader >= 0:
             out[:] = 0.0
             out[leader] = 1.0
         else:
@@ -116,6 +115,7 @@ def _tie_equity(outcomes, probs, clip, tolerance, max_rounds):
     tie = np.full((n, players), 1.0 / players)
     diffs = np.zeros(players, np.int64)
     x = np.zeros(players, np.int64)
+    new = np.zeros(players)
     for _ in range(max_rounds):
         change = 0.0
         for i in range(n):
@@ -123,19 +123,12 @@ def _tie_equity(outcomes, probs, clip, tolerance, max_rounds):
             for p in range(players - 1, -1, -1):
                 diffs[p] = rest % (clip + 1)
                 rest //= clip + 1
-            new = np.zeros(players)
+            new[:] = 0.0
             for k in range(outcomes.shape[0]):
-                top = -(10 ** 9)
                 for p in range(players):
                     x[p] = -diffs[p] + outcomes[k, p]
-                    top = max(top, x[p])
-                leaders = 0
-                leader = -1
-                for p in range(players):
-                    if x[p] == top:
-                        leaders += 1
-                        leader = p
-                if leaders == 1:
+                top, leader = _lead(x)
+                if leader >= 0:
                     new[leader] += probs[k]
                 else:
                     j = _tie_index(x, top, clip)
@@ -177,13 +170,14 @@ def equity(outcomes, probs, target, clip=CLIP, tolerance=1e-13, max_rounds=10000
     scores = np.zeros(players, np.int64)
     x = np.zeros(players, np.int64)
     value = np.zeros(players)
+    total = np.zeros(players)
     for i in range(n - 1, -1, -1):
         rest = i
         for p in range(players - 1, -1, -1):
             scores[p] = rest % target
             rest //= target
         stay = 0.0  # probability of a deal of no points
-        total = np.zeros(players)
+        total[:] = 0.0
         for k in range(outcomes.shape[0]):
             moved = False
             for p in range(players):

@@ -95,7 +95,7 @@ class Showdown:
                 res = self.results[i, j]
                 if self.rules.scoring.game in (Game.POOL, Game.SINGLE_WINNER, Game.MATCH):
                     continue
-                if self.rules.hands == 2 and i // 2 == j // 2:  # one player's two hands
+                if _k.same_player(self.rules.compile().params, i, j, n):  # criss-cross
                     continue
                 if self.bank >= 0 and self.bank not in (i, j):
                     continue
