@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-slow bench notebooks strategies exploits houseways results clean warm browser serve
+.PHONY: demo test test-slow bench notebooks strategies exploits houseways results ofc clean warm browser serve
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "sapsam needs Python 3.11 or newer")'
@@ -117,8 +117,23 @@ results: strategies exploits
 	    $(VENV)/bin/sapsam chart $$kind --rules standard --policies greedy,balanced,houseway --seed 1 || exit 1; done
 	$(VENV)/bin/sapsam chart rulesets --rules all --policies greedy,balanced,houseway --seed 1
 	$(VENV)/bin/sapsam paigow chart --out results/paigow
+	$(MAKE) ofc
 	$(MAKE) notebooks
 	$(MAKE) bench
+
+# Open-Face Chinese Poker (results/ofc/, ~15 min on 2 cores): the chance of staying in
+# Fantasyland with 13 to 17 cards, and hands between policies under each ruleset.
+OFC := $(VENV)/bin/sapsam ofc
+ofc: warm
+	mkdir -p results/ofc
+	$(OFC) stay --samples 1000000 --seed 1 --json --quiet > results/ofc/stay-pineapple.json
+	for rules in ofc-pineapple ofc-pineapple-progressive ofc-classic; do \
+	    $(OFC) simulate --rules $$rules --seats heuristic,heuristic --hands 20000 --seed 1 --json \
+	        --quiet > results/ofc/$$rules-heuristic.json || exit 1; done
+	$(OFC) simulate --seats heuristic,random --hands 5000 --seed 1 --json --quiet \
+	    > results/ofc/ofc-pineapple-heuristic-v-random.json
+	$(OFC) simulate --seats rollout,heuristic --hands 500 --seed 1 --json --quiet \
+	    > results/ofc/ofc-pineapple-rollout-v-heuristic.json
 
 # The exploitability of every shipped fit (results/exploit/, ~35 min on 2 cores): heads-up
 # two-four, the one with a published peer, on 1,000 deals; every other table on fewer (250 deals

@@ -58,8 +58,15 @@ def match_kernels():
     return match.equity, match.equity_after, match.play_out
 
 
+def ofc_kernels():
+    from kernels import ofc, ofc_simulate
+
+    return (ofc.best_fantasyland, ofc.stay_counts, ofc.settle_boards, ofc_simulate.simulate_blocks,
+            ofc_simulate.place_rollouts)
+
+
 def all_kernels():
     return (best_kernels() + simulate_kernels() + policy_kernels() + hand_kernels()
-            + paigow_kernels() + match_kernels())
+            + paigow_kernels() + match_kernels() + ofc_kernels())
 
 

@@ -17,6 +17,7 @@ from analysis.cli.common import interrupted_line
 from analysis.cli.decide import best_command, review_command
 from analysis.cli.hands import rules_command, score_command, settings_command
 from analysis.cli.match import match_command
+from analysis.cli.ofc import ofc_command
 from analysis.cli.paigow import paigow_command
 from analysis.cli.serve import serve_command
 from analysis.cli.simulate import report_command, simulate_command
@@ -86,7 +87,7 @@ def compile_command(quiet):
 
 for command in (settings_command, rules_command, score_command, best_command, review_command,
                 fit_command, exploit_command, simulate_command, report_command, chart_command,
-                houseway_command, serve_command, paigow_command, match_command):
+                houseway_command, serve_command, paigow_command, match_command, ofc_command):
     main.add_command(command)
 
 

@@ -38,17 +38,27 @@ def ruleset_ids():
 
 def load_ruleset(name):
     """A ruleset by id (``"standard"``) or by path to a TOML file."""
-    data, path = _resolve(str(name), ())
+    return build_ruleset(Ruleset, *read_ruleset(str(name), RULESET_DIR))
+
+
+def build_ruleset(kind, data, path):
+    """``kind(**data)``, its validation errors naming the file and the keys."""
     try:
-        return Ruleset(**data)
+        return kind(**data)
     except pydantic.ValidationError as exc:
         raise RulesetError(_explain(exc, path)) from None
     except TypeError as exc:  # a field given twice or a missing required one
         raise RulesetError(f"{path}: {exc}") from None
 
 
-def _resolve(name, chain):
-    path = _locate(name, chain)
+def read_ruleset(name, folder):
+    """The data of a ruleset file by id (a file in ``folder``) or by path, with its
+    ``extends`` resolved, and the file's path."""
+    return _resolve(name, (), folder)
+
+
+def _resolve(name, chain, folder):
+    path = _locate(name, chain, folder)
     if path in chain:
         cycle = " -> ".join(p.name for p in (*chain, path))
         raise RulesetError(f"{chain[-1]}: key 'extends': cycle of extends ({cycle})")
@@ -61,7 +71,7 @@ def _resolve(name, chain):
         return data, path
     if not isinstance(parent, str):
         raise RulesetError(f"{path}: key 'extends' must be a ruleset id or a file path")
-    base, _ = _resolve(parent, (*chain, path))
+    base, _ = _resolve(parent, (*chain, path), folder)
     for key in ("id", "name", "source", "defaults", "options"):  # never inherited
         base.pop(key, None)
     return _merge(base, data), path
@@ -80,8 +90,8 @@ def _syntax_error(exc, path):
     return f"not valid TOML: {exc}"
 
 
-def _locate(name, chain):
-    named = RULESET_DIR / f"{name}.toml"
+def _locate(name, chain, folder):
+    named = folder / f"{name}.toml"
     if named.is_file():
         return named
     candidate = Path(name)
@@ -90,8 +100,9 @@ def _locate(name, chain):
     if candidate.suffix == ".toml" and candidate.is_file():
         return candidate.resolve()
     where = f"{chain[-1]}: key 'extends': " if chain else ""
+    ids = sorted(p.stem for p in folder.glob("*.toml")) if folder != RULESET_DIR else ruleset_ids()
     raise RulesetError(f"{where}unknown ruleset {name!r}: use a TOML file path or one of "
-                       f"{', '.join(ruleset_ids())}")
+                       f"{', '.join(ids)}")
 
 
 def _merge(base, override):

@@ -15,6 +15,9 @@ def warm(progress=None, one_hand=False):
     from analysis.measure.compare import policy_gaps
     from analysis.measure.exploit import exploitability
     from analysis.measure.match import play_matches, warm_equity
+    from analysis.measure.ofc_fantasyland import best_fantasyland, stay_chance
+    from analysis.measure.ofc_place import rank_placements
+    from analysis.measure.ofc_simulate import simulate_ofc
     from analysis.measure.paigow import house_edge_table
     from analysis.measure.simulate import Simulation, run
     from analysis.strategy.fit import fit_equilibrium
@@ -33,6 +36,9 @@ def warm(progress=None, one_hand=False):
                                ("fitted", "greedy", "balanced", "houseway"), 4, 0, 2)),
         house_edge_table,
         lambda: (play_matches("first-to-11", ("greedy", "greedy"), 1), warm_equity()),
+        lambda: (best_fantasyland(HAND + " Ad"), stay_chance(13, samples=10),
+                 simulate_ofc("ofc-pineapple", ("heuristic", "rollout"), 1, block_hands=1),
+                 rank_placements("ofc-pineapple", "As Ad | Kc Qc 5d | 9h 9s", "Ah 2c 7d", samples=1)),
     ]
     if one_hand:
         steps = steps[:3]

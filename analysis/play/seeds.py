@@ -38,6 +38,9 @@ PURPOSES = {
     "balanced": 10,  # the field of balanced players the table policy and a fit start from
     "match": 11,     # a match run's deals (key: chunk) and each seat's choices (chunk, seat + 1)
     "equity": 12,    # the field's deals a match equity table is estimated from (as "match")
+    "ofc-stay": 13,  # OFC: the cards whose Fantasyland stay is tested (key: cards, chunk)
+    "ofc-play": 14,  # OFC: the decks of simulated hands (key: block)
+    "ofc-place": 15,  # OFC: the rollouts of a placement's ranking (key: block)
 }
 
 SCHEME = 2  # this scheme's number: checkpoints record it, so no run resumes across schemes

@@ -1,0 +1,201 @@
+"""``sapsam ofc``: Open-Face Chinese Poker (fantasyland, stay, place, simulate)."""
+
+import json
+
+import click
+
+from analysis.cli.common import compile_notice, console, reports_bad_input, table
+
+RULES_HELP = "An OFC ruleset: ofc-pineapple, ofc-pineapple-progressive, ofc-classic or a TOML file."
+
+
+def _notice(quiet):
+    from analysis.base.jit import ofc_kernels
+
+    compile_notice(quiet, *ofc_kernels())
+
+
+def _rules(ruleset):
+    from analysis.game.ofc import load_ofc_rules
+
+    return load_ofc_rules(ruleset)
+
+
+@click.group("ofc")
+def ofc_command():
+    """Open-Face Chinese Poker: boards built face up street by street (classic: 5 cards, then
+    one at a time; Pineapple: 5, then four rounds of 3, placing 2), Fantasyland, royalties."""
+
+
+@ofc_command.command("fantasyland")
+@click.argument("cards")
+@click.option("--rules", "ruleset", default="ofc-pineapple", show_default=True, help=RULES_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@reports_bad_input
+def fantasyland_command(cards, ruleset, as_json):
+    """The best setting of a Fantasyland hand of 13 to 17 CARDS, exactly: the most royalties
+    plus the worth of staying in Fantasyland, discards chosen too (ties: the strongest rows).
+
+    CARDS: "As Ad Ac Kh Kd Qs Qh Jc Tc 9c 8c 7c 2d 3h"
+    """
+    from analysis.measure.ofc_fantasyland import best_fantasyland, parse_fantasyland_cards
+
+    rules = _rules(ruleset)
+    hand = parse_fantasyland_cards(cards)
+    _notice(as_json)
+    best = best_fantasyland(hand, rules)
+    answer = best.to_dict()
+    if as_json:
+        click.echo(json.dumps(answer, indent=2))
+        return
+    out = console()
+    out.print(f"{rules.id}: {len(hand)} cards, the best of every setting that is not fouled "
+              f"({1000 * best.seconds:.0f} ms)")
+    grid = table("row", "cards", "hand", ">royalty")
+    for name, row in answer["rows"].items():
+        strength_royalty = _row_royalty(rules, name, row["cards"])
+        grid.add_row(name, row["cards"], row["hand"], str(strength_royalty))
+    out.print(grid)
+    discards = " ".join(answer["discards"]) or "none"
+    stays = (f"stays in Fantasyland (+{rules.fantasyland.worth:g} counted)" if best.stays
+             else "does not stay")
+    out.print(f"Discard: {discards}.  Royalties {best.royalties}; {stays}; value {best.value:g}.")
+
+
+def _row_royalty(rules, name, cards):
+    from analysis.game.hands import strength
+    from analysis.game.ofc import ROWS
+
+    return int(rules.tables.royalty[ROWS.index(name), strength(cards)])
+
+
+@ofc_command.command("stay")
+@click.option("--rules", "ruleset", default="ofc-pineapple", show_default=True, help=RULES_HELP)
+@click.option("--cards", "counts", default="13,14,15,16,17", show_default=True,
+              help="Hand sizes, comma-separated (13 to 17).")
+@click.option("--samples", type=click.IntRange(1, 10**9), default=200_000, show_default=True,
+              help="Random hands per size.")
+@click.option("--seed", type=click.IntRange(0), default=1, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@reports_bad_input
+def stay_command(ruleset, counts, samples, seed, as_json, quiet):
+    """How often n random cards can be set, not fouled, to stay in Fantasyland (trips in
+    front or quads or better in back; a middle full house where the ruleset says so), with
+    95% intervals."""
+    from analysis.base.progress import Progress
+    from analysis.measure.ofc_fantasyland import stay_chance
+
+    rules = _rules(ruleset)
+    try:
+        sizes = [int(x) for x in counts.split(",")]
+    except ValueError:
+        raise ValueError(f"--cards {counts!r}: give whole numbers from 13 to 17, comma-separated") from None
+    for n in sizes:
+        if not 13 <= n <= 17:
+            raise ValueError(f"--cards: a Fantasyland hand has 13 to 17 cards, not {n}")
+    quiet = quiet or as_json
+    _notice(quiet)
+    with Progress(quiet) as bars:
+        chances = [stay_chance(n, rules, samples, seed, bars.task(f"{n} cards", samples, unit="hands"))
+                   for n in sizes]
+    if as_json:
+        click.echo(json.dumps({"rules": rules.id, "seed": seed,
+                               "sizes": [c.to_dict() for c in chances]}, indent=2))
+        return
+    out = console()
+    out.print(f"{rules.id}: the chance that n random cards can stay in Fantasyland "
+              f"({samples:,} hands each, seed {seed})")
+    grid = table(">cards", ">stays", ">chance", ">95% CI")
+    for c in chances:
+        low, high = c.interval
+        grid.add_row(str(c.cards), f"{c.stays:,}", f"{c.chance:.2%}", f"[{low:.2%}, {high:.2%}]")
+    out.print(grid)
+
+
+@ofc_command.command("place")
+@click.option("--board", default="", help="Your board so far, 'front | middle | back' (empty: the "
+              "first street).")
+@click.option("--hand", required=True, help="The cards dealt to you now (5 on the first street; then "
+              "3 in Pineapple, 1 in classic).")
+@click.option("--dead", default="", help="Cards you know are out: your earlier discards, folded hands.")
+@click.option("--opponents", multiple=True, help="An opponent's board, 'front | middle | back' "
+              "(repeat for a second).  Not given: the ruleset's table, dealt from the unseen cards.")
+@click.option("--rules", "ruleset", default="ofc-pineapple", show_default=True, help=RULES_HELP)
+@click.option("--samples", type=click.IntRange(1, 10**7), default=500, show_default=True,
+              help="Rollouts of every placement.")
+@click.option("--seed", type=click.IntRange(0), default=1, show_default=True)
+@click.option("--top", type=click.IntRange(1), default=10, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (every placement).")
+@reports_bad_input
+def place_command(board, hand, dead, opponents, ruleset, samples, seed, top, as_json):
+    """Rank every legal placement (and discard) of the cards in hand by expected points: each
+    played out to the end of the hand SAMPLES times, every board finished by the heuristic
+    policy, plus the worth of Fantasyland if your board enters.
+
+    Example: sapsam ofc place --board "As Ad | Kc Qc 5d | 9h 9s" --hand "Ah 2c 7d"
+    """
+    from analysis.measure.ofc_place import parse_position, rank_placements
+
+    parse_position(ruleset, board, hand, dead, opponents)
+    _notice(as_json)
+    result = rank_placements(ruleset, board, hand, dead, opponents, samples, seed)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2))
+        return
+    out = console()
+    out.print(f"{result.rules}: {result.opponents} opponent{'s' * (result.opponents > 1)}, "
+              f"{result.samples:,} rollouts a placement")
+    out.print(f"Board: [bold]{result.board}[/bold]   Hand: [bold]{result.hand}[/bold]")
+    grid = table(">#", "board after", "discard", ">EV", ">95% CI", ">gap")
+    for i, row in enumerate(result.table.head(top).itertuples()):
+        gap = "best" if i == 0 else f"{row.gap:+.2f}"
+        grid.add_row(str(i + 1), row.setting, row.discard or "-", f"{row.ev:+.2f}",
+                     f"[{row.ci_low:+.2f}, {row.ci_high:+.2f}]", gap)
+    out.print(grid)
+    second = result.table.iloc[1] if len(result.table) > 1 else None
+    if second is not None:
+        low, high = -second.gap_high, -second.gap_low
+        verdict = "distinguishable" if low > 0 else "not distinguishable"
+        out.print(f"[dim]points a hand against every opponent; gap: to the best, the first two "
+                  f"{verdict} (paired 95% CI [{low:.2f}, {high:.2f}])[/dim]")
+
+
+@ofc_command.command("simulate")
+@click.option("--rules", "ruleset", default="ofc-pineapple", show_default=True, help=RULES_HELP)
+@click.option("--seats", default="heuristic,heuristic", show_default=True,
+              help="A policy per player, comma-separated: random, heuristic or rollout (2 or 3).")
+@click.option("--hands", type=click.IntRange(1, 10**8), default=5000, show_default=True)
+@click.option("--seed", type=click.IntRange(0), default=1, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@reports_bad_input
+def simulate_command(ruleset, seats, hands, seed, as_json, quiet):
+    """Play hands between policies, Fantasyland carried from hand to hand: each seat's points
+    a hand (95% CI), fouls, Fantasyland entries and stays, royalties, and what a Fantasyland
+    hand is worth over a normal one."""
+    from analysis.base.progress import Progress
+    from analysis.measure.ofc_simulate import simulate_ofc
+    from analysis.play.ofc_policies import policy_code
+
+    names = tuple(s.strip() for s in seats.split(","))
+    for name in names:
+        policy_code(name)
+    _rules(ruleset).check_players(len(names))
+    quiet = quiet or as_json
+    _notice(quiet)
+    with Progress(quiet) as bars:
+        run = simulate_ofc(ruleset, names, hands, seed, bars.task("playing hands", hands, unit="hands"))
+    if as_json:
+        click.echo(json.dumps(run.to_dict(), indent=2))
+        return
+    out = console()
+    out.print(f"{run.rules}: {run.hands:,} hands (seed {seed})")
+    grid = table(">seat", "policy", ">points", ">95% CI", ">fouls", ">FL in", ">stays", ">FL worth")
+    for r in run.frame().itertuples():
+        grid.add_row(str(r.seat), r.policy, f"{r.points:+.3f}", f"[{r.ci_low:+.2f}, {r.ci_high:+.2f}]",
+                     f"{r.fouls:.1%}", f"{r.entries:.1%}", "-" if r.fl_hands == 0 else f"{r.stays:.0%}",
+                     "-" if r.fl_hands < 2 else f"{r.fl_worth:+.1f}")
+    out.print(grid)
+    out.print("[dim]points a hand; fouls and FL in: of normal hands; stays: of Fantasyland hands; FL worth: "
+              "points in a Fantasyland hand less in a normal one[/dim]")

@@ -1,0 +1,74 @@
+"""Open-Face Chinese Poker's policies by name, and the tables they play with
+(:mod:`kernels.ofc_play`'s module doc says how each decides).
+
+>>> OFC_POLICIES
+('random', 'heuristic', 'rollout')
+>>> round(float(row_percentiles()[2, 7916]), 6)  # a royal flush beats almost every 5 cards
+0.999999
+"""
+
+from functools import cache
+from itertools import combinations
+
+import numpy as np
+
+from analysis.game.ofc import load_ofc_rules
+from kernels.evaluate import N_STRENGTHS, rank3, rank5
+from kernels.ofc_play import (
+    H_FILLS,
+    H_FOUL,
+    H_INNER_FILLS,
+    H_ROLLOUTS,
+    H_ROW,
+    HEURISTIC,
+    N_PARAMS,
+    RANDOM,
+    ROLLOUT,
+)
+
+OFC_POLICIES = ("random", "heuristic", "rollout")
+_CODES = {"random": RANDOM, "heuristic": HEURISTIC, "rollout": ROLLOUT}
+
+# The heuristic's weights: a foul costs 6 points (three rows and the scoop to every opponent
+# that is not fouled), a row 1 point per unit of 2F - 1, 16 random fills a placement; the
+# rollout policy finishes its board 24 times a placement, by the heuristic with 4 fills.
+DEFAULT_PARAMS = {H_FOUL: 6.0, H_ROW: 1.0, H_FILLS: 16, H_ROLLOUTS: 24, H_INNER_FILLS: 4}
+
+
+@cache
+def row_percentiles():
+    """``cdf[row, s]``: where a row of strength ``s`` stands among all the 3-card (front) or
+    5-card hands (middle, back) of a pack, ties counting half: float64 (3, N_STRENGTHS)."""
+    cdf = np.zeros((3, N_STRENGTHS))
+    for rows, size in (((0,), 3), ((1, 2), 5)):
+        hands = np.array(list(combinations(range(52), size)), np.uint8)
+        strengths = (rank3 if size == 3 else rank5)(hands)
+        counts = np.bincount(strengths, minlength=N_STRENGTHS).astype(np.float64)
+        below = np.cumsum(counts) - counts
+        share = (below + counts / 2) / counts.sum()
+        for row in rows:
+            cdf[row] = share
+    return cdf
+
+
+def policy_code(name):
+    if name not in _CODES:
+        raise ValueError(f"unknown OFC policy {name!r}: use one of {', '.join(OFC_POLICIES)}")
+    return _CODES[name]
+
+
+def seat_arrays(names):
+    """The kernels' policy codes and params of seats named ``names``."""
+    codes = np.array([policy_code(n) for n in names], np.int64)
+    params = np.zeros((len(names), N_PARAMS))
+    for key, value in DEFAULT_PARAMS.items():
+        params[:, key] = value
+    return codes, params
+
+
+def game_tables(rules):
+    """The ``game`` tuple of :mod:`kernels.ofc_play`: (royalty, entry, cdf, worth, deal)."""
+    rules = load_ofc_rules(rules)
+    tables = rules.tables
+    deal = np.array([rules.deal.first, rules.deal.draw, rules.deal.keep], np.int64)
+    return tables.royalty, tables.entry, row_percentiles(), tables.worth_milli / 1000, deal
