@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-slow bench notebooks strategies exploits houseways results ofc clean warm browser serve
+.PHONY: demo test test-slow bench notebooks strategies exploits houseways results ofc ofc-strategies clean warm browser serve
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "sapsam needs Python 3.11 or newer")'
@@ -121,19 +121,27 @@ results: strategies exploits
 	$(MAKE) notebooks
 	$(MAKE) bench
 
-# Open-Face Chinese Poker (results/ofc/, ~15 min on 2 cores): the chance of staying in
-# Fantasyland with 13 to 17 cards, and hands between policies under each ruleset.
+# Open-Face Chinese Poker's shipped self-play weights (analysis/play/ofc_strategies/, the
+# `improved` policy; ~20 min on 2 cores), written there explicitly as `make strategies` does.
 OFC := $(VENV)/bin/sapsam ofc
+OFC_SHIPPED := analysis/play/ofc_strategies
+ofc-strategies: warm
+	for table in ofc-pineapple:2 ofc-pineapple:3 ofc-pineapple-progressive:2 ofc-classic:2; do \
+	    rules=$${table%:*}; players=$${table#*:}; \
+	    $(OFC) improve --rules $$rules --players $$players --seed 1 --quiet \
+	        --out $(OFC_SHIPPED)/$$rules-$${players}p.json || exit 1; done
+
+# Open-Face results (results/ofc/, ~15 min on 2 cores): the chance of staying in Fantasyland
+# with 13 to 17 cards, and hands between policies under each ruleset.
 ofc: warm
 	mkdir -p results/ofc
 	$(OFC) stay --samples 1000000 --seed 1 --json --quiet > results/ofc/stay-pineapple.json
-	for rules in ofc-pineapple ofc-pineapple-progressive ofc-classic; do \
-	    $(OFC) simulate --rules $$rules --seats heuristic,heuristic --hands 20000 --seed 1 --json \
-	        --quiet > results/ofc/$$rules-heuristic.json || exit 1; done
-	$(OFC) simulate --seats heuristic,random --hands 5000 --seed 1 --json --quiet \
-	    > results/ofc/ofc-pineapple-heuristic-v-random.json
-	$(OFC) simulate --seats rollout,heuristic --hands 500 --seed 1 --json --quiet \
-	    > results/ofc/ofc-pineapple-rollout-v-heuristic.json
+	$(OFC) simulate --rules ofc-pineapple,ofc-pineapple-progressive,ofc-classic --seats improved,improved \
+	    --hands 20000 --seed 1 --json --quiet > results/ofc/rulesets-improved.json
+	for seats in heuristic,random improved,heuristic rollout,improved; do \
+	    case $$seats in rollout*) hands=1000;; *) hands=20000;; esac; \
+	    $(OFC) simulate --seats $$seats --hands $$hands --seed 1 --json --quiet \
+	        > results/ofc/ofc-pineapple-$$(echo $$seats | sed 's/,/-v-/').json || exit 1; done
 
 # The exploitability of every shipped fit (results/exploit/, ~35 min on 2 cores): heads-up
 # two-four, the one with a published peer, on 1,000 deals; every other table on fewer (250 deals

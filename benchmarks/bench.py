@@ -400,6 +400,48 @@ def paigow(context):
                      context.time(lambda: exact.best(hand), threads), 1, "ms/hand", 1e-3)]
 
 
+@benchmark("ofc")
+def ofc(context):
+    """Open-Face Chinese Poker: the exact Fantasyland solver on random hands of 14 and 17 cards
+    (mean and slowest of the set), the stay test, heads-up hands between heuristic players, and
+    one placement's ranking as ``sapsam ofc place`` computes it (500 rollouts)."""
+    from analysis.game.ofc import load_ofc_rules
+    from analysis.measure.ofc_fantasyland import stay_chance
+    from analysis.measure.ofc_place import rank_placements
+    from analysis.measure.ofc_simulate import simulate_ofc
+    from kernels.ofc import best_fantasyland
+
+    tables = load_ofc_rules("ofc-pineapple").tables
+    rows = []
+    for n in (14, 17):
+        hands = [context.rng.permutation(52)[:n].astype(np.uint8) for _ in range(context.size(200, 10))]
+        numba.set_num_threads(1)
+        best_fantasyland(hands[0], tables.royalty, tables.stay, tables.worth_milli)  # compiled, warm
+        seconds = np.empty(len(hands))
+        for i, h in enumerate(hands):  # each hand once: the set is the repeat
+            start = time.perf_counter()
+            best_fantasyland(h, tables.royalty, tables.stay, tables.worth_milli)
+            seconds[i] = time.perf_counter() - start
+        rows.append(Row(f"ofc fantasyland solver, {n} cards, mean of {len(hands)} random hands", 1,
+                        float(seconds.mean() * 1e3), float(seconds.mean() * 1e3), "ms/hand", 1000 if n == 17 else None,
+                        higher_is_better=False))
+        rows.append(Row(f"ofc fantasyland solver, {n} cards, slowest of {len(hands)}", 1,
+                        float(seconds.max() * 1e3), float(seconds.max() * 1e3), "ms/hand", None,
+                        higher_is_better=False))
+    threads = max(thread_counts(1, 2))
+    samples = context.size(100_000, 5_000)
+    rows.append(rate_row("ofc stay test, 17 cards", threads,
+                         context.time(lambda: stay_chance(17, samples=samples), threads), samples, "k hands/s", 1e3))
+    hands = context.size(2_000, 100)
+    rows.append(rate_row("ofc heads-up hands, heuristic v heuristic", threads,
+                         context.time(lambda: simulate_ofc("ofc-pineapple", ("heuristic", "heuristic"), hands),
+                                      threads), hands, "hands/s"))
+    rows.append(time_row("ofc place: 24 placements x 500 rollouts, heads-up", threads,
+                         context.time(lambda: rank_placements("ofc-pineapple", "As Ad | Kc Qc 5d | 9h 9s",
+                                                              "Ah 2c 7d", samples=500), threads), 1, "s"))
+    return rows
+
+
 def cli_seconds(arguments, repeats=1, env=None):
     """Wall seconds of each of ``repeats`` runs of the ``sapsam`` console script, as a user runs
     it: a new process, its output piped and discarded.

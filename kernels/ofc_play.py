@@ -11,9 +11,9 @@ Policies (``policy`` per seat, with a row of ``params``):
 - ``RANDOM``: a uniform choice among the legal placements;
 - ``HEURISTIC``: the placement whose board is worth most when its empty places are filled at
   random from the unseen cards ``params[H_FILLS]`` times (the same fills for every
-  placement); a finished board is worth its royalties, the worth of Fantasyland if it
-  enters, and ``params[H_ROW]`` per row times ``2 F - 1`` (``F``: the row's strength
-  percentile, ``cdf``), and ``-params[H_FOUL]`` if it fouls;
+  placement); a finished board is worth its royalties, ``params[H_FANTASY]`` times the worth
+  of Fantasyland if it enters, and ``params[H_ROW]`` per row times ``2 F - 1`` (``F``: the
+  row's strength percentile, ``cdf``), and ``-params[H_FOUL]`` if it fouls;
 - ``ROLLOUT``: the placement whose board finishes with the most heuristic value on average
   over ``params[H_ROLLOUTS]`` deals of the unseen cards, its later streets played by the
   heuristic with ``params[H_INNER_FILLS]`` fills.
@@ -29,8 +29,8 @@ from kernels.ofc import BACK, FRONT, MIDDLE, rows_of
 from kernels.rng import next_u64, shuffle_prefix
 
 RANDOM, HEURISTIC, ROLLOUT = 0, 1, 2
-H_FOUL, H_ROW, H_FILLS, H_ROLLOUTS, H_INNER_FILLS = 0, 1, 2, 3, 4
-N_PARAMS = 5
+H_FOUL, H_ROW, H_FILLS, H_ROLLOUTS, H_INNER_FILLS, H_FANTASY = 0, 1, 2, 3, 4, 5
+N_PARAMS = 6
 ROW_START = np.array([0, 3, 8], np.int64)
 ROW_SIZE = np.array([3, 5, 5], np.int64)
 DISCARD = 3
@@ -75,7 +75,7 @@ def finished_value(board, game, params):
         return -params[H_FOUL]
     value = np.float64(royalty[FRONT, f] + royalty[MIDDLE, m] + royalty[BACK, b])
     if entry[f] > 0:
-        value += worth
+        value += params[H_FANTASY] * worth
     return value + params[H_ROW] * (2 * (cdf[FRONT, f] + cdf[MIDDLE, m] + cdf[BACK, b]) - 3)
 
 

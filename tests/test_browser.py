@@ -237,6 +237,45 @@ def test_paigow_tiles_ranked_exactly(server, browser):
     assert len(field.get_attribute("value").split()) == 4
 
 
+def test_ofc_board_ranked_played_and_fantasyland(server, browser):
+    """An Open-Face decision: the page's ranking equals the API's; playing the best placement
+    puts it on the board, keeps the discard as dead and deals the next street; then the
+    Fantasyland solver."""
+    open_page(browser, server)
+    by_id(browser, "tab-ofc").click()
+    board, hand = "As Ad | Kc Qc 5d | 9h 9s", "Ah 2c 7d"
+    by_id(browser, "ofc-board").send_keys(board)
+    by_id(browser, "ofc-hand").send_keys(hand)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "[data-testid=ofc-view] .card:not(.empty)")) == 7
+    by_id(browser, "ofc-run").click()
+    rows = wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid=ofc-row]"))
+    api = post(server, "/api/ofc/place", {"board": board, "hand": hand, "samples": 500, "seed": 1})
+    best = api["placements"][0]
+    assert len(rows) == min(12, len(api["placements"]))
+    assert rows[0].find_element(By.CSS_SELECTOR, "[data-testid=ofc-setting]").get_attribute("data-setting") == \
+        best["setting"]
+    assert rows[0].find_element(By.CSS_SELECTOR, "[data-testid=ofc-ev]").text == f"{best['ev']:+.2f}"
+    full_height(browser)
+    shot(browser, "ofc")
+    rows[0].find_element(By.CSS_SELECTOR, "[data-testid=ofc-play]").click()
+    wait(browser).until(lambda d: by_id(d, "ofc-board").get_attribute("value") == best["setting"])
+    assert by_id(browser, "ofc-dead").get_attribute("value") == best["discard"]
+    dealt = by_id(browser, "ofc-hand").get_attribute("value").split()
+    assert len(dealt) == 3 and not set(dealt) & set((best["setting"] + " " + best["discard"]).split())
+    wait(browser).until(lambda d: by_id(d, "ofc-run").text == "Rank"  # the next street ranked
+                        and d.find_elements(By.CSS_SELECTOR, "[data-testid=ofc-row]"))
+    field = by_id(browser, "ofc-fl-cards")
+    field.send_keys("As Kd")
+    by_id(browser, "ofc-fl-run").click()
+    error = wait(browser).until(seen.visibility_of_element_located((By.CSS_SELECTOR, "[data-testid=ofc-fl-error]")))
+    assert "13 to 17" in error.text
+    field.clear()
+    field.send_keys("As Ad Ac Kh Kd Qs Qh Jc Tc 9c 8c 7c 2d 3h", Keys.ENTER)
+    summary = wait(browser).until(seen.visibility_of_element_located(
+        (By.CSS_SELECTOR, "[data-testid=ofc-fl-summary]")))
+    assert "Royalties 35; stays in Fantasyland; discard 2d" in summary.text
+
+
 def test_phone_width_has_no_sideways_scroll(server, browser):
     open_page(browser, server, width=390, height=844)
     by_id(browser, "paste").send_keys(" ".join(HAND))

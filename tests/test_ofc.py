@@ -124,7 +124,7 @@ def test_a_boards_outcome_agrees_with_the_reference():
 def test_the_best_fantasyland_setting_of_a_known_hand():
     best = best_fantasyland(FL_HAND, PINEAPPLE)
     assert best.setting == "Kh Kd 3h | As Ad Ac Qs Qh | Jc Tc 9c 8c 7c"
-    assert (best.discards, best.royalties, best.stays, best.value) == ("2d", 35, True, 43.0)
+    assert (best.discards, best.royalties, best.stays, best.value) == ("2d", 35, True, 44.6)
     answer = best.to_dict()
     assert {"setting", "discards", "royalties", "stays"} <= set(answer)
 
@@ -136,8 +136,8 @@ def test_the_fantasyland_solver_agrees_with_brute_force(n, hands):
     t = load_ofc_rules(PINEAPPLE).tables
     for _ in range(hands):
         cards = rng.permutation(52)[:n].astype(np.uint8)
-        key, *_ = K.best_fantasyland(cards, t.royalty, t.stay, 8000)
-        value, strength_sum, _ = ref.best_fantasyland([int(c) for c in cards], 8)
+        key, *_ = K.best_fantasyland(cards, t.royalty, t.stay, t.worth_milli)
+        value, strength_sum, _ = ref.best_fantasyland([int(c) for c in cards], 9.6)
         assert (key >> K.STRENGTH_BITS, key & 0xFFFF) == (round(1000 * value), strength_sum)
 
 
@@ -226,6 +226,29 @@ def test_fantasyland_carries_over_in_a_simulation():
 
     assert (tally[:, A_STAYS] <= tally[:, A_FL_HANDS]).all()
     assert (tally[:, A_FL_HANDS] <= tally[:, A_ENTRIES] + tally[:, A_STAYS]).all()
+
+
+def test_self_play_keeps_only_a_weight_that_wins_clearly(tmp_path):
+    from analysis.play.ofc_policies import TUNED, default_params
+    from analysis.strategy.ofc_improve import FACTORS, improve
+
+    weights, history = improve(PINEAPPLE, players=2, rounds=1, hands=200, seed=6)
+    assert len(history) == len(TUNED) * len(FACTORS)
+    assert all((h["low"] <= h["lead"] <= h["high"]) and h["kept"] == (h["low"] > 0) for h in history)
+    start = default_params()
+    for name, key in TUNED.items():  # each weight is its start times the factors kept
+        factor = np.prod([h["factor"] for h in history if h["weight"] == name and h["kept"]])
+        assert weights[name] == pytest.approx(start[key] * factor)
+
+
+def test_the_improved_policy_reads_its_weights_and_names_what_is_missing(tmp_path):
+    from analysis.play.ofc_policies import H_FOUL, improved_params, seat_arrays
+
+    assert improved_params(PINEAPPLE, 2)[H_FOUL] != seat_arrays(["heuristic"])[1][0, H_FOUL]
+    path = tmp_path / "mine.toml"
+    path.write_text('id = "mine"\nname = "Mine"\nextends = "ofc-pineapple"\n')
+    result = run("ofc", "simulate", "--rules", str(path), "--seats", "improved,heuristic", "--hands", "10")
+    assert result.exit_code == 2 and "no improved OFC strategy for mine at 2 players" in result.output
 
 
 # --------------------------------------------------------------------------------------------

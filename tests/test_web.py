@@ -96,7 +96,36 @@ def test_paigow_as_the_cli(client):
     assert client.get("/api/paigow/table").json() == cli_json("paigow", "table")
 
 
+def test_ofc_as_the_cli(client):
+    cards = "As Ad Ac Kh Kd Qs Qh Jc Tc 9c 8c 7c 2d 3h"
+    assert client.post("/api/ofc/fantasyland", json={"cards": cards}).json() == \
+        {**cli_json("ofc", "fantasyland", cards), "seconds": pytest.approx(0, abs=5)}
+    body = {"board": "As Ad | Kc Qc 5d | 9h 9s", "hand": "Ah 2c 7d", "samples": 64, "seed": 3,
+            "opponents": ["Kd 2h | 8c 8d | Jh Th 9c"]}
+    answer = client.post("/api/ofc/place", json=body).json()
+    assert answer == cli_json("ofc", "place", "--board", body["board"], "--hand", body["hand"], "--samples", "64",
+                              "--seed", "3", "--opponents", body["opponents"][0])
+    assert len(answer["placements"]) == 24 and answer["opponents"] == 1
+
+
 # --- bad input -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("body, field, words", [
+    ({"board": "As Ad | Kc Qc 5d | 9h 9s", "hand": "Ah 2c As"}, "hand", "given twice"),
+    ({"board": "As Ad As | - | -", "hand": "Ah 2c 3d"}, "board", "duplicate"),
+    ({"board": "As Ad Ah Kd | - | -", "hand": "Ah 2c 3d"}, "board", "holds 3 cards"),
+    ({"board": "", "hand": "Ah 2c 3d"}, "hand", "deals 5 cards"),
+    ({"hand": "Ah 2c 3d 4d 5d", "dead": "2c"}, "hand", "given twice"),
+    ({"hand": "Ah 2c 3d 4d 5d", "opponents": ["Zz | - | -"]}, "opponents", "unknown card"),
+    ({"hand": "Ah 2c 3d 4d 5d", "rules": "standard"}, "rules", "unknown ruleset"),
+])
+def test_ofc_place_bad_input(client, body, field, words):
+    assert words in bad(client.post("/api/ofc/place", json=body), 400, field)
+
+
+def test_ofc_fantasyland_bad_input(client):
+    assert "13 to 17" in bad(client.post("/api/ofc/fantasyland", json={"cards": "As Kd"}), 400, "cards")
+    bad(client.post("/api/ofc/place", json={"hand": "Ah 2c 3d 4d 5d", "samples": 10**6}), 422, "samples")
 
 def test_paigow_bad_input(client):
     answer = client.post("/api/paigow/best", json={"tiles": "6-6 6-6 6-6 1-1"})

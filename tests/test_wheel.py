@@ -141,6 +141,8 @@ def test_wheel_ships_package_data(wheel):
     shipped = [p.relative_to(ROOT).as_posix()
                for pattern in ("analysis/play/strategies/*-*p.npz",
                                "analysis/play/strategies/*-*p.json", "analysis/game/rulesets/*.toml",
+                               "analysis/game/ofc_rulesets/*.toml", "analysis/play/ofc_strategies/*.json",
+                               "analysis/output/*.md",
                                "analysis/*/__init__.py", "analysis/output/sapsam.mplstyle")
                for p in sorted(ROOT.glob(pattern))]
     assert any(s.endswith(".npz") for s in shipped) and any(s.endswith(".toml") for s in shipped)
@@ -232,6 +234,17 @@ def test_paigow_from_the_wheel(venv):
     table = json.loads(_clean_output(_sapsam(venv, "sapsam paigow table", "paigow", "table",
                                              "--json")).stdout)
     assert len(table["rows"]) == 8
+
+
+def test_ofc_from_the_wheel(venv):
+    """Open-Face from the installed package: its rulesets, and the shipped improved weights."""
+    best = json.loads(_clean_output(_sapsam(venv, "sapsam ofc fantasyland", "ofc", "fantasyland",
+                                            "As Ad Ac Kh Kd Qs Qh Jc Tc 9c 8c 7c 2d 3h", "--json")).stdout)
+    assert best["setting"] == "Kh Kd 3h | As Ad Ac Qs Qh | Jc Tc 9c 8c 7c" and best["stays"]
+    run = json.loads(_clean_output(_sapsam(venv, "sapsam ofc simulate", "ofc", "simulate", "--seats",
+                                           "improved,heuristic", "--hands", "100", "--json")).stdout)
+    run = run["runs"][0]
+    assert run["hands"] == 100 and [s["policy"] for s in run["by_seat"]] == ["improved", "heuristic"]
 
 
 def test_serve_from_the_wheel(venv):

@@ -162,40 +162,90 @@ def place_command(board, hand, dead, opponents, ruleset, samples, seed, top, as_
 
 
 @ofc_command.command("simulate")
-@click.option("--rules", "ruleset", default="ofc-pineapple", show_default=True, help=RULES_HELP)
+@click.option("--rules", "rulesets", default="ofc-pineapple", show_default=True,
+              help="OFC rulesets, comma-separated: each plays the same decks (a paired comparison).")
 @click.option("--seats", default="heuristic,heuristic", show_default=True,
-              help="A policy per player, comma-separated: random, heuristic or rollout (2 or 3).")
+              help="A policy per player, comma-separated: random, heuristic, rollout or improved (2 or 3).")
 @click.option("--hands", type=click.IntRange(1, 10**8), default=5000, show_default=True)
 @click.option("--seed", type=click.IntRange(0), default=1, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @reports_bad_input
-def simulate_command(ruleset, seats, hands, seed, as_json, quiet):
+def simulate_command(rulesets, seats, hands, seed, as_json, quiet):
     """Play hands between policies, Fantasyland carried from hand to hand: each seat's points
     a hand (95% CI), fouls, Fantasyland entries and stays, royalties, and what a Fantasyland
-    hand is worth over a normal one."""
+    hand is worth over a normal one; under each ruleset, on the same decks."""
     from analysis.base.progress import Progress
     from analysis.measure.ofc_simulate import simulate_ofc
-    from analysis.play.ofc_policies import policy_code
+    from analysis.play.ofc_policies import policy_code, seat_arrays
 
     names = tuple(s.strip() for s in seats.split(","))
     for name in names:
         policy_code(name)
-    _rules(ruleset).check_players(len(names))
+    ids = [r.strip() for r in rulesets.split(",")]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"--rules {rulesets!r}: name each ruleset once")
+    rules = [_rules(r) for r in ids]
+    for r in rules:
+        r.check_players(len(names))
+        seat_arrays(names, r, len(names))  # an improved seat's weights exist
     quiet = quiet or as_json
     _notice(quiet)
     with Progress(quiet) as bars:
-        run = simulate_ofc(ruleset, names, hands, seed, bars.task("playing hands", hands, unit="hands"))
+        runs = [simulate_ofc(r, names, hands, seed, bars.task(f"{r.id}", hands, unit="hands")) for r in rules]
     if as_json:
-        click.echo(json.dumps(run.to_dict(), indent=2))
+        click.echo(json.dumps({"seed": seed, "runs": [run.to_dict() for run in runs]}, indent=2))
         return
     out = console()
-    out.print(f"{run.rules}: {run.hands:,} hands (seed {seed})")
-    grid = table(">seat", "policy", ">points", ">95% CI", ">fouls", ">FL in", ">stays", ">FL worth")
-    for r in run.frame().itertuples():
-        grid.add_row(str(r.seat), r.policy, f"{r.points:+.3f}", f"[{r.ci_low:+.2f}, {r.ci_high:+.2f}]",
-                     f"{r.fouls:.1%}", f"{r.entries:.1%}", "-" if r.fl_hands == 0 else f"{r.stays:.0%}",
-                     "-" if r.fl_hands < 2 else f"{r.fl_worth:+.1f}")
-    out.print(grid)
+    for run in runs:
+        out.print(f"{run.rules}: {run.hands:,} hands (seed {seed})")
+        grid = table(">seat", "policy", ">points", ">95% CI", ">fouls", ">FL in", ">stays", ">FL worth")
+        for r in run.frame().itertuples():
+            grid.add_row(str(r.seat), r.policy, f"{r.points:+.3f}", f"[{r.ci_low:+.2f}, {r.ci_high:+.2f}]",
+                         f"{r.fouls:.1%}", f"{r.entries:.1%}", "-" if r.fl_hands == 0 else f"{r.stays:.0%}",
+                         "-" if r.fl_hands < 2 else f"{r.fl_worth:+.1f}")
+        out.print(grid)
     out.print("[dim]points a hand; fouls and FL in: of normal hands; stays: of Fantasyland hands; FL worth: "
               "points in a Fantasyland hand less in a normal one[/dim]")
+
+
+@ofc_command.command("improve")
+@click.option("--rules", "ruleset", default="ofc-pineapple", show_default=True, help=RULES_HELP)
+@click.option("--players", type=click.IntRange(2, 3), default=2, show_default=True)
+@click.option("--rounds", type=click.IntRange(1, 20), default=3, show_default=True)
+@click.option("--hands", type=click.IntRange(100, 10**7), default=8000, show_default=True,
+              help="Hands a duel.")
+@click.option("--seed", type=click.IntRange(0), default=1, show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="File to write (default: your own, used by the 'improved' policy).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@reports_bad_input
+def improve_command(ruleset, players, rounds, hands, seed, out, quiet):
+    """Tune the heuristic's weights by self-play: each weight halved and doubled against the
+    incumbent, kept when it wins with a 95% interval above zero.  The result is the
+    'improved' policy of this ruleset and table size."""
+    from pathlib import Path
+
+    from analysis.base.progress import Progress
+    from analysis.play.ofc_policies import TUNED, improved_path
+    from analysis.strategy.ofc_improve import FACTORS, improve, write_improvement
+
+    rules = _rules(ruleset)
+    rules.check_players(players)
+    target = Path(out) if out else improved_path(rules.id, players)
+    if not out and target.parent.name == "ofc_strategies":  # never overwrite a shipped file by default
+        from analysis.play.strategy_files import user_strategy_dir
+
+        target = user_strategy_dir() / "ofc" / target.name
+    _notice(quiet)
+    with Progress(quiet) as bars:
+        weights, history = improve(rules, players, rounds, hands, seed,
+                                   bars.task("self-play duels", rounds * len(TUNED) * len(FACTORS), unit="duels"))
+    write_improvement(target, rules, players, weights, history, rounds, hands, seed)
+    grid = table(">round", "weight", ">tried", ">lead", ">95% CI", "kept")
+    for h in history:
+        grid.add_row(str(h["round"]), h["weight"], f"{h['value']:g}", f"{h['lead']:+.3f}",
+                     f"[{h['low']:+.2f}, {h['high']:+.2f}]", "yes" if h["kept"] else "")
+    screen = console()
+    screen.print(grid)
+    screen.print(f"weights: {', '.join(f'{k} {v:g}' for k, v in weights.items())}; wrote {target}")

@@ -92,7 +92,7 @@ class Fantasyland:
     stay_front_trips: Flag = True
     stay_back_quads: Flag = True
     stay_middle_full_house: Flag = False
-    worth: float = 8.0  # points: a Fantasyland hand's over a normal one (RULES.md E3)
+    worth: float = 9.6  # points: a Fantasyland hand's over a normal one (RULES.md E3)
 
     @model_validator(mode="after")
     def _known(self):

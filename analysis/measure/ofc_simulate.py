@@ -92,7 +92,7 @@ def simulate_ofc(rules, seats, hands, seed=1, progress=None, block_hands=BLOCK_H
     rules.check_players(len(seats))
     if hands < 1:
         raise ValueError(f"hands must be at least 1, got {hands}")
-    codes, params = seat_arrays(seats)
+    codes, params = seat_arrays(seats, rules, len(seats))
     game = game_tables(rules)
     tables = rules.tables
     blocks = -(-hands // block_hands)

@@ -1,20 +1,27 @@
 """Open-Face Chinese Poker's policies by name, and the tables they play with
-(:mod:`kernels.ofc_play`'s module doc says how each decides).
+(:mod:`kernels.ofc_play`'s module doc says how each decides).  ``improved`` is the heuristic
+with the weights self-play chose (:mod:`analysis.strategy.ofc_improve`), read from
+``ofc_strategies/<ruleset>-<players>p.json`` (shipped) or the user's own in
+``<user data>/strategies/ofc/`` (which wins).
 
 >>> OFC_POLICIES
-('random', 'heuristic', 'rollout')
+('random', 'heuristic', 'rollout', 'improved')
 >>> round(float(row_percentiles()[2, 7916]), 6)  # a royal flush beats almost every 5 cards
 0.999999
 """
 
+import json
 from functools import cache
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 
 from analysis.game.ofc import load_ofc_rules
+from analysis.play.strategy_files import user_strategy_dir
 from kernels.evaluate import N_STRENGTHS, rank3, rank5
 from kernels.ofc_play import (
+    H_FANTASY,
     H_FILLS,
     H_FOUL,
     H_INNER_FILLS,
@@ -26,13 +33,16 @@ from kernels.ofc_play import (
     ROLLOUT,
 )
 
-OFC_POLICIES = ("random", "heuristic", "rollout")
-_CODES = {"random": RANDOM, "heuristic": HEURISTIC, "rollout": ROLLOUT}
+OFC_POLICIES = ("random", "heuristic", "rollout", "improved")
+_CODES = {"random": RANDOM, "heuristic": HEURISTIC, "rollout": ROLLOUT, "improved": HEURISTIC}
+SHIPPED_OFC_DIR = Path(__file__).resolve().parent / "ofc_strategies"
+TUNED = {"foul": H_FOUL, "row": H_ROW, "fantasy": H_FANTASY}  # the weights self-play tunes
 
 # The heuristic's weights: a foul costs 6 points (three rows and the scoop to every opponent
 # that is not fouled), a row 1 point per unit of 2F - 1, 16 random fills a placement; the
-# rollout policy finishes its board 24 times a placement, by the heuristic with 4 fills.
-DEFAULT_PARAMS = {H_FOUL: 6.0, H_ROW: 1.0, H_FILLS: 16, H_ROLLOUTS: 24, H_INNER_FILLS: 4}
+# rollout policy finishes its board 24 times a placement, by the heuristic with 4 fills; the
+# worth of Fantasyland counts once.
+DEFAULT_PARAMS = {H_FOUL: 6.0, H_ROW: 1.0, H_FILLS: 16, H_ROLLOUTS: 24, H_INNER_FILLS: 4, H_FANTASY: 1.0}
 
 
 @cache
@@ -57,13 +67,41 @@ def policy_code(name):
     return _CODES[name]
 
 
-def seat_arrays(names):
-    """The kernels' policy codes and params of seats named ``names``."""
-    codes = np.array([policy_code(n) for n in names], np.int64)
-    params = np.zeros((len(names), N_PARAMS))
+def default_params():
+    params = np.zeros(N_PARAMS)
     for key, value in DEFAULT_PARAMS.items():
-        params[:, key] = value
+        params[key] = value
+    return params
+
+
+def seat_arrays(names, rules=None, players=None):
+    """The kernels' policy codes and params of seats named ``names`` (``improved`` reads the
+    weights for ``rules`` at ``players``)."""
+    codes = np.array([policy_code(n) for n in names], np.int64)
+    params = np.tile(default_params(), (len(names), 1))
+    for seat, name in enumerate(names):
+        if name == "improved":
+            params[seat] = improved_params(load_ofc_rules(rules).id, players or len(names))
     return codes, params
+
+
+def improved_path(rules_id, players, shipped=False):
+    name = f"{rules_id}-{players}p.json"
+    own = user_strategy_dir() / "ofc" / name
+    return SHIPPED_OFC_DIR / name if shipped or not own.is_file() else own
+
+
+def improved_params(rules_id, players):
+    """The heuristic's params with the weights self-play chose for a ruleset and table size."""
+    path = improved_path(rules_id, players)
+    if not path.is_file():
+        raise ValueError(f"no improved OFC strategy for {rules_id} at {players} players: make one with "
+                         f"`sapsam ofc improve --rules {rules_id} --players {players}`")
+    weights = json.loads(path.read_text(encoding="utf-8"))["weights"]
+    params = default_params()
+    for name, key in TUNED.items():
+        params[key] = weights[name]
+    return params
 
 
 def game_tables(rules):

@@ -41,6 +41,7 @@ PURPOSES = {
     "ofc-stay": 13,  # OFC: the cards whose Fantasyland stay is tested (key: cards, chunk)
     "ofc-play": 14,  # OFC: the decks of simulated hands (key: block)
     "ofc-place": 15,  # OFC: the rollouts of a placement's ranking (key: block)
+    "ofc-improve": 16,  # OFC: the hands of a self-play duel (key: round, step, block)
 }
 
 SCHEME = 2  # this scheme's number: checkpoints record it, so no run resumes across schemes

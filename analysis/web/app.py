@@ -65,6 +65,15 @@ def named(field, rid, every=False):
                           + (" or 'all'" if every else ""))
 
 
+def _ofc_rules(rid):
+    """A named OFC ruleset, checked (never a file by its path)."""
+    from analysis.game.ofc import load_ofc_rules, ofc_rules_ids
+
+    if rid not in ofc_rules_ids():
+        raise BadInput("rules", f"unknown ruleset {rid!r}: use one of {', '.join(ofc_rules_ids())}")
+    return load_ofc_rules(rid)
+
+
 def _finite(value):
     """JSON has no NaN: an undefined figure (one sample's spread) is null."""
     if isinstance(value, float) and not math.isfinite(value):
@@ -230,6 +239,36 @@ def create_app(job_root=None, running=1, queued=8, computing=4):
         from analysis.output.paigow import table_answer
 
         return table_answer()
+
+    @app.post("/api/ofc/fantasyland",
+              summary="The best setting of an OFC Fantasyland hand (sapsam ofc fantasyland --json)")
+    def ofc_fantasyland(body: rq.OfcFantasylandRequest):
+        from analysis.measure.ofc_fantasyland import best_fantasyland, parse_fantasyland_cards
+
+        rules = _ofc_rules(body.rules)
+        with checking("cards"):
+            cards = parse_fantasyland_cards(body.cards)
+        return best_fantasyland(cards, rules).to_dict()
+
+    @app.post("/api/ofc/place",
+              summary="Rank an OFC decision's placements by rollouts (sapsam ofc place --json)")
+    def ofc_place(body: rq.OfcPlaceRequest):
+        from analysis.game.cards import parse_cards
+        from analysis.game.ofc import parse_board
+        from analysis.measure.ofc_place import parse_position, rank_placements
+
+        rules = _ofc_rules(body.rules)
+        for field, check in (("board", lambda: parse_board(body.board)), ("hand", lambda: parse_cards(body.hand)),
+                             ("dead", lambda: parse_cards(body.dead)),
+                             ("opponents", lambda: [parse_board(b) for b in body.opponents])):
+            with checking(field):
+                check()
+        with checking("hand"):
+            parse_position(rules, body.board, body.hand, body.dead, body.opponents)
+        with gate:
+            result = rank_placements(rules, body.board, body.hand, body.dead, body.opponents, body.samples,
+                                     body.seed)
+        return JSONResponse(_finite(result.to_dict()))
 
     @app.post("/api/score", summary="Settle a showdown (sapsam score --json)")
     def score(body: rq.ScoreRequest):

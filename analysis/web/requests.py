@@ -66,6 +66,28 @@ class PaiGowRequest(Body):
     commission: Annotated[float, Field(ge=0, lt=1, description="On a winning bet, e.g. 0.05.")] = 0.05
 
 
+OfcRules = Annotated[str, Field(max_length=TEXT, description="An OFC ruleset's id: ofc-pineapple, "
+                                                             "ofc-pineapple-progressive or ofc-classic.")]
+Board = Annotated[str, Field(max_length=TEXT, description='"front | middle | back", rows may be short, '
+                                                          'e.g. "As Ad | Kc Qc 5d | 9h 9s".')]
+MAX_OFC_SAMPLES = 5_000  # rollouts of every placement
+
+
+class OfcFantasylandRequest(Body):
+    cards: Annotated[str, Field(max_length=TEXT, description="13 to 17 cards of a Fantasyland hand.")]
+    rules: OfcRules = "ofc-pineapple"
+
+
+class OfcPlaceRequest(Body):
+    board: Board = ""
+    hand: Annotated[str, Field(max_length=TEXT, description='The cards dealt now, e.g. "Ah 2c 7d".')]
+    dead: Annotated[str, Field(max_length=TEXT, description="Cards known to be out.")] = ""
+    opponents: Annotated[list[Board], Field(max_length=2)] = []
+    rules: OfcRules = "ofc-pineapple"
+    samples: Annotated[int, Field(ge=32, le=MAX_OFC_SAMPLES)] = 500
+    seed: Seed = 1
+
+
 class ScoreRequest(Body):
     rules: Rules = "standard"
     settings: Annotated[list[Annotated[str, Field(max_length=TEXT)]],
