@@ -33,6 +33,8 @@ demo: warm
 	    --samples 4000 --out results/demo
 	$(VENV)/bin/sapsam paigow best "6-6 1-1 4-2 5-3"
 	$(VENV)/bin/sapsam paigow table
+	$(VENV)/bin/sapsam ofc fantasyland "As Ad Ac Kh Kd Qs Qh Jc Tc 9c 8c 7c 2d 3h"
+	$(VENV)/bin/sapsam ofc place --board "As Ad | Kc Qc 5d | 9h 9s" --hand "Ah 2c 7d" --top 5
 
 # The lint first (seconds), then the tests with the public examples in the docstrings, and a
 # coverage report of the Python code (the Numba kernels run compiled, so coverage cannot see
@@ -94,7 +96,7 @@ houseways: warm
 # Every committed artifact under results/, regenerated in order (about 2 hours on 2 cores):
 # strategies, the exploitability bracket, the million-table report, the house ways and their
 # price, the strategy charts, the executed notebooks and the benchmark table.
-results: strategies exploits
+results: strategies exploits ofc-strategies
 	$(VENV)/bin/sapsam simulate --rules all --players 4 --seats fitted --tables 1000000 --seed 1 \
 	    --block-size 2000 --out results/simulations/all-4p-fitted --quiet --fresh
 	$(VENV)/bin/sapsam simulate --rules basic,low-middle --players 4 --seats fitted --tables 400000 \

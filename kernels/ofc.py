@@ -131,8 +131,8 @@ def best_fantasyland(cards, royalty, stay, worth_milli):
 
     Value = royalties + ``worth_milli`` / 1000 if the board stays; equal values go to the
     larger sum of the rows' strengths.  Branch and bound over backs and middles in descending
-    order of their value, each bounded by the best any middle and front could add; the
-    front of a back and middle is the best of the C(n - 10, 3) left.
+    order of their value, each bounded by the best any middle and front no stronger could add;
+    the front of a back and middle is the best of the C(n - 10, 3) left.
 
     Returns ``(key, front mask, middle mask, back mask)`` over positions in ``cards``;
     ``key = (1000 * value) << 16 | strength sum``, -1 if no setting is legal.
@@ -150,11 +150,19 @@ def best_fantasyland(cards, royalty, stay, worth_milli):
         back_key[c] = ((MILLI * np.int64(royalty[BACK, s])) << STRENGTH_BITS) + s + (w if stay[BACK, s] else 0)
         middle_key[c] = ((MILLI * np.int64(royalty[MIDDLE, s])) << STRENGTH_BITS) + s + (
             w if stay[MIDDLE, s] else 0)
-    best_front = np.int64(0)
+    # front_cap[s], middle_cap[s]: the most a front (a middle) of strength at most s can add
+    front_cap = np.zeros(royalty.shape[1], np.int64)
+    middle_cap = np.zeros(royalty.shape[1], np.int64)
     for c in range(threes.shape[0]):
         s = s3[c]
         key = ((MILLI * np.int64(royalty[FRONT, s])) << STRENGTH_BITS) + s + (w if stay[FRONT, s] else 0)
-        best_front = max(best_front, key)
+        front_cap[s] = max(front_cap[s], key)
+    for c in range(fives.shape[0]):
+        middle_cap[s5[c]] = max(middle_cap[s5[c]], middle_key[c])
+    for s in range(1, royalty.shape[1]):
+        front_cap[s] = max(front_cap[s], front_cap[s - 1])
+        middle_cap[s] = max(middle_cap[s], middle_cap[s - 1])
+    best_front = front_cap[-1]
     by_back = np.argsort(-back_key)
     by_middle = np.argsort(-middle_key)
     best_middle = middle_key[by_middle[0]]
@@ -165,12 +173,14 @@ def best_fantasyland(cards, royalty, stay, worth_milli):
         b = by_back[bi]
         if back_key[b] + best_middle + best_front <= best:
             break
+        if back_key[b] + middle_cap[s5[b]] + front_cap[s5[b]] <= best:
+            continue  # the middle and front are at most the back
         back_stays = stay[BACK, s5[b]]
         for mi in range(by_middle.shape[0]):
             m = by_middle[mi]
             if back_key[b] + middle_key[m] + best_front <= best:
                 break
-            if fives[m] & fives[b] or s5[m] > s5[b]:
+            if fives[m] & fives[b] or s5[m] > s5[b] or back_key[b] + middle_key[m] + front_cap[s5[m]] <= best:
                 continue
             middle_stays = stay[MIDDLE, s5[m]]
             base = back_key[b] + middle_key[m]

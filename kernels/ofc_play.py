@@ -113,8 +113,11 @@ def unseen(known):
 
 @njit(cache=True)
 def heuristic_choice(board, counts, dealt, nd, keep, known, state, game, params):
+    """The heuristic's placement (the module doc): every legal one judged on the same random
+    fills (the pool's order and the random state restored for each)."""
     pool, npool = unseen(known)
-    start = state.copy()  # every placement is judged on the same fills
+    order = pool.copy()
+    start = state.copy()
     best_code, best_value = -1, -np.inf
     trial = np.empty(13, np.uint8)
     trial_counts = np.empty(3, np.int64)
@@ -124,6 +127,7 @@ def heuristic_choice(board, counts, dealt, nd, keep, known, state, game, params)
         trial[:] = board
         trial_counts[:] = counts
         place(trial, trial_counts, dealt, nd, code)
+        pool[:] = order
         state[:] = start
         value = filled_value(trial, trial_counts, pool, npool, np.int64(params[H_FILLS]), state, game, params)
         if value > best_value:

@@ -285,6 +285,11 @@ def test_phone_width_has_no_sideways_scroll(server, browser):
     inner = browser.execute_script("return window.innerWidth")
     assert browser.execute_script("return document.documentElement.scrollWidth") <= inner + 1
     shot(browser, "analyse-phone")
+    by_id(browser, "tab-ofc").click()  # the widest tab: a board and its ranking
+    by_id(browser, "ofc-board").send_keys("As Ad | Kc Qc 5d | 9h 9s")
+    by_id(browser, "ofc-hand").send_keys("Ah 2c 7d", Keys.ENTER)
+    wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid=ofc-row]"))
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= inner + 1
 
 
 def test_keyboard_only(server, browser):

@@ -216,6 +216,19 @@ def test_simulated_hands_are_zero_sum_reproducible_and_the_heuristic_beats_rando
     assert (tally[:, 0] + tally[:, 1] == run_a.hands).all()
 
 
+def test_three_players_and_classic_deals():
+    """Three seats of Pineapple (17 cards each, 51 of the pack) and classic's one card a street:
+    zero-sum, every hand counted; a decision with two opponents' boards."""
+    for rules, seats in (("ofc-pineapple", ("improved", "heuristic", "random")), ("ofc-classic", ("heuristic",) * 2)):
+        run_ = simulate_ofc(rules, seats, 100, seed=8)
+        assert abs(run_.frame().points.sum()) < 1e-9 and run_.hands == 100
+    result = rank_placements(PINEAPPLE, "As Ad | Kc Qc 5d | 9h 9s", "Ah 2c 7d", samples=32,
+                             opponents=("Kd 2h | 8c 8d | Jh Th 9c", "3s | 4s 4d 6c | Js Jd 6s"))
+    assert result.opponents == 2 and len(result.table) == 24
+    classic = rank_placements("ofc-classic", "As Ad | Kc Qc 5d | 9h 9s", "Ah", samples=32)
+    assert len(classic.table) == 3  # one card: a row with room each
+
+
 def test_fantasyland_carries_over_in_a_simulation():
     """Entries lead to Fantasyland hands, and stays never outnumber them."""
     run_ = simulate_ofc("ofc-pineapple-progressive", ("heuristic", "heuristic"), 1500, seed=5)
@@ -276,6 +289,9 @@ def test_cli_fantasyland_json():
     (["ofc", "place", "--board", "As Ad 2d | Kc Qc 5d 6d 7d | 9h 9s 3c 4c 5c", "--hand", "Ah 2c 7c"],
      "is complete"),
     (["ofc", "place", "--board", "As Ad | Kc Qc 5d | 9h 9s", "--hand", "Ah 2c"], "deals 3 cards"),
+    (["ofc", "place", "--board", "As Ad | Kc Qc 5d | 9h", "--hand", "Ah 2c 3c"], "has 6 cards"),
+    (["ofc", "place", "--board", "As Ad | Kc Qc 5d | 9h 9s", "--hand", "Ah 2c 3c", "--opponents", "3s | 4s | Js"],
+     "opponent 1's board 3s | 4s | Js has 3 cards"),
     (["ofc", "place", "--hand", "Ah 2c 3d 4d 5d", "--opponents", "As | - | -", "--opponents", "- | Ks | -",
       "--opponents", "- | - | Qs"], "2 to 3 players, not 4"),
     (["ofc", "simulate", "--seats", "heuristic,bob"], "unknown OFC policy 'bob'"),

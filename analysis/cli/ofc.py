@@ -1,4 +1,4 @@
-"""``sapsam ofc``: Open-Face Chinese Poker (fantasyland, stay, place, simulate)."""
+"""``sapsam ofc``: Open-Face Chinese Poker (fantasyland, stay, place, simulate, improve)."""
 
 import json
 
@@ -53,20 +53,12 @@ def fantasyland_command(cards, ruleset, as_json):
               f"({1000 * best.seconds:.0f} ms)")
     grid = table("row", "cards", "hand", ">royalty")
     for name, row in answer["rows"].items():
-        strength_royalty = _row_royalty(rules, name, row["cards"])
-        grid.add_row(name, row["cards"], row["hand"], str(strength_royalty))
+        grid.add_row(name, row["cards"], row["hand"], str(row["royalty"]))
     out.print(grid)
     discards = " ".join(answer["discards"]) or "none"
     stays = (f"stays in Fantasyland (+{rules.fantasyland.worth:g} counted)" if best.stays
              else "does not stay")
     out.print(f"Discard: {discards}.  Royalties {best.royalties}; {stays}; value {best.value:g}.")
-
-
-def _row_royalty(rules, name, cards):
-    from analysis.game.hands import strength
-    from analysis.game.ofc import ROWS
-
-    return int(rules.tables.royalty[ROWS.index(name), strength(cards)])
 
 
 @ofc_command.command("stay")
@@ -125,13 +117,16 @@ def stay_command(ruleset, counts, samples, seed, as_json, quiet):
 @click.option("--samples", type=click.IntRange(1, 10**7), default=500, show_default=True,
               help="Rollouts of every placement.")
 @click.option("--seed", type=click.IntRange(0), default=1, show_default=True)
+@click.option("--policy", type=click.Choice(["heuristic", "improved"]), default=None,
+              help="Who plays the later streets, every board's  [default: improved where the "
+                   "ruleset has self-play weights, else heuristic]")
 @click.option("--top", type=click.IntRange(1), default=10, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (every placement).")
 @reports_bad_input
-def place_command(board, hand, dead, opponents, ruleset, samples, seed, top, as_json):
+def place_command(board, hand, dead, opponents, ruleset, samples, seed, policy, top, as_json):
     """Rank every legal placement (and discard) of the cards in hand by expected points: each
-    played out to the end of the hand SAMPLES times, every board finished by the heuristic
-    policy, plus the worth of Fantasyland if your board enters.
+    played out to the end of the hand SAMPLES times, every board finished by the policy, plus
+    the worth of Fantasyland if your board enters.
 
     Example: sapsam ofc place --board "As Ad | Kc Qc 5d | 9h 9s" --hand "Ah 2c 7d"
     """
@@ -139,13 +134,13 @@ def place_command(board, hand, dead, opponents, ruleset, samples, seed, top, as_
 
     parse_position(ruleset, board, hand, dead, opponents)
     _notice(as_json)
-    result = rank_placements(ruleset, board, hand, dead, opponents, samples, seed)
+    result = rank_placements(ruleset, board, hand, dead, opponents, samples, seed, policy=policy)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
         return
     out = console()
     out.print(f"{result.rules}: {result.opponents} opponent{'s' * (result.opponents > 1)}, "
-              f"{result.samples:,} rollouts a placement")
+              f"{result.samples:,} rollouts a placement, played out by {result.policy}")
     out.print(f"Board: [bold]{result.board}[/bold]   Hand: [bold]{result.hand}[/bold]")
     grid = table(">#", "board after", "discard", ">EV", ">95% CI", ">gap")
     for i, row in enumerate(result.table.head(top).itertuples()):

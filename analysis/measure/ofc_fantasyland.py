@@ -30,6 +30,7 @@ class FantasylandSetting:
     cards: np.ndarray
     rows: tuple  # front, middle, back: uint8 arrays
     discards: str
+    row_royalties: tuple  # front, middle, back
     royalties: int
     stays: bool
     value: float  # royalties + the worth of Fantasyland if the board stays
@@ -40,10 +41,10 @@ class FantasylandSetting:
         return " | ".join(format_cards(r, descending=True) for r in self.rows)
 
     def to_dict(self):
-        hands = [describe(int(strength(r))) for r in self.rows]
-        return {"rules": self.rules, "cards": format_cards(self.cards), "setting": self.setting,
-                "rows": {name: {"cards": format_cards(r, descending=True), "hand": h}
-                         for name, r, h in zip(ROWS, self.rows, hands)},
+        rows = {name: {"cards": format_cards(cards, descending=True), "hand": describe(int(strength(cards))),
+                       "royalty": points}
+                for name, cards, points in zip(ROWS, self.rows, self.row_royalties)}
+        return {"rules": self.rules, "cards": format_cards(self.cards), "setting": self.setting, "rows": rows,
                 "discards": self.discards.split() if self.discards else [],
                 "royalties": self.royalties, "stays": self.stays, "value": self.value,
                 "seconds": round(self.seconds, 4)}
@@ -71,10 +72,11 @@ def best_fantasyland(cards, rules="ofc-pineapple"):
     used = masks[0] | masks[1] | masks[2]
     discards = format_cards([c for i, c in enumerate(cards) if not used >> i & 1])
     strengths = [int(strength(r)) for r in rows]
-    royalties = sum(int(tables.royalty[i, s]) for i, s in enumerate(strengths))
+    row_royalties = tuple(int(tables.royalty[i, s]) for i, s in enumerate(strengths))
     stays = any(bool(tables.stay[i, s]) for i, s in enumerate(strengths))
     value = (int(key) >> STRENGTH_BITS) / 1000
-    return FantasylandSetting(rules.id, cards, rows, discards, royalties, stays, value, seconds)
+    return FantasylandSetting(rules.id, cards, rows, discards, row_royalties, sum(row_royalties), stays, value,
+                              seconds)
 
 
 @dataclass(frozen=True)

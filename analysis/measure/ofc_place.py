@@ -2,7 +2,8 @@
 ranked by its expected points, each played out to the end of the hand many times.
 
 A placement's value in one rollout: the unseen cards shuffled, every board (yours and the
-opponents' as they stand) finished street by street by the heuristic policy, the boards
+opponents' as they stand) finished street by street by one policy (the self-play weights where
+a ruleset has them, else the heuristic; with few random fills, for speed), the boards
 settled, plus the worth of Fantasyland if your board enters it.  Every placement meets the
 same shuffles and the same random choices, so their differences are measured more tightly than
 their values: the gap to the best comes with its paired 95% interval.
@@ -20,7 +21,7 @@ import pandas as pd
 from analysis.base.stats import Z95
 from analysis.game.cards import format_cards, parse_cards
 from analysis.game.ofc import ROW_SIZES, Board, check_distinct, load_ofc_rules, parse_board
-from analysis.play.ofc_policies import game_tables, seat_arrays
+from analysis.play.ofc_policies import game_tables, improved_path, seat_arrays
 from analysis.play.seeds import Stream
 from kernels.ofc_play import DISCARD, H_FILLS, H_INNER_FILLS, legal
 from kernels.ofc_simulate import place_rollouts
@@ -35,11 +36,13 @@ class PlaceResult:
     hand: str
     opponents: int
     samples: int
+    policy: str  # the policy that plays the later streets, every board's
     table: pd.DataFrame  # a row per placement, best first
 
     def to_dict(self):
         return {"rules": self.rules, "board": self.board, "hand": self.hand, "opponents": self.opponents,
-                "samples": self.samples, "placements": self.table.to_dict(orient="records")}
+                "samples": self.samples, "policy": self.policy,
+                "placements": self.table.to_dict(orient="records")}
 
 
 def parse_position(rules, board, hand, dead="", opponents=()):
@@ -54,12 +57,13 @@ def parse_position(rules, board, hand, dead="", opponents=()):
     if len(cards) != need:
         street = "the first street" if mine.placed == 0 else "a later street"
         raise ValueError(f"{rules.id} deals {need} cards on {street}, got {len(cards)} in hand")
-    if mine.placed and (mine.placed - rules.deal.first) % rules.deal.keep:
-        raise ValueError(f"board {mine} has {mine.placed} cards: {rules.id} places {rules.deal.first}, "
-                         f"then {rules.deal.keep} a street")
     dead_cards = parse_cards(dead, what="dead cards")
     theirs = [parse_board(b, f"opponent {i + 1}'s board") for i, b in enumerate(opponents)]
     rules.check_players(1 + (len(theirs) or rules.players - 1))
+    for name, b in [("board", mine)] + [(f"opponent {i + 1}'s board", b) for i, b in enumerate(theirs)]:
+        if b.placed and (b.placed < rules.deal.first or (b.placed - rules.deal.first) % rules.deal.keep):
+            raise ValueError(f"{name} {b} has {b.placed} cards: {rules.id} places {rules.deal.first}, "
+                             f"then {rules.deal.keep} a street")
     check_distinct([("board", mine.cards), ("hand", cards), ("dead cards", dead_cards)]
                    + [(f"opponent {i + 1}'s board", b.cards) for i, b in enumerate(theirs)])
     return rules, mine, cards, dead_cards, theirs
@@ -83,8 +87,17 @@ def describe_placement(board, cards, code):
     return str(after), format_cards(discards)
 
 
-def rank_placements(rules, board, hand, dead="", opponents=(), samples=1000, seed=1, progress=None):
-    """Every placement of ``hand`` on ``board`` ranked by expected points (module doc)."""
+def rollout_policy(rules, players):
+    """The policy rollouts play with: ``improved`` where self-play weights exist for the ruleset
+    and table size, else ``heuristic``."""
+    return "improved" if improved_path(rules.id, players).is_file() else "heuristic"
+
+
+def rank_placements(rules, board, hand, dead="", opponents=(), samples=1000, seed=1, progress=None,
+                    policy=None):
+    """Every placement of ``hand`` on ``board`` ranked by expected points (module doc), the
+    later streets played by ``policy`` (``heuristic`` or ``improved``; default
+    :func:`rollout_policy`)."""
     rules, mine, cards, dead_cards, theirs = parse_position(rules, board, hand, dead, opponents)
     if samples < 1:
         raise ValueError(f"samples must be at least 1, got {samples}")
@@ -103,16 +116,19 @@ def rank_placements(rules, board, hand, dead="", opponents=(), samples=1000, see
     seen = np.uint64(int(np.bitwise_or.reduce(np.left_shift(np.ones(len(known), np.uint64),
                                                              known.astype(np.uint64)))))
     pool = np.array([c for c in range(52) if c not in set(known.tolist())], np.uint8)
-    policy, params = seat_arrays(["heuristic"] * players)
+    policy = policy or rollout_policy(rules, players)
+    if policy not in ("heuristic", "improved"):
+        raise ValueError(f"rollouts play with the heuristic or improved policy, not {policy!r}")
+    seat_codes, params = seat_arrays([policy] * players, rules, players)
     params[:, H_FILLS] = params[:, H_INNER_FILLS]
     per_state = -(-samples // STREAMS)
     states = Stream(seed, "ofc-place").states(STREAMS)
     out = np.zeros((len(codes), STREAMS * per_state))
     place_rollouts(boards[0].copy(), counts[0].copy(), cards, codes, boards, counts, pool, seen, states,
-                   per_state, policy, params, game_tables(rules), rules.tables.scores, out)
+                   per_state, seat_codes, params, game_tables(rules), rules.tables.scores, out)
     if progress is not None:
         progress(1, 1)
-    return PlaceResult(rules.id, str(mine), format_cards(cards), len(theirs), out.shape[1],
+    return PlaceResult(rules.id, str(mine), format_cards(cards), len(theirs), out.shape[1], policy,
                        _ranked(mine, cards, codes, out))
 
 
