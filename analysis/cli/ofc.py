@@ -222,16 +222,12 @@ def improve_command(ruleset, players, rounds, hands, seed, out, quiet):
     from pathlib import Path
 
     from analysis.base.progress import Progress
-    from analysis.play.ofc_policies import TUNED, improved_path
+    from analysis.play.ofc_policies import TUNED, own_improved_path
     from analysis.strategy.ofc_improve import FACTORS, improve, write_improvement
 
     rules = _rules(ruleset)
     rules.check_players(players)
-    target = Path(out) if out else improved_path(rules.id, players)
-    if not out and target.parent.name == "ofc_strategies":  # never overwrite a shipped file by default
-        from analysis.play.strategy_files import user_strategy_dir
-
-        target = user_strategy_dir() / "ofc" / target.name
+    target = Path(out) if out else own_improved_path(rules.id, players)
     _notice(quiet)
     with Progress(quiet) as bars:
         weights, history = improve(rules, players, rounds, hands, seed,

@@ -112,10 +112,9 @@ def rank_placements(rules, board, hand, dead="", opponents=(), samples=1000, see
             start = sum(ROW_SIZES[:r])
             boards[p, start:start + len(row)] = row
             counts[p, r] = len(row)
-    known = np.concatenate([cards, dead_cards, *(b.cards for b in [mine, *theirs])]).astype(np.int64)
-    seen = np.uint64(int(np.bitwise_or.reduce(np.left_shift(np.ones(len(known), np.uint64),
-                                                             known.astype(np.uint64)))))
-    pool = np.array([c for c in range(52) if c not in set(known.tolist())], np.uint8)
+    known = {int(c) for c in np.concatenate([cards, dead_cards, *(b.cards for b in [mine, *theirs])])}
+    seen = np.uint64(sum(1 << c for c in known))
+    pool = np.array([c for c in range(52) if c not in known], np.uint8)
     policy = policy or rollout_policy(rules, players)
     if policy not in ("heuristic", "improved"):
         raise ValueError(f"rollouts play with the heuristic or improved policy, not {policy!r}")

@@ -85,10 +85,15 @@ def seat_arrays(names, rules=None, players=None):
     return codes, params
 
 
-def improved_path(rules_id, players, shipped=False):
-    name = f"{rules_id}-{players}p.json"
-    own = user_strategy_dir() / "ofc" / name
-    return SHIPPED_OFC_DIR / name if shipped or not own.is_file() else own
+def own_improved_path(rules_id, players):
+    """Where ``sapsam ofc improve`` writes a user's own weights (they win over the shipped)."""
+    return user_strategy_dir() / "ofc" / f"{rules_id}-{players}p.json"
+
+
+def improved_path(rules_id, players):
+    """The weights the ``improved`` policy reads: the user's own, else the shipped file."""
+    own = own_improved_path(rules_id, players)
+    return own if own.is_file() else SHIPPED_OFC_DIR / own.name
 
 
 def improved_params(rules_id, players):
