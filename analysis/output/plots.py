@@ -49,7 +49,8 @@ def figure(width, height):
 
 def save_figure(figure, stem, formats=("png", "svg")):
     """Write ``stem.png`` (150 dpi) and ``stem.svg`` (or the ``formats`` among png, svg, pdf)
-    atomically; same drawing, same bytes.
+    atomically; same drawing, same bytes.  The layout is worked out once, for the first format,
+    and kept for the others (it is in fractions of the figure, the same at any resolution).
 
     Parameters
     ----------
@@ -80,7 +81,39 @@ def save_figure(figure, stem, formats=("png", "svg")):
             options = options_of[ext]
             buffer = io.BytesIO()
             figure.savefig(buffer, format=ext, **options)
+            figure.set_layout_engine("none")  # laid out: the next formats draw it as it is
             path = stem.with_name(f"{stem.name}.{ext}")
             write_atomic(path, buffer.getvalue())
             written.append(path)
     return written
+
+
+def log_share_axis(axes, which):
+    """Make the ``which`` ("x" or "y") axis of ``axes`` logarithmic for a probability, once its
+    data and limits are in: labels at each power of ten (every other one over many decades),
+    and at 2 and 5 times each as well over three decades or fewer, so that a range within one
+    decade is labelled too; percentages down to 0.01%, "1 in 20,000" below; no minor ticks.
+    Exponent labels (``10^-3``) and the minor ticks between decades cost most of a log-scaled
+    figure's drawing time."""
+    import math
+
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
+
+    getattr(axes, f"set_{which}scale")("log")
+    axis = getattr(axes, f"{which}axis")
+    low, high = sorted(getattr(axes, f"get_{which}lim")())
+    subs = (1.0, 2.0, 5.0) if math.log10(high / low) <= 3 else (1.0,)
+    axis.set_major_locator(LogLocator(base=10.0, subs=subs, numticks=8))
+    axis.set_major_formatter(FuncFormatter(share_label))
+    axis.set_minor_locator(NullLocator())
+
+
+def share_label(share, _position=None):
+    """A probability as a short tick label: ``10%``, ``0.01%``, ``1 in 20k``, ``1 in 10M``."""
+    if share >= 1e-4:
+        return f"{100 * share:g}%"
+    odds = round(1 / share)
+    for size, suffix in ((10**9, "B"), (10**6, "M"), (10**3, "k")):
+        if odds >= size:
+            return f"1 in {odds / size:g}{suffix}"
+    return f"1 in {odds}"

@@ -53,7 +53,7 @@ def plot_points(sim, compiled, frames, manifest):
             seat = here[here.seat == p + 1]  # only the units some hand ended on
             axes.plot(seat.units, seat["count"] / seat["count"].sum(), "o-", markersize=3,
                       linewidth=1, alpha=0.8, label=f"seat {p + 1}: {policy}")
-        axes.set_yscale("log")
+        plots.log_share_axis(axes, "y")
         axes.set_title(rules.id)
         axes.set_xlabel("points per hand (units, rounded down)")
         axes.set_ylabel("share of hands (log scale)")
@@ -94,6 +94,7 @@ def plot_naturals(sim, compiled, frames, manifest):
     axes.plot(exact[shown], y[shown], "x", color="C3", markersize=8, label="exact probability")
     axes.set_xscale("log")
     axes.set_xlim(left, min(1.0, positive.max() * 3))
+    plots.log_share_axis(axes, "x")
     several = naturals.ruleset.nunique() > 1
     axes.set_yticks(y, [f"{row.ruleset}: {row.label}" if several else row.label
                         for row in naturals.itertuples(index=False)], fontsize="small")
