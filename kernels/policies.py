@@ -300,7 +300,7 @@ def decide(hand, policy, tables, points, params, naturals, opponents, search, st
                   scratch, s3, s5, l5, scratch[1], scratch[2], -1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def choose(hand, policy, tables, points, params, naturals, held, opponents, search, state, scratch,
            s3, s5, l5, splits, rows, size):
     """:func:`decide` given the hand's best natural, ``held`` = (index, key) as
@@ -357,7 +357,7 @@ def choose(hand, policy, tables, points, params, naturals, held, opponents, sear
     return split, -1, np.int64(0), False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def place(hand, decision, params, seat, rows, natural, natural_key, surrender):
     """Write one seat's decision (as :func:`decide` returns it) into the one-table arrays of
     :func:`kernels.settle.settle_into` (leading table axis of length 1)."""

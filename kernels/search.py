@@ -66,7 +66,7 @@ def search_scratch():
             np.empty(CANDIDATE_ROOM, np.int32))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def weakest_back(top, front, middle, floor, kind, tables, values, points, params, opponents):
     """The weakest five-card strength ``s`` (up to ``top``) with ``value(min(front, s)'s front,
     m, s) >= floor``, by bisection over the five-card strengths; above ``top`` if none.  ``m``
@@ -86,7 +86,7 @@ def weakest_back(top, front, middle, floor, kind, tables, values, points, params
     return FIVE_CLASSES[lo] if lo < FIVE_CLASSES.shape[0] else N_STRENGTHS
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _weakest_middle(back, middle, front, floor, kind, tables, values, points, params, opponents):
     """The weakest five-card middle ``m`` (up to ``middle``) that can reach ``floor`` behind a
     front of at most ``front`` with this back, by bisection; above ``middle`` if none."""

@@ -205,7 +205,7 @@ def setting_ev(rows, tables, values, params, opponents):
     return _summed_ev(rows[0], rows[1], rows[2], tables, values, params[S.P_SCOOP_MULT], opponents)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _gain(rows, i, tables):
     """Row gain of frontier member ``i``: the units its rows earn on their own."""
     return (tables[0, rows[i, 0], GAIN] + tables[1, rows[i, 1], GAIN]
@@ -261,7 +261,7 @@ def value(kind, s0, s1, s2, tables, values, points, params, opponents):
     return _summed_ev(s0, s1, s2, tables, values, params[S.P_SCOOP_MULT], opponents)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _rises(column, classes, tolerance):
     """Whether ``column`` never falls along ``classes`` by more than ``tolerance`` (relative)."""
     for i in range(1, classes.shape[0]):
