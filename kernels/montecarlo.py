@@ -20,7 +20,7 @@ ST_SWEEPS, ST_SWEPT, ST_ROYALTIES, ST_COMPARED = 9, 10, 11, 12
 N_STATS = 13
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # compiled once, inside sample_blocks
 def _sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen, players,
                   policy, tables, policy_points, search, params, royalty, naturals, bank, state,
                   first, count, points, stats):
