@@ -79,7 +79,7 @@ def new_work():
     return np.zeros((7, 4, 4), np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _natural_amount(params, naturals, ni, ki, nj, kj):
     """Units to the holder of natural ``ni`` (key ``ki``) from that of ``nj`` (-1 = none)."""
     if nj < 0:
@@ -120,7 +120,7 @@ def _overall_point(total):
     return 1 if total > 0 else (-1 if total < 0 else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _showdown(params, royalty, rows, t, i, j, foul_i, foul_j, bank_side, overall, work):
     """Compare seats i and j (royalties per seat and row already in ``work[W_ROYALTY]``);
     leave in ``work[W_ROW]`` the row results from i's side and the parts (rows, royalties,
@@ -194,7 +194,7 @@ def _showdown(params, royalty, rows, t, i, j, foul_i, foul_j, bank_side, overall
     return wins, losses
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _status(rows, t, natural, surrender, params, work):
     n = rows.shape[1]
     for i in range(n):
@@ -209,7 +209,7 @@ def _status(rows, t, natural, surrender, params, work):
             work[W_SEAT, SEAT_STATUS, i] = FOUL
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _settle_pool(params, rows, t, work, net):
     n = rows.shape[1]
     scale = params[P_SCALE]
@@ -242,7 +242,7 @@ def _settle_pool(params, rows, t, work, net):
         net[t, w] = pot - stake + extra * (n - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _settle_match(params, rows, t, work, net):
     """A point for the one best hand of each row (tied best: nobody's; a foul wins no row), a
     fourth for winning all three at a table of ``P_MATCH_SWEEP_FROM`` or more."""
@@ -277,7 +277,7 @@ def same_player(params, i, j, n):
     return hands > 1 and n > 2 and (n - 1 - i) // hands == (n - 1 - j) // hands
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _settle_single_winner(params, rows, t, work, net):
     n = rows.shape[1]
     for i in range(n):
@@ -500,12 +500,18 @@ def settle_into(params, royalty, naturals, rows, natural, natural_key, surrender
     _rake(params, net, t, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rake(params, net, t, n):
     rake = params[P_RAKE] * params[P_SCALE]
     if rake:
         for i in range(n):
             net[t, i] -= rake
+
+
+# the bulk kernel's copy, inlined into its loop: a call per table costs it about half its speed
+# (every other caller settles a table among much other work and calls settle_into, which
+# keeps them quicker to compile)
+_settle_into_inline = njit(cache=True, inline="always")(settle_into.py_func)
 
 
 def _settle_tables_body(params, royalty, naturals, rows, natural, natural_key, surrender, aces,
@@ -516,8 +522,8 @@ def _settle_tables_body(params, royalty, naturals, rows, natural, natural_key, s
         detail = np.zeros((1, 1, N_DETAIL), np.int64)
         results = np.zeros((1, 1, 3), np.int8)
         for t in range(c * t_all // n_chunks, (c + 1) * t_all // n_chunks):
-            settle_into(params, royalty, naturals, rows, natural, natural_key, surrender, aces,
-                        bank, chips, net, t, work, detail, results, False)
+            _settle_into_inline(params, royalty, naturals, rows, natural, natural_key, surrender,
+                                aces, bank, chips, net, t, work, detail, results, False)
 
 
 _settle_tables_serial = njit(cache=True)(_settle_tables_body)
