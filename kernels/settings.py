@@ -27,7 +27,7 @@ from itertools import combinations
 import numpy as np
 from numba import njit, prange
 
-from kernels.evaluate import WHEEL_SECOND, eval3, eval5
+from kernels.evaluate import CARD_WEIGHT, FLUSH5, NONFLUSH5, RANK3_TABLE, WHEEL_SECOND
 
 N_SPLITS = 72072
 N_FRONTS = 286
@@ -67,13 +67,40 @@ def subset_strengths(hand, wheel_second, s3, s5):
     """Fill ``s3`` (286,) and ``s5`` (1287,) with the strengths of every position subset.
 
     ``hand`` is ndarray(uint8), shape (13,), sorted; ``wheel_second`` applies the
-    ``wheel_rank = "second"`` order.
+    ``wheel_rank = "second"`` order.  The same numbers as :func:`kernels.evaluate.eval5` and
+    ``eval3`` of each subset, found by nested loops over the positions in the subsets' own
+    (lexicographic) order: each five's weight sum, suits and ranks grow by one card at the
+    innermost level, rather than five cards being gathered and summed per subset.
     """
-    for i in range(N_FRONTS):
-        s3[i] = eval3(hand[FRONT_POSITIONS[i, 0]], hand[FRONT_POSITIONS[i, 1]], hand[FRONT_POSITIONS[i, 2]])
-    for i in range(N_FIVES):
-        p = FIVE_POSITIONS[i]
-        s5[i] = eval5(hand[p[0]], hand[p[1]], hand[p[2]], hand[p[3]], hand[p[4]])
+    weight = np.empty(13, np.int64)  # per position: rank weight, suit bit, rank bit
+    suit = np.empty(13, np.int64)
+    rank = np.empty(13, np.int64)
+    for p in range(13):
+        weight[p] = CARD_WEIGHT[hand[p]]
+        suit[p] = 1 << (hand[p] & 3)
+        rank[p] = 1 << (hand[p] >> 2)
+    i = 0
+    for a in range(9):
+        for b in range(a + 1, 10):
+            w2, u2, r2 = weight[a] + weight[b], suit[a] | suit[b], rank[a] | rank[b]
+            for c in range(b + 1, 11):
+                w3, u3, r3 = w2 + weight[c], u2 | suit[c], r2 | rank[c]
+                for d in range(c + 1, 12):
+                    w4, u4, r4 = w3 + weight[d], u3 | suit[d], r3 | rank[d]
+                    for e in range(d + 1, 13):
+                        suits = u4 | suit[e]
+                        if suits & (suits - 1) == 0:  # one suit: a flush
+                            s5[i] = FLUSH5[r4 | rank[e]]
+                        else:
+                            s5[i] = NONFLUSH5[w4 + weight[e]]
+                        i += 1
+    i = 0
+    for a in range(11):
+        for b in range(a + 1, 12):
+            ab = ((hand[a] >> 2) * 13 + (hand[b] >> 2)) * 13
+            for c in range(b + 1, 13):
+                s3[i] = RANK3_TABLE[ab + (hand[c] >> 2)]
+                i += 1
     if wheel_second:
         for i in range(N_FIVES):
             s5[i] = WHEEL_SECOND[s5[i]]

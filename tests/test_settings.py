@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from analysis.game import settings as api
 from kernels import settings as ks
+from kernels.evaluate import WHEEL_SECOND, eval3, eval5
 
 N_NAIVE_DEALS = 30
 WHEEL_HANDS = [  # hands holding A-2-3-4-5 where the wheel option changes the answer
@@ -68,6 +69,32 @@ def test_frontier_equals_naive(deals, i):
     same_triple = Counter(naive.triple_strengths(t) for _, t in legal)
     assert [m.equivalent for m in frontier.members] == [same_triple[m.strengths]
                                                         for m in frontier.members]
+
+
+@numba.njit(cache=True)
+def _subsets_one_by_one(hand, wheel_second, s3, s5):
+    """Each subset through the evaluators themselves, as ``ks.subset_strengths`` once did."""
+    for i in range(ks.N_FRONTS):
+        f = ks.FRONT_POSITIONS[i]
+        s3[i] = eval3(hand[f[0]], hand[f[1]], hand[f[2]])
+    for i in range(ks.N_FIVES):
+        p = ks.FIVE_POSITIONS[i]
+        s5[i] = eval5(hand[p[0]], hand[p[1]], hand[p[2]], hand[p[3]], hand[p[4]])
+        if wheel_second:
+            s5[i] = WHEEL_SECOND[s5[i]]
+
+
+@pytest.mark.parametrize("wheel_second", [False, True])
+def test_subset_strengths_equal_the_evaluators(rng, wheel_second):
+    """The nested loops give every subset the strength eval5 and eval3 give it, on 3,000 random
+    hands (one in four with five or more of a suit, and flushes among the subsets)."""
+    got = (np.empty(ks.N_FRONTS, np.int16), np.empty(ks.N_FIVES, np.int16))
+    want = (np.empty(ks.N_FRONTS, np.int16), np.empty(ks.N_FIVES, np.int16))
+    for _ in range(3000):
+        hand = np.sort(rng.choice(52, 13, replace=False)).astype(np.uint8)
+        ks.subset_strengths(hand, wheel_second, *got)
+        _subsets_one_by_one(hand, wheel_second, *want)
+        assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1]), hand
 
 
 @pytest.mark.parametrize("i", range(5))
