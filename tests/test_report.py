@@ -29,6 +29,7 @@ from analysis.measure.simulate import (
     run,
     run_key,
 )
+from analysis.output.plots import figure, log_share_axis, share_label
 from analysis.output.report import (
     NATURAL_COLUMNS,
     TOTALS,
@@ -298,3 +299,22 @@ def test_failed_write_leaves_nothing(tmp_path):
     with pytest.raises(TypeError):
         write_atomic(tmp_path / "x.csv", 12345)  # neither text nor bytes: fails mid-write
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("share, label", [(0.5, "50%"), (0.02, "2%"), (0.001, "0.1%"), (1e-4, "0.01%"),
+                                          (5e-5, "1 in 20k"), (1e-6, "1 in 1M"), (2e-7, "1 in 5M"),
+                                          (1e-10, "1 in 10B"), (0.002, "0.2%")])
+def test_probability_tick_labels(share, label):
+    """Log-scaled probability axes read as percentages, and as odds below 0.01%."""
+    assert share_label(share) == label
+
+
+def test_probability_axis_labels_a_range_within_one_decade():
+    """A share axis from 14% to 65% (as pusoy-single-winner's points have) still gets labels."""
+    fig = figure(4.0, 3.0)
+    axes = fig.add_subplot()
+    axes.plot([0, 1, 2], [0.14, 0.65, 0.2])
+    log_share_axis(axes, "y")
+    fig.canvas.draw()
+    labels = [t.get_text() for t in axes.get_yticklabels() if t.get_visible() and t.get_text()]
+    assert "20%" in labels and "50%" in labels
