@@ -216,6 +216,48 @@ def test_simulated_hands_are_zero_sum_reproducible_and_the_heuristic_beats_rando
     assert (tally[:, 0] + tally[:, 1] == run_a.hands).all()
 
 
+class _Interrupt(Exception):
+    pass
+
+
+def _stop_after_first_round(done, total):
+    raise _Interrupt(f"stopped at {done} of {total} hands")
+
+
+def test_an_interrupted_simulation_resumes_to_the_same_numbers(tmp_path):
+    """Rounds of blocks are checkpointed: a run stopped after its first round, resumed, and one
+    resumed to more hands than it first asked for equal runs in one go; a checkpoint is never
+    continued without --resume, nor for other seats."""
+    seats, checkpoint = ("heuristic", "random"), tmp_path / "ofc.partial.npz"
+    whole = simulate_ofc(PINEAPPLE, seats, 200, seed=3, block_hands=10)  # 20 blocks: two rounds
+    with pytest.raises(_Interrupt):
+        simulate_ofc(PINEAPPLE, seats, 200, seed=3, block_hands=10, checkpoint=checkpoint,
+                     progress=_stop_after_first_round)
+    with pytest.raises(ValueError, match="add --resume"):
+        simulate_ofc(PINEAPPLE, seats, 200, seed=3, block_hands=10, checkpoint=checkpoint)
+    with pytest.raises(ValueError, match="checkpoint of another run"):
+        simulate_ofc(PINEAPPLE, ("random", "random"), 200, seed=3, block_hands=10,
+                     checkpoint=checkpoint, resume=True)
+    resumed = simulate_ofc(PINEAPPLE, seats, 200, seed=3, block_hands=10, checkpoint=checkpoint,
+                           resume=True)
+    assert np.array_equal(resumed.tally, whole.tally)
+    shorter = tmp_path / "short.partial.npz"
+    simulate_ofc(PINEAPPLE, seats, 100, seed=3, block_hands=10, checkpoint=shorter)
+    longer = simulate_ofc(PINEAPPLE, seats, 200, seed=3, block_hands=10, checkpoint=shorter, resume=True)
+    assert np.array_equal(longer.tally, whole.tally)
+
+
+def test_cli_simulate_writes_its_result_and_leaves_no_checkpoint(tmp_path):
+    out = tmp_path / "ofc.json"
+    result = run("ofc", "simulate", "--hands", "100", "--seed", "2", "--out", str(out), "--quiet")
+    assert result.exit_code == 0, result.output
+    saved = json.loads(out.read_text())
+    assert saved["runs"][0]["hands"] == 100 and saved["provenance"]["seats"] == ["heuristic", "heuristic"]
+    assert [p.name for p in tmp_path.iterdir()] == ["ofc.json"]
+    refused = run("ofc", "simulate", "--hands", "100", "--resume")
+    assert refused.exit_code == 2 and "need --out" in refused.output
+
+
 def test_three_players_and_classic_deals():
     """Three seats of Pineapple (17 cards each, 51 of the pack) and classic's one card a street:
     zero-sum, every hand counted; a decision with two opponents' boards."""

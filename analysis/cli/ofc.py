@@ -4,7 +4,16 @@ import json
 
 import click
 
-from analysis.cli.common import compile_notice, console, reports_bad_input, table
+from analysis.cli.common import (
+    OutputFile,
+    compile_notice,
+    console,
+    reports_bad_input,
+    resumable,
+    resume_options,
+    resume_or_fresh,
+    table,
+)
 
 RULES_HELP = "An OFC ruleset: ofc-pineapple, ofc-pineapple-progressive, ofc-classic or a TOML file."
 
@@ -164,16 +173,30 @@ def place_command(board, hand, dead, opponents, ruleset, samples, seed, policy, 
 @click.option("--hands", type=click.IntRange(1, 10**8), default=5000, show_default=True)
 @click.option("--seed", type=click.IntRange(0), default=1, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--out", type=OutputFile(), default=None,
+              help="Write the result with its provenance to this JSON file (and checkpoint "
+                   "finished hands beside it).")
+@resume_options
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @reports_bad_input
-def simulate_command(rulesets, seats, hands, seed, as_json, quiet):
+def simulate_command(rulesets, seats, hands, seed, as_json, out, resume, fresh, quiet):
     """Play hands between policies, Fantasyland carried from hand to hand: each seat's points
     a hand (95% CI), fouls, Fantasyland entries and stays, royalties, and what a Fantasyland
-    hand is worth over a normal one; under each ruleset, on the same decks."""
+    hand is worth over a normal one; under each ruleset, on the same decks.  With --out,
+    finished hands are checkpointed: an interrupted run continues with --resume (to the same
+    numbers, or to more hands)."""
+    from contextlib import nullcontext
+    from pathlib import Path
+
+    from analysis.base.files import checkpoint_beside, exclusive, provenance, write_json
     from analysis.base.progress import Progress
     from analysis.measure.ofc_simulate import simulate_ofc
     from analysis.play.ofc_policies import policy_code, seat_arrays
 
+    resume_or_fresh(resume, fresh)
+    if (resume or fresh) and not out:
+        raise ValueError("--resume and --fresh need --out: the checkpoints live beside the "
+                         "result file")
     names = tuple(s.strip() for s in seats.split(","))
     for name in names:
         policy_code(name)
@@ -186,10 +209,24 @@ def simulate_command(rulesets, seats, hands, seed, as_json, quiet):
         seat_arrays(names, r, len(names))  # an improved seat's weights exist
     quiet = quiet or as_json
     _notice(quiet)
-    with Progress(quiet) as bars:
-        runs = [simulate_ofc(r, names, hands, seed, bars.task(f"{r.id}", hands, unit="hands")) for r in rules]
+
+    def checkpoint(r):  # one a ruleset, beside the result file
+        return checkpoint_beside(out).with_name(f".{Path(out).stem}.{r.id}.partial.npz") if out else None
+
+    if out:
+        resumable()
+    lock = exclusive(checkpoint_beside(out).with_suffix(".lock"), out) if out else nullcontext()
+    with lock, Progress(quiet) as bars:
+        runs = [simulate_ofc(r, names, hands, seed, bars.task(f"{r.id}", hands, unit="hands"),
+                             checkpoint=checkpoint(r), resume=resume, fresh=fresh) for r in rules]
+        payload = {"seed": seed, "runs": [run.to_dict() for run in runs]}
+        if out:
+            write_json(out, {**payload, "provenance": provenance(rules=ids, seats=list(names), hands=hands,
+                                                                 seed=seed)})
+            for r in rules:
+                checkpoint(r).unlink(missing_ok=True)
     if as_json:
-        click.echo(json.dumps({"seed": seed, "runs": [run.to_dict() for run in runs]}, indent=2))
+        click.echo(json.dumps(payload, indent=2))
         return
     out = console()
     for run in runs:

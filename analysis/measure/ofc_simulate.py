@@ -6,11 +6,13 @@ everyone outside it when a block starts), each block from its own stream, so the
 independent and a figure's interval comes from the spread of its block means.
 """
 
+import json
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from analysis.base.files import read_checkpoint, write_npz
 from analysis.base.stats import Z95, mean_interval, wilson_interval
 from analysis.game.ofc import load_ofc_rules
 from analysis.play.ofc_policies import game_tables, seat_arrays
@@ -85,9 +87,16 @@ def _difference(sum_a, squares_a, n_a, sum_b, squares_b, n_b):
     return float(mean_a - mean_b), float(Z95 * np.sqrt(var_a / n_a + var_b / n_b))
 
 
-def simulate_ofc(rules, seats, hands, seed=1, progress=None, block_hands=BLOCK_HANDS):
+def simulate_ofc(rules, seats, hands, seed=1, progress=None, block_hands=BLOCK_HANDS,
+                 checkpoint=None, resume=False, fresh=False):
     """Play about ``hands`` hands (whole blocks of ``block_hands``) between ``seats`` (policy
-    names, one per player) under OFC ``rules``."""
+    names, one per player) under OFC ``rules``.
+
+    Block ``i`` has its own stream, so with a ``checkpoint`` (written atomically after every
+    round of blocks) an interrupted run resumes (``resume``), for as many hands or more, and
+    ends with the same numbers; ``fresh`` discards the checkpoint, and an existing one is
+    refused without either (:func:`analysis.base.files.read_checkpoint`).
+    """
     rules = load_ofc_rules(rules)
     rules.check_players(len(seats))
     if hands < 1:
@@ -98,10 +107,23 @@ def simulate_ofc(rules, seats, hands, seed=1, progress=None, block_hands=BLOCK_H
     blocks = -(-hands // block_hands)
     states = Stream(seed, "ofc-play").states(blocks)
     tally = np.zeros((blocks, len(seats), N_TALLY), np.int64)
-    for start in range(0, blocks, ROUND_BLOCKS):
-        stop = min(blocks, start + ROUND_BLOCKS)
-        simulate_blocks(states[start:stop], block_hands, codes, params, game, tables.stay,
-                        tables.worth_milli, rules.fantasyland.stay_cards, tables.scores, tally[start:stop])
+    done = np.zeros(blocks, np.bool_)
+    # what the numbers depend on (the seats' weights too: 'improved' ones can be remade)
+    run = {"rules": rules.id, "seats": list(seats), "params": params.tolist(), "seed": seed,
+           "block_hands": block_hands, "seeds": "ofc-play"}
+    saved = read_checkpoint(checkpoint, run, resume, fresh) if checkpoint else None
+    if saved is not None:
+        kept = min(blocks, saved["done"].shape[0])
+        tally[:kept], done[:kept] = saved["tally"][:kept], saved["done"][:kept]
+    todo = np.flatnonzero(~done)
+    for start in range(0, len(todo), ROUND_BLOCKS):
+        chosen = todo[start:start + ROUND_BLOCKS]
+        part = np.zeros((len(chosen), len(seats), N_TALLY), np.int64)
+        simulate_blocks(states[chosen], block_hands, codes, params, game, tables.stay,
+                        tables.worth_milli, rules.fantasyland.stay_cards, tables.scores, part)
+        tally[chosen], done[chosen] = part, True
+        if checkpoint:
+            write_npz(checkpoint, tally=tally, done=done, run=json.dumps(run))
         if progress is not None:
-            progress(stop * block_hands, blocks * block_hands)
+            progress(int(done.sum()) * block_hands, blocks * block_hands)
     return OfcRun(rules.id, tuple(seats), seed, tally, block_hands)
