@@ -262,6 +262,26 @@ def test_render_reproduces_the_report(report, tmp_path):
     assert leftovers(copy) == []
 
 
+def test_a_rerender_keeps_the_run_key_its_totals_were_made_under(report, tmp_path):
+    """A folder simulated before the rulesets' compiled form changed (its digest differs from
+    today's) re-renders, and re-renders again: the totals keep the key they share with the
+    run's checkpoint rather than taking today's."""
+    folder, _ = report
+    copy = tmp_path / "old"
+    shutil.copytree(folder, copy)
+    for name in (TOTALS, CHECKPOINT):  # as an older sapsam would have written them
+        with np.load(copy / name) as saved:
+            arrays = dict(saved)
+        key = json.loads(str(arrays["run"]))
+        arrays["run"] = json.dumps({**key, "digest": "an older compiled form"})
+        np.savez(copy / name, **arrays)
+    render_report(copy)
+    render_report(copy)  # refused before: the totals had today's digest, the checkpoint the old
+    with np.load(copy / TOTALS) as saved:
+        assert json.loads(str(saved["run"]))["digest"] == "an older compiled form"
+    assert json.loads((copy / "manifest.json").read_text())["run"]["digest"] == "an older compiled form"
+
+
 def test_render_an_interrupted_run_from_its_checkpoint(tmp_path):
     def stop(done, tables):
         raise KeyboardInterrupt

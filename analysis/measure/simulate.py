@@ -83,6 +83,13 @@ class Simulation:
         data["strategies"] = [list(s) for s in self.strategies]
         return data
 
+    @classmethod
+    def from_description(cls, run):
+        """The simulation that :meth:`describe` (or a stored run key) describes."""
+        return cls(rules=tuple(run["rules"]), players=int(run["players"]), seats=tuple(run["seats"]),
+                   tables=int(run["tables"]), seed=int(run["seed"]), block_size=int(run["block_size"]),
+                   strategies=tuple(tuple(s) for s in run.get("strategies", ())))
+
 
 @dataclass(frozen=True)
 class Compiled:

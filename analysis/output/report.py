@@ -73,7 +73,8 @@ def report_files():
             + [SUMMARY] + [f"{p}.{ext}" for p in PLOTS for ext in ("png", "svg")])
 
 
-def write_report(out_dir, sim, compiled, totals, seconds, backend, *, done=None, produced=None):
+def write_report(out_dir, sim, compiled, totals, seconds, backend, *, done=None, produced=None,
+                 run=None):
     """Write the tables, plots, summary and manifest of a simulation into ``out_dir``.
 
     Parameters
@@ -96,6 +97,8 @@ def write_report(out_dir, sim, compiled, totals, seconds, backend, *, done=None,
         Provenance of the software that simulated (``sapsam``, ``numpy``, ``numba``,
         ``python``, ``git``, ``date``) when it is not this process, as :func:`render_report`
         passes it from the old manifest; this process then shows up under ``rendered``.
+    run : dict, optional
+        The key the totals were made under, kept on a re-render (default: ``run_key``).
 
     Returns
     -------
@@ -108,6 +111,7 @@ def write_report(out_dir, sim, compiled, totals, seconds, backend, *, done=None,
     >>> write_report("results/sim", sim, compile_simulation(sim), run(sim), 12.5, "local")  # doctest: +SKIP
     """
     out = Path(out_dir)
+    key = run_key(sim, compiled) if run is None else run
     acc, hist, held = _check_totals(sim, compiled, totals)
     done = np.ones(sim.blocks, np.bool_) if done is None else np.asarray(done, np.bool_)
     if done.shape != (sim.blocks,):
@@ -118,9 +122,9 @@ def write_report(out_dir, sim, compiled, totals, seconds, backend, *, done=None,
     written = []
 
     write_npz(out / TOTALS, acc=acc, hist=hist, held=held, done=done,
-              run=json.dumps(run_key(sim, compiled)))
+              run=json.dumps(key))
     written.append(out / TOTALS)
-    manifest = _manifest(sim, compiled, acc, done, seconds, backend, produced)
+    manifest = _manifest(sim, compiled, acc, done, seconds, backend, produced, key)
     write_atomic(out / MANIFEST, json.dumps(manifest, indent=2) + "\n")
     written.append(out / MANIFEST)
 
@@ -180,21 +184,13 @@ def render_report(out_dir):
     use_report = report is not None and (
         checkpoint is None or report["done"].sum() >= checkpoint["done"].sum())
     data = report if use_report else checkpoint
-    sim = simulation_from(data["run"])
+    sim = Simulation.from_description(data["run"])
     seconds = backend = produced = None
     if use_report and manifest is not None and manifest.get("run") == data["run"]:
         seconds, backend = manifest.get("seconds"), manifest.get("backend")
         produced = {k: manifest.get(k) for k in _PROVENANCE_KEYS}
     return write_report(out, sim, compile_simulation(sim), (data["acc"], data["hist"], data["held"]),
-                        seconds, backend, done=data["done"], produced=produced)
-
-
-def simulation_from(run):
-    """A :class:`~analysis.measure.simulate.Simulation` from its ``describe()`` dictionary."""
-    return Simulation(rules=tuple(run["rules"]), players=int(run["players"]),
-                      seats=tuple(run["seats"]), tables=int(run["tables"]), seed=int(run["seed"]),
-                      block_size=int(run["block_size"]),
-                      strategies=tuple(tuple(s) for s in run.get("strategies", ())))
+                        seconds, backend, done=data["done"], produced=produced, run=data["run"])
 
 
 def _load_npz(path):
@@ -273,7 +269,7 @@ def report_frames(sim, compiled, acc, hist, held):
             "points": points_frame(sim, compiled, hist)}
 
 
-def _manifest(sim, compiled, acc, done, seconds, backend, produced):
+def _manifest(sim, compiled, acc, done, seconds, backend, produced, key):
     import matplotlib
     import pyarrow
 
@@ -281,7 +277,7 @@ def _manifest(sim, compiled, acc, done, seconds, backend, produced):
     sizes = np.minimum(sim.block_size, sim.tables - starts)
     what = {
         "what": "table simulation report (analysis.output.report)",
-        "run": run_key(sim, compiled),
+        "run": key,
         "rulesets": [r.id for r in compiled.rulesets],
         "ruleset_names": {r.id: r.name for r in compiled.rulesets},
         "players": sim.players,
