@@ -227,7 +227,7 @@ def _stop_after_first_round(done, total):
 def test_an_interrupted_simulation_resumes_to_the_same_numbers(tmp_path):
     """Rounds of blocks are checkpointed: a run stopped after its first round, resumed, and one
     resumed to more hands than it first asked for equal runs in one go; a checkpoint is never
-    continued without --resume, nor for other seats."""
+    continued without --resume, nor for other seats or rules."""
     seats, checkpoint = ("heuristic", "random"), tmp_path / "ofc.partial.npz"
     whole = simulate_ofc(PINEAPPLE, seats, 200, seed=3, block_hands=10)  # 20 blocks: two rounds
     with pytest.raises(_Interrupt):
@@ -235,9 +235,9 @@ def test_an_interrupted_simulation_resumes_to_the_same_numbers(tmp_path):
                      progress=_stop_after_first_round)
     with pytest.raises(ValueError, match="add --resume"):
         simulate_ofc(PINEAPPLE, seats, 200, seed=3, block_hands=10, checkpoint=checkpoint)
-    with pytest.raises(ValueError, match="checkpoint of another run"):
-        simulate_ofc(PINEAPPLE, ("random", "random"), 200, seed=3, block_hands=10,
-                     checkpoint=checkpoint, resume=True)
+    for other, other_seats in ((PINEAPPLE, ("random", "random")), ("ofc-pineapple-progressive", seats)):
+        with pytest.raises(ValueError, match="checkpoint of another run"):
+            simulate_ofc(other, other_seats, 200, seed=3, block_hands=10, checkpoint=checkpoint, resume=True)
     resumed = simulate_ofc(PINEAPPLE, seats, 200, seed=3, block_hands=10, checkpoint=checkpoint,
                            resume=True)
     assert np.array_equal(resumed.tally, whole.tally)

@@ -7,7 +7,7 @@ independent and a figure's interval comes from the spread of its block means.
 """
 
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 import pandas as pd
@@ -108,8 +108,10 @@ def simulate_ofc(rules, seats, hands, seed=1, progress=None, block_hands=BLOCK_H
     states = Stream(seed, "ofc-play").states(blocks)
     tally = np.zeros((blocks, len(seats), N_TALLY), np.int64)
     done = np.zeros(blocks, np.bool_)
-    # what the numbers depend on (the seats' weights too: 'improved' ones can be remade)
-    run = {"rules": rules.id, "seats": list(seats), "params": params.tolist(), "seed": seed,
+    # what the numbers depend on: the rules' content (a TOML file can change under its id) and
+    # the seats' weights ('improved' ones can be remade)
+    content = {k: v for k, v in asdict(rules).items() if k not in ("name", "source", "defaults", "options")}
+    run = {"rules": content, "seats": list(seats), "params": params.tolist(), "seed": seed,
            "block_hands": block_hands, "seeds": "ofc-play"}
     saved = read_checkpoint(checkpoint, run, resume, fresh) if checkpoint else None
     if saved is not None:
