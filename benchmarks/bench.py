@@ -451,30 +451,9 @@ run_blocks(sim, compile_simulation(sim), range(sim.blocks))
 """
 
 
-def new_process_seconds(script, repeats):
-    """Wall seconds of each of ``repeats`` runs of a Python ``script`` in a new interpreter (the
-    first run untimed: it fills the Numba cache if need be): ndarray(float64), (repeats,)."""
-    seconds = np.empty(repeats)
-    for i in range(-1, repeats):
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", script], check=True, cwd=REPOSITORY)
-        if i >= 0:
-            seconds[i] = time.perf_counter() - start
-    return seconds
-
-
-def cli_seconds(arguments, repeats=1, env=None):
-    """Wall seconds of each of ``repeats`` runs of the ``sapsam`` console script, as a user runs
-    it: a new process, its output piped and discarded.
-
-    Parameters
-    ----------
-    arguments : list of str
-        Arguments after ``sapsam``.
-    repeats : int
-        Timed runs.
-    env : dict, optional
-        The process's environment; this one's by default.
+def process_seconds(command, repeats=1, env=None):
+    """Wall seconds of each of ``repeats`` runs of ``command`` (a list: program and arguments)
+    in a new process from the repository, its output piped and discarded.
 
     Returns
     -------
@@ -488,11 +467,17 @@ def cli_seconds(arguments, repeats=1, env=None):
     seconds = np.empty(repeats)
     for i in range(repeats):
         start = time.perf_counter()
-        result = subprocess.run([str(SAPSAM), *arguments], capture_output=True, text=True, env=env)
+        result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=REPOSITORY)
         seconds[i] = time.perf_counter() - start
         if result.returncode:
-            raise RuntimeError(f"sapsam {' '.join(arguments)} failed: {result.stderr.strip()}")
+            raise RuntimeError(f"{' '.join(command)} failed: {result.stderr.strip()}")
     return seconds
+
+
+def cli_seconds(arguments, repeats=1, env=None):
+    """:func:`process_seconds` of the ``sapsam`` console script, as a user runs it, with
+    ``arguments`` after ``sapsam``."""
+    return process_seconds([str(SAPSAM), *arguments], repeats, env)
 
 
 @benchmark("cli")
@@ -562,8 +547,9 @@ def simulate(context):
                      seconds, tables, "tables/s")]
     # issue 14's measure: a table set and scored under one ruleset counts once, and the run
     # pays its own start-up (a new process: imports, loading the kernels and strategies)
-    fresh = new_process_seconds(SIMULATE_SCRIPT.format(ids=ids, tables=tables, seed=SEED),
-                                min(CLI_REPEATS, context.repeats))
+    script = [sys.executable, "-c", SIMULATE_SCRIPT.format(ids=ids, tables=tables, seed=SEED)]
+    process_seconds(script)  # warm-up: fills the Numba cache if need be
+    fresh = process_seconds(script, min(CLI_REPEATS, context.repeats))
     rows.append(rate_row(f"simulate, {tables:,} tables x {len(ids)} rulesets, a new process "
                          "(start-up included)", threads, fresh, tables * len(ids),
                          "table-rulesets/s", target=20000))

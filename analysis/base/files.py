@@ -58,10 +58,17 @@ def writable_folder(out, what="--out"):
     return Path(out)
 
 
-def checkpoint_beside(path):
+def checkpoint_beside(path, part=""):
     """The checkpoint of a run whose result is the file ``path``: ``.<stem>.partial.npz``
-    beside it."""
-    return Path(path).with_name(f".{Path(path).stem}.partial.npz")
+    beside it (``.<stem>.<part>.partial.npz`` for one of several parts of the run)."""
+    stem = Path(path).stem + (f".{part}" if part else "")
+    return Path(path).with_name(f".{stem}.partial.npz")
+
+
+def lock_beside(path):
+    """The lock (:func:`exclusive`) a run holds while it writes the file ``path`` and its
+    checkpoints beside it."""
+    return exclusive(checkpoint_beside(path).with_suffix(".lock"), path)
 
 
 def write_json(path, payload):

@@ -107,9 +107,14 @@ def resume_options(command):
                         help="Continue an interrupted run from its checkpoint.")(command)
 
 
-def resume_or_fresh(resume, fresh):
+def resume_or_fresh(resume, fresh, out=True):
+    """Refuse --resume with --fresh, and either without ``out`` (a command whose --out is
+    optional keeps its checkpoints beside that file)."""
     if resume and fresh:
         raise ValueError("--resume continues a checkpoint and --fresh discards it: give one")
+    if (resume or fresh) and not out:
+        raise ValueError("--resume and --fresh need --out: the checkpoint lives beside the "
+                         "result file")
 
 
 def distinct_rulesets(names):

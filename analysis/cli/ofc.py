@@ -186,17 +186,13 @@ def simulate_command(rulesets, seats, hands, seed, as_json, out, resume, fresh, 
     finished hands are checkpointed: an interrupted run continues with --resume (to the same
     numbers, or to more hands)."""
     from contextlib import nullcontext
-    from pathlib import Path
 
-    from analysis.base.files import checkpoint_beside, exclusive, provenance, write_json
+    from analysis.base.files import checkpoint_beside, lock_beside, provenance, write_json
     from analysis.base.progress import Progress
     from analysis.measure.ofc_simulate import simulate_ofc
     from analysis.play.ofc_policies import policy_code, seat_arrays
 
-    resume_or_fresh(resume, fresh)
-    if (resume or fresh) and not out:
-        raise ValueError("--resume and --fresh need --out: the checkpoints live beside the "
-                         "result file")
+    resume_or_fresh(resume, fresh, out)
     names = tuple(s.strip() for s in seats.split(","))
     for name in names:
         policy_code(name)
@@ -211,11 +207,11 @@ def simulate_command(rulesets, seats, hands, seed, as_json, out, resume, fresh, 
     _notice(quiet)
 
     def checkpoint(r):  # one a ruleset, beside the result file
-        return checkpoint_beside(out).with_name(f".{Path(out).stem}.{r.id}.partial.npz") if out else None
+        return checkpoint_beside(out, r.id) if out else None
 
     if out:
         resumable()
-    lock = exclusive(checkpoint_beside(out).with_suffix(".lock"), out) if out else nullcontext()
+    lock = lock_beside(out) if out else nullcontext()
     with lock, Progress(quiet) as bars:
         runs = [simulate_ofc(r, names, hands, seed, bars.task(f"{r.id}", hands, unit="hands"),
                              checkpoint=checkpoint(r), resume=resume, fresh=fresh) for r in rules]

@@ -47,7 +47,7 @@ def fit_command(ruleset, players, iterations, hands, seed, out, resume, fresh, q
     the same strategy as an uninterrupted fit.  The shipped strategies are never overwritten
     unless --out names them.
     """
-    from analysis.base.files import checkpoint_beside, exclusive
+    from analysis.base.files import lock_beside
     from analysis.base.jit import policy_kernels
     from analysis.base.progress import Progress
     from analysis.game.ruleset_files import load_ruleset
@@ -62,7 +62,7 @@ def fit_command(ruleset, players, iterations, hands, seed, out, resume, fresh, q
         raise ValueError(f"cannot write {path}: {reason}")
     compile_notice(quiet, *policy_kernels())
     resumable()
-    with exclusive(checkpoint_beside(path).with_suffix(".lock"), path), Progress(quiet) as bars:
+    with lock_beside(path), Progress(quiet) as bars:
         task = bars.task("fitting", iterations, unit="iterations")
         manifest = fit_and_save(rules, players, path, resume=resume, fresh=fresh,
                                 iterations=iterations, hands=hands, seed=seed,
@@ -93,20 +93,17 @@ def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as
     """What a policy loses per hand to its Monte Carlo best response (duplicate deals)."""
     from contextlib import nullcontext
 
-    from analysis.base.files import checkpoint_beside, exclusive, provenance, write_json
+    from analysis.base.files import checkpoint_beside, lock_beside, provenance, write_json
     from analysis.base.jit import best_kernels
     from analysis.base.progress import Progress
     from analysis.measure.exploit import exploitability
 
-    resume_or_fresh(resume, fresh)
-    if (resume or fresh) and not out:
-        raise ValueError("--resume and --fresh need --out: the checkpoint lives beside the "
-                         "result file")
+    resume_or_fresh(resume, fresh, out)
     checkpoint = checkpoint_beside(out) if out else None
     compile_notice(quiet or as_json, *best_kernels())
     if out:
         resumable()
-    lock = exclusive(checkpoint.with_suffix(".lock"), out) if out else nullcontext()
+    lock = lock_beside(out) if out else nullcontext()
     with lock, Progress(quiet or as_json) as bars:
         if strategy is None:
             fits_ready([ruleset], players, [policy], bars, quiet or as_json)
