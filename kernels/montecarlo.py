@@ -12,7 +12,7 @@ from numba import njit, prange
 
 from kernels import settle as S
 from kernels.policies import decide, place, policy_scratch
-from kernels.rng import shuffle_prefix
+from kernels.rng import shuffle_prefix, sorted_hand
 
 # per-candidate statistics, summed over opponents and samples
 N_ROW_STATS = 9  # row k: wins at 3k, ties at 3k + 1, losses at 3k + 2
@@ -49,7 +49,7 @@ def _sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unsee
     for s in range(first, first + count):
         shuffle_prefix(deck, 13 * opponents, state)
         for o in range(opponents):
-            hand[:] = np.sort(deck[13 * o:13 * o + 13])
+            sorted_hand(deck, 13 * o, hand)
             seat = o + 1
             place(hand, decide(hand, policy, tables, policy_points, params, naturals, opponents,
                                search, state, scratch), params, seat, rows, natural, key, surrender)
@@ -113,8 +113,8 @@ unseen : ndarray(uint8), shape (39,)
 players, policy, bank : int
 tables : ndarray(float64), shape kernels.policies.TABLE_SHAPE
 policy_points : ndarray(float64), shape kernels.policies.POINTS_SHAPE
-search : bool
-    kernels.policies.searchable for the opponents' policy under this ruleset.
+search : bool or None
+    kernels.policies.search_mode for the opponents' policy under this ruleset.
 params, royalty, naturals : ndarray(int64)
 states : ndarray(uint64), shape (B,)
     One stream per block (block ``first_block + b``).

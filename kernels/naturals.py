@@ -57,6 +57,15 @@ def _counts(hand):
     return ranks, suits
 
 
+@njit(cache=True, inline="always")
+def _count(ranks, lo, hi):
+    """Cards of ranks ``lo .. hi - 1``, by a loop (slices and their sums compile slowly)."""
+    n = 0
+    for r in range(max(lo, 0), min(hi, 13)):
+        n += ranks[r]
+    return n
+
+
 @njit(cache=True)
 def _take_straight(need, top, length):
     """Remove ``length`` consecutive ranks ending at ``top`` (top 3 / 1 with an ace low) from
@@ -212,7 +221,7 @@ def _natural_key(hand, ranks, suits, kind, parameter):
                 return no
         return np.int64(0)
     if kind == CLEAN_DRAGON:
-        return np.int64(0) if suits.max() == 13 else no
+        return np.int64(0) if max(suits[0], suits[1], suits[2], suits[3]) == 13 else no
     if kind == SIX_PAIRS:
         pairs = 0
         for r in range(13):
@@ -263,15 +272,15 @@ def _natural_key(hand, ranks, suits, kind, parameter):
     if kind == TWELVE_ONE_COLOUR:
         return np.int64(0) if black == 12 or black == 1 else no
     if kind == SMALL:
-        return np.int64(0) if ranks[parameter + 1:].sum() == 0 else no
+        return np.int64(0) if _count(ranks, parameter + 1, 13) == 0 else no
     if kind == BIG:
-        return np.int64(0) if ranks[:parameter].sum() == 0 else no
+        return np.int64(0) if _count(ranks, 0, parameter) == 0 else no
     if kind == TWELVE_PICTURES:
-        return np.int64(0) if ranks[_JACK:_KING + 1].sum() == 12 else no
+        return np.int64(0) if _count(ranks, _JACK, _KING + 1) == 12 else no
     if kind == TWELVE_ROYALTIES:
-        return np.int64(0) if ranks[:_JACK].sum() == 0 else no
+        return np.int64(0) if _count(ranks, 0, _JACK) == 0 else no
     if kind == NO_PICTURES:
-        return np.int64(0) if ranks[_JACK:_KING + 1].sum() == 0 else no
+        return np.int64(0) if _count(ranks, _JACK, _KING + 1) == 0 else no
     return no
 
 
@@ -318,7 +327,8 @@ def best_held(naturals, keys):
     for i in range(naturals.shape[0]):
         if keys[i] < 0:
             continue
-        if best < 0 or (naturals[i, 3], naturals[i, 2]) > (naturals[best, 3], naturals[best, 2]):
+        if best < 0 or naturals[i, 3] > naturals[best, 3] or (
+                naturals[i, 3] == naturals[best, 3] and naturals[i, 2] > naturals[best, 2]):
             best = i
             best_key = keys[i]
     return best, best_key

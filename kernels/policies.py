@@ -65,6 +65,7 @@ RANDOM, GREEDY, BALANCED, TABLE, HOUSEWAY = range(5)
 POINTS_SHAPE = (3, N_STRENGTHS + 1)  # per-row points of balanced and houseway, see decide
 SURRENDER_BELOW = (0, N_STRENGTHS)  # where a points table keeps its surrender threshold
 _FRONTIER_ROOM = 36036
+SEARCH_ONLY = None  # ``search`` for a searchable policy under a high middle, see search_mode
 
 
 @njit(cache=True)
@@ -229,12 +230,11 @@ def _best_on_frontier(kind, houseway, tables, values, points, params, opponents,
     return best_split, best_value
 
 
-@njit(cache=True)
 def searchable(policy, tables, points, params):
     """Whether :func:`decide` may find the policy's setting by search (:mod:`kernels.search`)
     rather than by building the frontier: a ``balanced``, ``table`` or ``houseway`` policy
     whose value is :func:`kernels.value.monotone`.  Checked once per policy and ruleset, not
-    per hand (it reads the whole tables)."""
+    per hand (it reads the whole tables); plain Python, like :func:`kernels.value.monotone`."""
     if policy != BALANCED and policy != TABLE and policy != HOUSEWAY:
         return False
     values = np.zeros(N_VALUES)
@@ -242,6 +242,18 @@ def searchable(policy, tables, points, params):
         outcome_values(params, values)
     kind = value_kind(policy != TABLE, params, values)
     return monotone(kind, tables, values, points, params)
+
+
+def search_mode(policy, tables, points, params):
+    """What :func:`decide` and the kernels that call it take as ``search``: :data:`SEARCH_ONLY`
+    for a :func:`searchable` policy under a high middle, else whether it is searchable.
+
+    Numba compiles a kernel for each type of ``search``: given None it prunes the routes of
+    ``random``, ``greedy`` and the low middle unseen, so the kernels a command uses most
+    (``best`` and ``fit`` with valued opponents) compile in about three quarters of the time.
+    """
+    search = bool(searchable(policy, tables, points, params))
+    return SEARCH_ONLY if search and not params[S.P_LOW_MIDDLE] else search
 
 
 @njit(cache=True)
@@ -274,9 +286,11 @@ def decide(hand, policy, tables, points, params, naturals, opponents, search, st
         The compiled ruleset.
     opponents : int
         Opponents at the table.
-    search : bool
+    search : bool or None
         :func:`searchable` for this policy and ruleset: search for the setting rather than
-        build the whole frontier (the same decision, faster).
+        build the whole frontier (the same decision, faster).  :data:`SEARCH_ONLY` (None)
+        when it is searchable and the middle is high, as :func:`search_mode` says: Numba
+        then compiles the search's route alone.
     state : ndarray(uint64), shape (1,)
         RNG state (``random`` only).
     scratch : tuple
@@ -290,9 +304,9 @@ def decide(hand, policy, tables, points, params, naturals, opponents, search, st
     held = (-1, np.int64(-1))
     s3, s5, l5 = scratch[0][0], scratch[0][1], scratch[5]
     low = params[S.P_LOW_MIDDLE] != 0 and policy != RANDOM  # every other policy reads them
-    if low:
+    if search is not None and low:  # (with SEARCH_ONLY, Numba compiles no low middle)
         low_subset_strengths(hand, l5)
-    if search or low:
+    if search is None or search or low:
         subset_strengths(hand, params[S.P_WHEEL_SECOND] != 0, s3, s5)
     if (policy == TABLE or policy == HOUSEWAY) and naturals.shape[0] > 0:
         held = best_natural(hand, naturals)
@@ -315,21 +329,22 @@ def choose(hand, policy, tables, points, params, naturals, held, opponents, sear
     wheel = params[S.P_WHEEL_SECOND] != 0
     low = params[S.P_LOW_MIDDLE] != 0
     high_order = params[S.P_LOW_HIGH_ORDER] != 0
-    if policy == RANDOM:
-        return random_legal_split(hand, params, state), -1, np.int64(0), False
-    if policy == GREEDY:
-        if low:
-            return greedy_low_split(s3, s5, l5, high_order), -1, np.int64(0), False
-        return greedy_split(hand, wheel, frontier[0], frontier[1]), -1, np.int64(0), False
+    if search is not None:  # with SEARCH_ONLY, Numba compiles none of this (see search_mode)
+        if policy == RANDOM:
+            return random_legal_split(hand, params, state), -1, np.int64(0), False
+        if policy == GREEDY:
+            if low:
+                return greedy_low_split(s3, s5, l5, high_order), -1, np.int64(0), False
+            return greedy_split(hand, wheel, frontier[0], frontier[1]), -1, np.int64(0), False
     if policy == TABLE:
         outcome_values(params, values)
     kind = value_kind(policy != TABLE, params, values)
     split = -1
     best = 0.0
-    if low:
+    if search is not None and low:
         split, best = best_low_split(s3, s5, l5, high_order, kind, tables, values, points, params,
                                      opponents, search)
-    elif search:
+    elif search is None or search:
         split, best = best_split(s3, s5, kind, policy == HOUSEWAY, tables, values, points, params,
                                  opponents, found)
         size = -1  # the search gave up (rare): the frontier decides
@@ -405,12 +420,14 @@ def play_hands(hands, policy, tables, points, params, naturals, opponents, state
     count, fixes the numbers).  Returns ``rows`` int16 (n, 3) (-1 for a natural or
     surrender), ``natural`` int64 (n,), ``natural_key`` int64 (n,) and ``surrender`` bool (n,).
     With ``progress``, the chunks run in ``steps`` groups and ``progress(hands_done, n)`` is
-    called after each: the same numbers, told as they come.  ``search`` (default: whenever
-    :func:`searchable`) chooses how ``balanced``, ``table`` and ``houseway`` find their setting;
-    ``False`` builds every hand's frontier, for the same decisions.
+    called after each: the same numbers, told as they come.  ``search`` (default:
+    :func:`search_mode`) chooses how ``balanced``, ``table`` and ``houseway`` find their
+    setting; ``False`` builds every hand's frontier, for the same decisions.
     """
     if search is None:
-        search = searchable(policy, tables, points, params)
+        search = search_mode(policy, tables, points, params)
+    elif search is not SEARCH_ONLY:
+        search = bool(search)  # one compiled kernel for Python's and NumPy's booleans
     n = hands.shape[0]
     n_chunks = states.shape[0]
     bounds = (np.arange(n_chunks + 1, dtype=np.int64) * n) // max(n_chunks, 1)
@@ -421,7 +438,7 @@ def play_hands(hands, policy, tables, points, params, naturals, opponents, state
     groups = 1 if progress is None else max(1, min(steps, n_chunks // (2 * get_num_threads())))
     cuts = [g * n_chunks // groups for g in range(groups + 1)]
     for first, last in zip(cuts[:-1], cuts[1:]):
-        play_hands_parallel(hands, policy, tables, points, params, naturals, opponents, bool(search),
+        play_hands_parallel(hands, policy, tables, points, params, naturals, opponents, search,
                             states[first:last], bounds[first:last + 1], rows, natural,
                             natural_key, surrender)
         if progress is not None:

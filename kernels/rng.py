@@ -1,4 +1,4 @@
-"""Random numbers inside kernels: SplitMix64 with its state carried in an array.
+"""Random numbers and deals inside kernels: SplitMix64 with its state carried in an array.
 
 Every block of work gets its own stream: a SeedSequence (``analysis.play.seeds``) seeds one
 ``uint64`` state per block (see ``analysis.play.seeds.Stream.states``), and a kernel advances the
@@ -42,3 +42,16 @@ def shuffle_prefix(cards, k, state):
         tmp = cards[i]
         cards[i] = cards[j]
         cards[j] = tmp
+
+
+@njit(cache=True, inline="always")
+def sorted_hand(cards, start, out):
+    """Write the 13 cards ``cards[start:start + 13]`` into ``out`` in increasing order (an
+    insertion sort: NumPy's sort takes seconds to compile and allocates)."""
+    for i in range(13):
+        c = cards[start + i]
+        j = i
+        while j > 0 and out[j - 1] > c:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = c

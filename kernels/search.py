@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from kernels.evaluate import N_STRENGTHS, THREE_CARD
-from kernels.settings import N_FIVES, N_FRONTS, SPLIT_ROWS
+from kernels.settings import N_FIVES, N_FRONTS, SPLIT_ROWS, copy_row
 from kernels.value import value
 
 N_COMPLETIONS = 56  # (middle, front) pairs from the eight cards a back leaves
@@ -177,7 +177,7 @@ def best_split(s3, s5, kind, houseway, tables, values, points, params, opponents
                 for i in range(n):
                     if cand_value[i] >= best - 2 * DELTA:
                         cand_value[kept] = cand_value[i]
-                        cand_rows[kept] = cand_rows[i]
+                        copy_row(cand_rows, i, kept)
                         cand_split[kept] = cand_split[i]
                         kept += 1
                 if kept == n:

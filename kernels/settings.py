@@ -263,7 +263,7 @@ def _frontier(hand, wheel_second, scratch, out_split, out_rows):
                 while j < n_cand:
                     if m >= cand[j, 0] and bk >= cand[j, 1]:
                         n_cand -= 1
-                        cand[j] = cand[n_cand]
+                        copy_row(cand, n_cand, j)
                     else:
                         j += 1
                 cand[n_cand, 0] = m
@@ -276,12 +276,12 @@ def _frontier(hand, wheel_second, scratch, out_split, out_rows):
                     r -= 1
             f = after[f]
         for j in range(1, n_cand):  # present each group by middle descending
-            row = cand[j].copy()
+            m, bk, split = cand[j, 0], cand[j, 1], cand[j, 2]
             i = j
-            while i > 0 and cand[i - 1, 0] < row[0]:
-                cand[i] = cand[i - 1]
+            while i > 0 and cand[i - 1, 0] < m:
+                copy_row(cand, i - 1, i)
                 i -= 1
-            cand[i] = row
+            cand[i, 0], cand[i, 1], cand[i, 2] = m, bk, split
         for j in range(n_cand):
             if size < out_split.shape[0]:
                 out_split[size] = cand[j, 2]
@@ -290,6 +290,14 @@ def _frontier(hand, wheel_second, scratch, out_split, out_rows):
                 out_rows[size, 2] = values[cand[j, 1]]
             size += 1
     return legal, size
+
+
+@njit(cache=True, inline="always")
+def copy_row(a, source, target):
+    """``a[target] = a[source]`` element by element: an array assigned to a row makes Numba
+    compile its shape-mismatch error message, about two seconds of a first run."""
+    for k in range(a.shape[1]):
+        a[target, k] = a[source, k]
 
 
 @njit(cache=True)

@@ -26,7 +26,7 @@ from kernels.evaluate import WHEEL_SECOND
 from kernels.low_settings import low_subset_strengths
 from kernels.naturals import best_held, kind_keys
 from kernels.policies import choose, place, policy_scratch
-from kernels.rng import shuffle_prefix
+from kernels.rng import shuffle_prefix, sorted_hand
 from kernels.settings import (
     N_FIVES,
     N_FRONTS,
@@ -89,7 +89,7 @@ def _simulate_blocks_body(states, first_table, counts, players, seat_policy, tab
             table = first_table[b] + t
             shuffle_prefix(deck, 13 * players, state)
             for p in range(players):
-                hands[p] = np.sort(deck[13 * p:13 * p + 13])
+                sorted_hand(deck, 13 * p, hands[p])
                 count = 0
                 for c in hands[p]:
                     count += (c >> 2) == 12

@@ -261,18 +261,12 @@ def value(kind, s0, s1, s2, tables, values, points, params, opponents):
     return _summed_ev(s0, s1, s2, tables, values, params[S.P_SCOOP_MULT], opponents)
 
 
-@njit(cache=True)
 def _rises(column, classes, tolerance):
     """Whether ``column`` never falls along ``classes`` by more than ``tolerance`` (relative)."""
-    for i in range(1, classes.shape[0]):
-        a = column[classes[i - 1]]
-        b = column[classes[i]]
-        if b < a - tolerance * (1.0 + abs(a)):
-            return False
-    return True
+    a = column[classes[:-1]]
+    return not np.any(column[classes[1:]] < a - tolerance * (1.0 + np.abs(a)))
 
 
-@njit(cache=True)
 def monotone(kind, tables, values, points, params):
     """Whether the value of a setting never falls when one of its rows gets stronger, among
     the strengths that row can have (three-card ones in front, five-card ones behind), up to
@@ -282,7 +276,8 @@ def monotone(kind, tables, values, points, params):
     probability falls (so its outcome rises in distribution), its own units (``GAIN``) rise,
     and so does the pool's share; the outcome values rise with each row's outcome; and a sweep
     multiplier is at most 2 (a larger one could make a row's gain cost the sweep more than it
-    adds).  What the kernels' search relies on (:mod:`kernels.search`).
+    adds).  What the kernels' search relies on (:mod:`kernels.search`).  Plain NumPy: it runs
+    once per policy and ruleset, and compiling it would cost a first run a second.
     """
     tolerance = 1e-12
     for k in range(3):

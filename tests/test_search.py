@@ -36,13 +36,16 @@ def kernel_decisions(hands, policy, tables, points, params, naturals, opponents,
             out[i, 0], out[i, 1], out[i, 2], out[i, 3] = split, natural, key, surrender
 
 
-def compare(policy, rules, players, hands):
-    """Decisions of the kernels (searching) and of the reference, and whether it searched."""
+def compare(policy, rules, players, hands, general=False):
+    """Decisions of the kernels (searching) and of the reference, and whether it searched.
+
+    The kernels take the route ``best`` and ``fit`` take (``search_mode``: the search alone
+    under a high middle), or with ``general`` the route every policy and ruleset can take."""
     compiled = rules.compile()
     args = (policy.code, policy.tables, policy.points, compiled.params, compiled.naturals, players - 1)
     search = KP.searchable(*args[:4])
     got = np.empty((len(hands), 4), np.int64)
-    kernel_decisions(hands, *args, search, got)
+    kernel_decisions(hands, *args, search if general else KP.search_mode(*args[:4]), got)
     want = np.empty((len(hands), 4), np.int64)
     reference_decisions(hands, *args, want)
     return got, want, search
@@ -64,6 +67,28 @@ def test_search_decides_as_the_frontier(rules_id, players, name):
     assert search, "the shipped policies are monotone: they search"
     mismatched = np.flatnonzero((got != want).any(axis=1))
     assert mismatched.size == 0, f"{mismatched.size} of {len(hands)} decisions differ, first hand {mismatched[:1]}"
+
+
+@pytest.mark.parametrize("name", ["fitted", "houseway"])
+def test_the_general_route_decides_as_the_search_alone(name):
+    """What simulate's kernel compiles (every policy, every middle, chosen at run time) and
+    what best's compiles (the search alone, the other routes pruned) decide alike."""
+    rules = load_ruleset("standard")
+    policy = make_policy(name, rules, 4)
+    assert KP.search_mode(policy.code, policy.tables, policy.points,
+                          rules.compile().params) is KP.SEARCH_ONLY
+    hands = deal_sorted_hands(5_000, Stream(2028, "hands"))
+    alone, want, _ = compare(policy, rules, 4, hands)
+    general, _, _ = compare(policy, rules, 4, hands, general=True)
+    assert np.array_equal(alone, want) and np.array_equal(general, want)
+
+
+def test_search_mode_names_the_route():
+    standard, low = load_ruleset("standard"), load_ruleset("low-middle")
+    for rules, name, mode in [(standard, "fitted", KP.SEARCH_ONLY), (standard, "random", False),
+                              (standard, "greedy", False), (low, "fitted", True)]:
+        p = make_policy(name, rules, 4)
+        assert KP.search_mode(p.code, p.tables, p.points, rules.compile().params) is mode, name
 
 
 @pytest.mark.slow

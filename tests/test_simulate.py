@@ -20,6 +20,7 @@ from analysis.measure.simulate import (
     seats_frame,
 )
 from analysis.play.seeds import Stream
+from kernels import rng as rng_kernels
 from kernels import simulate as K
 
 MASK = (1 << 64) - 1
@@ -40,6 +41,16 @@ class SplitMix:
 
     def below(self, n):
         return ((self.next() >> 32) * n) >> 32
+
+
+def test_sorted_hand_sorts_thirteen_dealt_cards():
+    rng = np.random.default_rng(5)
+    out = np.empty(13, np.uint8)
+    for _ in range(200):
+        deck = rng.permutation(52).astype(np.uint8)
+        start = int(rng.integers(0, 40))
+        rng_kernels.sorted_hand(deck, start, out)
+        assert np.array_equal(out, np.sort(deck[start:start + 13]))
 
 
 def naive_deals(sim):

@@ -238,7 +238,7 @@ def simulate(cards, rules, players, policy, cands, samples, stream, first_block=
                       np.array([c.natural_key for c in cands], np.int64),
                       np.array([c.surrender for c in cands], np.bool_), unseen, table,
                       policy.code, policy.tables, policy.points,
-                      _kp.searchable(policy.code, policy.tables, policy.points, compiled.params),
+                      _kp.search_mode(policy.code, policy.tables, policy.points, compiled.params),
                       compiled.params,
                       compiled.royalty, compiled.naturals, bank,
                       stream.states(blocks, first_block), first_block, BLOCK, samples,

@@ -27,7 +27,10 @@ def warm(progress=None, one_hand=False):
         lambda: (pareto_frontier(HAND), pareto_frontier(HAND, middle="deuce-to-seven")),
         lambda: score_showdown("standard", ["6s 6d 4c | Ts Td 9s Qd 8c | 3s 3d 3c 2s 2d",
                                             "As Kd Qc | 9c 9d 5s 5d 4s | Kh Jh 9h 8h 7h"]),
-        lambda: best_setting(HAND, "standard", 4, "fitted", samples=200),
+        # two kernels: valued opponents' (the search alone) and any other's (greedy, random,
+        # a low middle: kernels.policies.search_mode)
+        lambda: (best_setting(HAND, "standard", 4, "fitted", samples=200),
+                 best_setting(HAND, "standard", 4, "greedy", samples=20)),
         lambda: policy_gaps("standard", 4, ("greedy", "balanced"), tables=50),
         lambda: derive("standard", 4, hands=200),
         lambda: fit_equilibrium("basic", 2, iterations=1, hands=200),
