@@ -27,7 +27,7 @@ from kernels.search import (
     COMPLETION_SPLIT,
     DELTA,
     N_COMPLETIONS,
-    weakest,
+    weakest_back,
 )
 from kernels.settings import N_FIVES, N_FRONTS
 from kernels.value import value
@@ -82,11 +82,11 @@ def best_low_split(s3, s5, l5, high_order, kind, tables, values, points, params,
     best = -np.inf
     best_split = -1
     best_rows = np.zeros(3, np.int16)
-    weakest_from = np.int16(0)
+    weakest = np.int16(0)
     for step in range(N_FIVES + 1):
         b = top if step == 0 else step - 1
         sb = s5[b]
-        if step > 0 and (b == top or (prune and sb < weakest_from)):
+        if step > 0 and (b == top or (prune and sb < weakest)):
             continue
         if prune and step > 0:  # the strongest legal front and best legal low of this back
             f2 = np.int16(-1)
@@ -112,6 +112,6 @@ def best_low_split(s3, s5, l5, high_order, kind, tables, values, points, params,
                 best, best_split = v, split
                 best_rows[0], best_rows[1], best_rows[2] = sf, sm, sb
         if prune and best > before:
-            weakest_from = weakest(s5[top], front, low, np.int16(-1), best - DELTA, kind, tables,
-                                   values, points, params, opponents)
+            weakest = weakest_back(s5[top], front, low, best - DELTA, kind, tables, values,
+                                   points, params, opponents)
     return best_split, best

@@ -67,24 +67,35 @@ def search_scratch():
 
 
 @njit(cache=True)
-def weakest(top, front, middle, back, floor, kind, tables, values, points, params, opponents):
-    """The weakest five-card strength ``s`` (up to ``top``) at which a setting can be worth
-    ``floor``: ``value(f, m, b) >= floor`` with the strongest front ``f`` no stronger than
-    ``front`` or ``s``, ``m`` the ``middle`` given or ``s`` (-1), ``b`` the ``back`` given or
-    ``s`` (-1); above ``top`` if none.  By bisection over the five-card strengths.
-
-    The weakest back worth looking at (``middle`` and ``back`` -1: a high middle is no
-    stronger than its back; a low middle passes its best, :mod:`kernels.low_search`), and
-    the weakest middle behind a given back.  Pass ``middle`` and ``back`` as int16: one
-    compiled bisection serves every call."""
+def weakest_back(top, front, middle, floor, kind, tables, values, points, params, opponents):
+    """The weakest five-card strength ``s`` (up to ``top``) with ``value(min(front, s)'s front,
+    m, s) >= floor``, by bisection over the five-card strengths; above ``top`` if none.  ``m``
+    is ``s`` itself (``middle`` -1: a high middle is no stronger than its back) or ``middle``
+    (a low middle's best, :mod:`kernels.low_search`)."""
     lo = 0
     hi = FIVE_INDEX[top] + 1
     while lo < hi:
         mid = (lo + hi) // 2
         s = FIVE_CLASSES[mid]
         m = s if middle < 0 else middle
-        b = s if back < 0 else back
-        if value(kind, FRONT_FLOOR[min(front, s)], m, b, tables, values, points, params,
+        if value(kind, FRONT_FLOOR[min(front, s)], m, s, tables, values, points, params,
+                 opponents) >= floor:
+            hi = mid
+        else:
+            lo = mid + 1
+    return FIVE_CLASSES[lo] if lo < FIVE_CLASSES.shape[0] else N_STRENGTHS
+
+
+@njit(cache=True)
+def _weakest_middle(back, middle, front, floor, kind, tables, values, points, params, opponents):
+    """The weakest five-card middle ``m`` (up to ``middle``) that can reach ``floor`` behind a
+    front of at most ``front`` with this back, by bisection; above ``middle`` if none."""
+    lo = 0
+    hi = FIVE_INDEX[middle] + 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        m = FIVE_CLASSES[mid]
+        if value(kind, min(front, FRONT_FLOOR[m]), m, back, tables, values, points, params,
                  opponents) >= floor:
             hi = mid
         else:
@@ -125,11 +136,11 @@ def best_split(s3, s5, kind, houseway, tables, values, points, params, opponents
             top = i
     best = -np.inf
     n = 0
-    weakest_from = np.int16(0)  # backs below it cannot reach the best so far
+    weakest = np.int16(0)  # backs below it cannot reach the best so far
     for step in range(N_FIVES + 1):
         b = top if step == 0 else step - 1
         sb = s5[b]
-        if step > 0 and (sb < weakest_from or b == top):
+        if step > 0 and (sb < weakest or b == top):
             continue
         # the strongest legal middle and front this back allows, in one branch-free pass
         m2 = np.int16(-1)
@@ -148,9 +159,8 @@ def best_split(s3, s5, kind, houseway, tables, values, points, params, opponents
             continue
         middle_from = 0
         if step > 0:
-            # f2 is a front's strength: FRONT_FLOOR[min(f2, m)] is min(f2, FRONT_FLOOR[m])
-            middle_from = weakest(m2, f2, np.int16(-1), sb, floor, kind, tables, values, points,
-                                  params, opponents)
+            middle_from = _weakest_middle(sb, m2, f2, floor, kind, tables, values, points, params,
+                                          opponents)
         before = best
         for j in range(N_COMPLETIONS):
             sm = s5[COMPLETION_MIDDLE[b, j]]
@@ -180,8 +190,9 @@ def best_split(s3, s5, kind, houseway, tables, values, points, params, opponents
             cand_split[n] = COMPLETION_SPLIT[b, j]
             n += 1
         if best > before:
-            weakest_from = weakest(s5[top], front, np.int16(-1), np.int16(-1), best - 3 * DELTA,
-                                   kind, tables, values, points, params, opponents)
+            # middle as an int16, the type the low search passes: one compiled weakest_back
+            weakest = weakest_back(s5[top], front, np.int16(-1), best - 3 * DELTA, kind, tables,
+                                   values, points, params, opponents)
     return _pick(n, best, houseway, cand_value, cand_rows, cand_split), best
 
 
