@@ -426,7 +426,7 @@ def play_hands(hands, policy, tables, points, params, naturals, opponents, state
     """
     if search is None:
         search = search_mode(policy, tables, points, params)
-    elif search is not SEARCH_ONLY:
+    else:
         search = bool(search)  # one compiled kernel for Python's and NumPy's booleans
     n = hands.shape[0]
     n_chunks = states.shape[0]
