@@ -499,8 +499,10 @@ def cli(context):
         with tempfile.TemporaryDirectory(prefix="sapsam-numba-") as empty:
             first = cli_seconds(best_arguments(10000), env={**os.environ, "NUMBA_CACHE_DIR": empty})
         cli_seconds(best_arguments(10000))  # warm-up: loads (or compiles) the usual cache
-        warm = cli_seconds(best_arguments(10000), repeats)
-        fewer = cli_seconds(best_arguments(1000), repeats)
+        warm, fewer = np.empty(repeats), np.empty(repeats)
+        for i in range(repeats):  # alternately, so that the machine's drift cancels in the pairs
+            warm[i] = cli_seconds(best_arguments(10000))[0]
+            fewer[i] = cli_seconds(best_arguments(1000))[0]
         version = cli_seconds(["--version"], repeats)
         with tempfile.TemporaryDirectory(prefix="sapsam-simulate-") as out:
             simulate = cli_seconds(["simulate", "--rules", "all", "--tables", "2000", "--out", out,
@@ -508,7 +510,8 @@ def cli(context):
     except RuntimeError as exc:
         print(f"skipped cli: {exc}", file=sys.stderr)
         return []
-    sampling = (warm.min() - fewer.min(), np.median(warm) - np.median(fewer))
+    paired = warm - fewer
+    sampling = (paired.min(), np.median(paired))
     return [
         Row("sapsam best, first run, empty Numba cache (1 run)", threads, float(first[0]),
             float(first[0]), "s", 30, higher_is_better=False),
@@ -688,7 +691,8 @@ def report(rows, command, repeats):
         "fitted strategy, and sampling, plus compiling every kernel it needs on the first run "
         "(one run, `NUMBA_CACHE_DIR` set to an empty folder) or loading them from the cache when "
         f"warm (median of {min(CLI_REPEATS, repeats)} after an untimed run; best is the "
-        "fastest). Sampling alone is the warm time minus that of `--samples 1000`; `--version` "
+        "fastest). Sampling alone is the warm time minus that of `--samples 1000`, the two run "
+        "alternately and the differences paired (best: the smallest); `--version` "
         "is process start and the CLI's imports. `sapsam simulate` deals 2,000 tables of fitted "
         "seats under every ruleset and writes the whole report (tables, plots, manifest).",
         "- The new-process simulate row counts a table set and scored under one ruleset once "
