@@ -224,13 +224,13 @@ def test_bad_input_in_a_terminal_is_one_line_exit_2():
 def test_compile_notice_only_when_kernels_are_not_cached(monkeypatch):
     import analysis.base.jit
 
-    monkeypatch.setattr(analysis.base.jit, "cached", lambda dispatchers: False)
+    monkeypatch.setattr(analysis.base.jit, "cached", lambda dispatchers, **arguments: False)
     result = run("best", HAND, "--samples", "100", "--quiet")
     assert result.exit_code == 0
     assert "first run only" not in result.stderr  # --quiet
     result = run("best", HAND, "--samples", "100")
     assert result.stderr.count("compiling kernels, first run only") == 1
-    monkeypatch.setattr(analysis.base.jit, "cached", lambda dispatchers: True)
+    monkeypatch.setattr(analysis.base.jit, "cached", lambda dispatchers, **arguments: True)
     assert "first run only" not in run("best", HAND, "--samples", "100").stderr
 
 
@@ -242,12 +242,17 @@ def test_cache_check_sees_a_kernel_compiled_or_not(tmp_path, monkeypatch):
     from analysis.base.jit import cached
 
     (tmp_path / "fresh_kernel.py").write_text(
-        "from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n")
+        "from numba import njit\n\n@njit(cache=True)\ndef twice(x, route):\n"
+        "    return 2 * x if route is None else 3 * x\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     module = importlib.import_module("fresh_kernel")
     try:
         assert not cached([module.twice])
-        assert module.twice(21) == 42
-        assert cached([module.twice])
+        assert module.twice(21, None) == 42
+        assert cached([module.twice]) and cached([module.twice], route=None)
+        assert not cached([module.twice], route=True)  # compiled for None, not for a bool
+        assert cached([module.twice], other=True)  # a parameter it does not take
+        assert module.twice(21, True) == 63
+        assert cached([module.twice], route=False)
     finally:
         sys.modules.pop("fresh_kernel", None)

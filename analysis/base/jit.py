@@ -10,15 +10,35 @@ it).
 """
 
 
-def cached(dispatchers):
-    """Whether every Numba dispatcher given has machine code in its cache for this source."""
+def cached(dispatchers, **arguments):
+    """Whether every Numba dispatcher given has machine code in its cache for this source.
+
+    With ``arguments`` (a parameter's name and a value), machine code for that value's type,
+    in the dispatchers that take that parameter: a kernel is compiled once per type of such an
+    argument (``search``, :func:`kernels.policies.search_mode`), and one may be cached without
+    the other."""
+    import inspect
+
     for dispatcher in dispatchers:
         try:
-            if not dispatcher._cache._cache_file._load_index():
+            index = dispatcher._cache._cache_file._load_index()
+            names = list(inspect.signature(dispatcher.py_func).parameters)
+            wanted = {names.index(name): dispatcher.typeof_pyval(value)
+                      for name, value in arguments.items() if name in names}
+            # an index key starts with the argument types it was compiled for
+            if not any(all(key[0][i] == kind for i, kind in wanted.items()) for key in index):
                 return False
-        except (AttributeError, OSError, EOFError, ValueError):  # Numba's internals moved
-            return True
+        except (AttributeError, OSError, EOFError, ValueError, IndexError, TypeError):
+            return True  # Numba's internals moved: say nothing rather than something wrong
     return True
+
+
+def sampler_kernel():
+    """The kernel ``sapsam best`` compiles whatever its opponents (their decisions are compiled
+    into it); which of its routes, :func:`analysis.measure.best.sampler_search` says."""
+    from kernels import montecarlo
+
+    return montecarlo.sample_blocks
 
 
 def best_kernels():

@@ -196,13 +196,14 @@ def table(*columns, title=None):
     return grid
 
 
-def compile_notice(quiet, *dispatchers):
-    """One line on stderr when kernels a command needs are not compiled and cached yet."""
+def compile_notice(quiet, *dispatchers, **arguments):
+    """One line on stderr when kernels a command needs are not compiled and cached yet (for
+    ``arguments`` of these values' types: :func:`analysis.base.jit.cached`)."""
     if quiet:
         return
     from analysis.base.jit import cached
 
-    if not cached(dispatchers):
+    if not cached(dispatchers, **arguments):
         click.echo("compiling kernels, first run only (a minute or two)...", err=True)
 
 

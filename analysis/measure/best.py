@@ -184,6 +184,15 @@ def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=
                       None if other is None else sorted_hand(other))
 
 
+def sampler_search(opponents, rules):
+    """The ``search`` argument the sampler is compiled for against opponents named
+    ``opponents`` (:func:`kernels.policies.search_mode`, told from the name before the policy
+    is made: a valued policy under a high middle searches alone), so that a command can say
+    whether that kernel still has to compile."""
+    valued = opponents in ("balanced", "table", "fitted", "houseway")
+    return _kp.SEARCH_ONLY if valued and not rules.low_middle else False
+
+
 def unseen_cards(cards, rules, other=None):
     """The cards the opponents are dealt from: all but the hand's, and in criss-cross
     (``rules.hands`` = 2) all but the player's two hands (``other`` is the second), so
