@@ -33,18 +33,13 @@ def cached(dispatchers, **arguments):
     return True
 
 
-def sampler_kernel():
-    """The kernel ``sapsam best`` compiles whatever its opponents (their decisions are compiled
-    into it); which of its routes, :func:`analysis.measure.best.sampler_search` says."""
+def best_kernels():
+    """What ``best`` and the commands built on its sampler (``review``, ``exploit``, a house
+    way's hand, matches) compile whatever the opponents: the sampler, their decisions compiled
+    into it; which of its routes, :func:`analysis.measure.best.sampler_search` says."""
     from kernels import montecarlo
 
-    return montecarlo.sample_blocks
-
-
-def best_kernels():
-    from kernels import montecarlo, policies
-
-    return montecarlo.sample_blocks, policies.play_hands_parallel
+    return (montecarlo.sample_blocks,)
 
 
 def simulate_kernels():

@@ -36,7 +36,7 @@ def _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet, o
     """Load, warn of a first compile, and rank the candidates with a progress bar: one
     result per entry of ``others`` (the player's other hand in criss-cross, where ``hand``
     is a pair of hands and each is ranked knowing the other)."""
-    from analysis.base.jit import sampler_kernel
+    from analysis.base.jit import best_kernels
     from analysis.base.memory import require_memory
     from analysis.base.progress import Progress
     from analysis.game.cards import parse_hand
@@ -50,7 +50,7 @@ def _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet, o
     rules = load_ruleset(ruleset)
     players = rules.check_players(rules.players if players is None else players)
     require_memory(samples * SAMPLE_BYTES, f"{samples:,} samples")  # with one candidate
-    compile_notice(quiet, sampler_kernel(), search=sampler_search(opponents, rules))
+    compile_notice(quiet, *best_kernels(), search=sampler_search(opponents, rules))
     with Progress(quiet) as bars:
         policy = _opponents(bars, quiet, opponents, rules, players, strategy)
         return [best_setting(each, rules, players, policy, samples, seed, other=other,
@@ -65,12 +65,13 @@ def _decide_match(hand, ruleset, scores, opponents, samples, seed, strategy, qui
     from analysis.base.jit import best_kernels, match_kernels
     from analysis.base.progress import Progress
     from analysis.game.cards import parse_hand
+    from analysis.measure.best import sampler_search
     from analysis.measure.match import check_scores, match_rules, match_setting
 
     parse_hand(hand)
     rules = match_rules(ruleset)
     check_scores(scores, rules)
-    compile_notice(quiet, *best_kernels(), *match_kernels())
+    compile_notice(quiet, *best_kernels(), *match_kernels(), search=sampler_search(opponents, rules))
     with Progress(quiet) as bars:
         policy = _opponents(bars, quiet, opponents, rules, len(scores), strategy)
         return match_setting(hand, rules, scores, policy, samples, seed,

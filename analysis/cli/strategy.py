@@ -96,11 +96,12 @@ def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as
     from analysis.base.files import checkpoint_beside, lock_beside, provenance, write_json
     from analysis.base.jit import best_kernels
     from analysis.base.progress import Progress
+    from analysis.measure.best import sampler_search
     from analysis.measure.exploit import exploitability
 
     resume_or_fresh(resume, fresh, out)
     checkpoint = checkpoint_beside(out) if out else None
-    compile_notice(quiet or as_json, *best_kernels())
+    compile_notice(quiet or as_json, *best_kernels(), search=sampler_search(policy, ruleset))
     if out:
         resumable()
     lock = lock_beside(out) if out else nullcontext()
@@ -252,13 +253,14 @@ def _houseway_hand(hand, rulesets, players, opponents, samples, seed, as_json, q
     from analysis.base.progress import Progress
     from analysis.game.cards import parse_hand
     from analysis.game.ruleset_files import load_ruleset
+    from analysis.measure.best import sampler_search
     from analysis.measure.review import houseway_review
 
     parse_hand(hand)  # bad cards are told before anything else
     if rulesets == ("all",) or len(rulesets) != 1:
         raise click.BadParameter("with a HAND, give one ruleset", param_hint="'--rules'")
     rules = load_ruleset(rulesets[0])
-    compile_notice(quiet or as_json, *best_kernels())
+    compile_notice(quiet or as_json, *best_kernels(), search=sampler_search(opponents, rules))
     with Progress(quiet or as_json) as bars:
         fits_ready([rules], players, ["fitted", opponents], bars, quiet or as_json)
         payload = houseway_review(hand, rules, players, opponents, samples, seed,

@@ -189,6 +189,7 @@ def sampler_search(opponents, rules):
     ``opponents`` (:func:`kernels.policies.search_mode`, told from the name before the policy
     is made: a valued policy under a high middle searches alone), so that a command can say
     whether that kernel still has to compile."""
+    rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
     valued = opponents in ("balanced", "table", "fitted", "houseway")
     return _kp.SEARCH_ONLY if valued and not rules.low_middle else False
 
