@@ -68,9 +68,18 @@ def paigow_kernels():
 
 
 def match_kernels():
+    """What ``sapsam match`` compiles: the seats' decisions and matches played out."""
+    from kernels import match, policies
+
+    return match.play_out, policies.play_hands_parallel
+
+
+def match_equity_kernels():
+    """What ranking a hand by the chance of winning a match adds to ``best``'s sampler
+    (``best --score``): the match equity of a field and after a deal."""
     from kernels import match
 
-    return match.equity, match.equity_after, match.play_out
+    return match.equity, match.equity_after
 
 
 def ofc_kernels():
@@ -82,6 +91,6 @@ def ofc_kernels():
 
 def all_kernels():
     return (best_kernels() + simulate_kernels() + policy_kernels() + hand_kernels()
-            + paigow_kernels() + match_kernels() + ofc_kernels())
+            + paigow_kernels() + match_kernels() + match_equity_kernels() + ofc_kernels())
 
 

@@ -62,7 +62,7 @@ def _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet, o
 
 def _decide_match(hand, ruleset, scores, opponents, samples, seed, strategy, quiet):
     """As :func:`_decide`, ranking by the chance of winning a match from ``scores``."""
-    from analysis.base.jit import best_kernels, match_kernels
+    from analysis.base.jit import best_kernels, match_equity_kernels
     from analysis.base.progress import Progress
     from analysis.game.cards import parse_hand
     from analysis.measure.best import sampler_search
@@ -71,7 +71,8 @@ def _decide_match(hand, ruleset, scores, opponents, samples, seed, strategy, qui
     parse_hand(hand)
     rules = match_rules(ruleset)
     check_scores(scores, rules)
-    compile_notice(quiet, *best_kernels(), *match_kernels(), search=sampler_search(opponents, rules))
+    compile_notice(quiet, *best_kernels(), *match_equity_kernels(),
+                   search=sampler_search(opponents, rules))
     with Progress(quiet) as bars:
         policy = _opponents(bars, quiet, opponents, rules, len(scores), strategy)
         return match_setting(hand, rules, scores, policy, samples, seed,

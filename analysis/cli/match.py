@@ -35,13 +35,13 @@ def match_command(ruleset, seats, matches, seed, strategy, as_json, quiet):
     Every match is dealt from its own tables (fixed by --seed), everyone playing each deal by
     their policy; a tie for the lead at the target is played on until one player leads alone.
     """
-    from analysis.base.jit import best_kernels, match_kernels
+    from analysis.base.jit import match_kernels
     from analysis.base.progress import Progress
     from analysis.measure.match import match_rules, play_matches
 
     rules = match_rules(ruleset, len(seats))
     quiet = quiet or as_json
-    compile_notice(quiet, *best_kernels(), *match_kernels())
+    compile_notice(quiet, *match_kernels())
     with Progress(quiet) as bars:
         if strategy is None:
             fits_ready([rules], len(seats), sorted(set(seats)), bars, quiet)
