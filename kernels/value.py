@@ -164,6 +164,11 @@ def _closed_form_ev(s0, s1, s2, tables, params, opponents):
     return _power(two_of_three, opponents) * (opponents + 1)
 
 
+# what value() calls for these games: few rulesets play them, and inlined into value() at the
+# search's call sites the closed form cost a first run about 2 s of compile
+_closed_form_called = njit(cache=True)(_closed_form_ev.py_func)
+
+
 @njit(cache=True, inline="always")
 def _summed_ev(s0, s1, s2, tables, values, scoop, opponents):
     """EV of the games that sum over outcomes (all but pool and single winner); ``scoop`` is
@@ -245,17 +250,24 @@ def value_kind(points_policy, params, values):
     return SUMMED
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def value(kind, s0, s1, s2, tables, values, points, params, opponents):
     """The value of the strength triple (front ``s0``, middle ``s1``, back ``s2``) to a policy.
 
     ``POINTS``: the sum of the rows' points.  The other kinds: expected units against
     ``opponents`` players of the field (``tables`` from :func:`ev_tables`).  Unsigned
-    strengths index without Numba's negative-index fix-up (faster in the hot loops)."""
+    strengths index without Numba's negative-index fix-up (faster in the hot loops).
+
+    Compiled once on its own, without reference counting (``_nrt=False``: it only reads its
+    arrays), and inlined by LLVM (``forceinline``).  Inlined by Numba instead
+    (``inline="always"``), it was typed and lowered again at each of the search's call
+    sites (about 5 s of a first run's compile) and counted references to its four arrays
+    at every call, atomic operations Numba's pruner left in the hot loops.
+    """
     if kind == POINTS:
         return points[0, s0] + points[1, s1] + points[2, s2]
     if kind == CLOSED_FORM:
-        return _closed_form_ev(s0, s1, s2, tables, params, opponents)
+        return _closed_form_called(s0, s1, s2, tables, params, opponents)
     if kind == ROWS_ONLY:
         return (tables[0, s0, GAIN] + tables[1, s1, GAIN] + tables[2, s2, GAIN]) * opponents
     return _summed_ev(s0, s1, s2, tables, values, params[S.P_SCOOP_MULT], opponents)
