@@ -198,24 +198,38 @@ def best_split(s3, s5, kind, houseway, tables, values, points, params, opponents
 
 @njit(cache=True)
 def _pick(n, best, houseway, cand_value, cand_rows, cand_split):
-    """The split the frontier's rule picks among the candidates (see the module doc)."""
-    choice = -1
-    for i in range(n):
-        if cand_value[i] < best - DELTA:
-            continue
-        f, m, b = cand_rows[i, 0], cand_rows[i, 1], cand_rows[i, 2]
-        dominated = False
-        for j in range(n):
-            if (cand_value[j] >= best - 2 * DELTA and cand_rows[j, 0] >= f and cand_rows[j, 1] >= m
-                    and cand_rows[j, 2] >= b and (cand_rows[j, 0] > f or cand_rows[j, 1] > m
-                                                  or cand_rows[j, 2] > b)):
-                dominated = True
-                break
-        if dominated:
-            continue
-        if choice < 0 or _before(i, choice, houseway, cand_value, cand_rows, cand_split):
-            choice = i
-    return cand_split[choice] if choice >= 0 else -1  # none: no legal setting was seen
+    """The split the frontier's rule picks among the candidates (see the module doc): the
+    first by the rule among those within ``DELTA`` of the best that no candidate dominates.
+    They are taken in the rule's order until one is not dominated, usually the first (the
+    house way's points tie often: ~35 near-best of ~76 candidates a hand, which checked all
+    against all cost it a third of its time)."""
+    last = -1  # the last one taken, dominated
+    while True:
+        choice = -1
+        for i in range(n):
+            if cand_value[i] < best - DELTA or (
+                    last >= 0 and not _before(last, i, houseway, cand_value, cand_rows, cand_split)):
+                continue
+            if choice < 0 or _before(i, choice, houseway, cand_value, cand_rows, cand_split):
+                choice = i
+        if choice < 0:
+            return -1  # none: no legal setting was seen
+        if not _dominated(choice, n, best, cand_value, cand_rows):
+            return cand_split[choice]
+        last = choice
+
+
+@njit(cache=True, inline="always")
+def _dominated(i, n, best, cand_value, cand_rows):
+    """Whether a candidate within ``2 * DELTA`` of the best is as strong as candidate ``i`` in
+    every row and stronger in one."""
+    f, m, b = cand_rows[i, 0], cand_rows[i, 1], cand_rows[i, 2]
+    for j in range(n):
+        if (cand_value[j] >= best - 2 * DELTA and cand_rows[j, 0] >= f and cand_rows[j, 1] >= m
+                and cand_rows[j, 2] >= b and (cand_rows[j, 0] > f or cand_rows[j, 1] > m
+                                              or cand_rows[j, 2] > b)):
+            return True
+    return False
 
 
 @njit(cache=True, inline="always")
