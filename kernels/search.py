@@ -103,7 +103,7 @@ def _weakest_middle(back, middle, front, floor, kind, tables, values, points, pa
     return FIVE_CLASSES[lo] if lo < FIVE_CLASSES.shape[0] else N_STRENGTHS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_split(s3, s5, kind, houseway, tables, values, points, params, opponents, scratch):
     """The frontier member of highest value, given the hand's subset strengths.
 
@@ -125,6 +125,10 @@ def best_split(s3, s5, kind, houseway, tables, values, points, params, opponents
     (split, value) : (int, float)
         ``split`` is -1 when the near-best settings overflowed the candidates (see the module
         doc): build the frontier instead.
+
+    Compiled without reference counts (``_nrt=False``; nothing here allocates): Numba kept
+    an increment and a decrement for each array argument per hand, atomics on the tables
+    both threads share.
     """
     cand_value, cand_rows, cand_split = scratch
     front = np.int16(0)  # the strongest front
