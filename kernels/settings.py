@@ -72,9 +72,8 @@ def subset_strengths(hand, wheel_second, s3, s5):
     (lexicographic) order: each five's weight sum, suits and ranks grow by one card at the
     innermost level, rather than five cards being gathered and summed per subset.
     """
-    weight = np.empty(13, np.int64)  # per position: rank weight, suit bit, rank bit
-    suit = np.empty(13, np.int64)
-    rank = np.empty(13, np.int64)
+    per = np.empty((3, 13), np.int64)  # per position: rank weight, suit bit, rank bit
+    weight, suit, rank = per[0], per[1], per[2]
     for p in range(13):
         weight[p] = CARD_WEIGHT[hand[p]]
         suit[p] = 1 << (hand[p] & 3)
