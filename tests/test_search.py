@@ -17,6 +17,7 @@ from analysis.play.policy import Policy
 from analysis.play.seeds import Stream
 from analysis.strategy.registry import make_policy
 from kernels import policies as KP
+from kernels import settings as KS
 from kernels import settle
 from kernels import value as KV
 from kernels.evaluate import N_STRENGTHS
@@ -134,3 +135,38 @@ def test_monotone_refuses_what_the_search_cannot_bound():
     tables = policy.tables.copy()
     tables[1, FIVE_CLASSES[4000], KV.GAIN] += 10  # a middle that earns more than the next stronger one
     assert not KP.searchable(policy.code, tables, policy.points, compiled.params)
+
+
+@njit(cache=True)
+def _both_picks(hands, kind, houseway, tables, values, points, params, opponents, out):
+    """``out`` (n, 4): the split and value of each hand's frontier member as
+    ``_best_on_frontier`` and as the fallback ``_best_valued`` pick it."""
+    scratch = KP.policy_scratch()
+    frontier, splits, rows = scratch[0], scratch[1], scratch[2]
+    for i in range(hands.shape[0]):
+        _, size = KS._frontier(hands[i], params[settle.P_WHEEL_SECOND] != 0, frontier, splits, rows)
+        out[i, 0], out[i, 1] = KP._best_on_frontier(kind, houseway, tables, values, points, params,
+                                                    opponents, size, splits, rows)
+        out[i, 2], out[i, 3] = KP._best_valued(kind, houseway, tables, values, points, params,
+                                               opponents, size, splits, rows)
+
+
+@pytest.mark.parametrize("rules_id, name, kind", [
+    ("standard", "fitted", KV.SUMMED), ("pagat-pool", "fitted", KV.CLOSED_FORM),
+    ("pusoy-single-winner", "fitted", KV.CLOSED_FORM), ("basic", "balanced", KV.POINTS),
+    ("basic", "houseway", KV.POINTS), ("malayan", "table", KV.ROWS_ONLY)])
+def test_the_fallback_picks_as_the_frontier_scan(rules_id, name, kind):
+    """The search's fallback under SEARCH_ONLY (value() per member) picks the member and value
+    the frontier's per-kind loops pick, bit for bit, on whole frontiers."""
+    rules = load_ruleset(rules_id)
+    compiled = rules.compile()
+    policy = make_policy(name, rules, 4)
+    values = np.zeros(KV.N_VALUES)
+    if policy.code == KP.TABLE:
+        KV.outcome_values(compiled.params, values)
+    assert KV.value_kind(policy.code != KP.TABLE, compiled.params, values) == kind
+    hands = deal_sorted_hands(300, Stream(2029, "hands"))
+    out = np.empty((len(hands), 4))
+    _both_picks(hands, kind, policy.code == KP.HOUSEWAY, policy.tables, values, policy.points,
+                compiled.params, 3, out)
+    assert np.array_equal(out[:, :2], out[:, 2:])
