@@ -261,7 +261,7 @@ def value(kind, s0, s1, s2, tables, values, points, params, opponents):
     Compiled once on its own, without reference counting (``_nrt=False``: it only reads its
     arrays), and inlined by LLVM (``forceinline``).  Inlined by Numba instead
     (``inline="always"``), it was typed and lowered again at each of the search's call
-    sites (about 5 s of a first run's compile) and counted references to its four arrays
+    sites (3-5 s of a first run's compile) and counted references to its four arrays
     at every call, atomic operations Numba's pruner left in the hot loops.
     """
     if kind == POINTS:
