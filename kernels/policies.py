@@ -192,16 +192,12 @@ def _best_on_frontier(kind, houseway, tables, values, points, params, opponents,
     then middle, then back).  One loop per kind of value, its parameters read before it, so
     that the hot one has no branch but the comparison; each computes exactly what
     :func:`kernels.value.value` computes (the search's tests hold them to it)."""
+    if houseway:  # its own tie-break, in the one loop that has it
+        return _best_valued(kind, True, tables, values, points, params, opponents, size, splits,
+                            rows)
     best_split = -1
     best_value = -1e300
-    if houseway:
-        best = -1
-        for i in range(size):
-            v = points[0, rows[i, 0]] + points[1, rows[i, 1]] + points[2, rows[i, 2]]
-            if best < 0 or v > best_value or (v == best_value and _rows_before(rows, i, best)):
-                best_value, best = v, i
-        best_split = splits[best] if best >= 0 else -1
-    elif kind == POINTS:
+    if kind == POINTS:
         for i in range(size):
             v = points[0, rows[i, 0]] + points[1, rows[i, 1]] + points[2, rows[i, 2]]
             if _better(v, splits[i], best_value, best_split):
@@ -231,8 +227,9 @@ def _best_on_frontier(kind, houseway, tables, values, points, params, opponents,
 @njit(cache=True)
 def _best_valued(kind, houseway, tables, values, points, params, opponents, size, splits, rows):
     """:func:`_best_on_frontier` with :func:`kernels.value.value` for each member: the same
-    choice, for the search's rare fallback under :data:`SEARCH_ONLY`, where it compiles in a
-    fraction of the time (one call rather than a loop per kind of value)."""
+    choice.  The search's rare fallback under :data:`SEARCH_ONLY` takes it, where it compiles
+    in a fraction of the time (one call rather than a loop per kind of value), and so does
+    the house way's frontier (its ties go to the stronger rows)."""
     best = -1
     best_value = -1e300
     for i in range(size):

@@ -194,7 +194,7 @@ def best_split(s3, s5, kind, houseway, tables, values, points, params, opponents
             cand_split[n] = COMPLETION_SPLIT[b, j]
             n += 1
         if best > before:
-            # middle as an int16, the type the low search passes: one compiled weakest_back
+            # middle as an int16, the type the low search passes
             weakest = weakest_back(s5[top], front, np.int16(-1), best - 3 * DELTA, kind, tables,
                                    values, points, params, opponents)
     return _pick(n, best, houseway, cand_value, cand_rows, cand_split), best
