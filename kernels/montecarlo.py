@@ -8,11 +8,12 @@ exact sample variance; nothing depends on the number of threads.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from kernels import settle as S
 from kernels.policies import decide, place, policy_scratch
 from kernels.rng import shuffle_prefix, sorted_hand
+from kernels.threads import borrowed, parallel_for
 
 # per-candidate statistics, summed over opponents and samples
 N_ROW_STATS = 9  # row k: wins at 3k, ties at 3k + 1, losses at 3k + 2
@@ -20,12 +21,18 @@ ST_SWEEPS, ST_SWEPT, ST_ROYALTIES, ST_COMPARED = 9, 10, 11, 12
 N_STATS = 13
 
 
-@njit(cache=True, inline="always")  # compiled once, inside sample_blocks
-def _sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen, players,
-                  policy, tables, policy_points, search, params, royalty, naturals, bank, state,
-                  first, count, points, stats):
-    """Samples ``first .. first + count - 1`` (one block) into ``points[:, first:]``;
-    ``stats`` (C, N_STATS) is this block's own accumulator."""
+@njit(cache=True, nogil=True)
+def sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen, players,
+                 policy, tables, policy_points, search, params, royalty, naturals, bank, states,
+                 block_size, n_samples, points, stats, b):
+    """Block ``b`` of :func:`sample_blocks`: its samples into ``points[:, b * block_size:]``,
+    its statistics into ``stats[b]``, from its own random stream ``states[b]``."""
+    tables, policy_points = borrowed(tables), borrowed(policy_points)
+    params, royalty, naturals = borrowed(params), borrowed(royalty), borrowed(naturals)
+    state = states[b:b + 1].copy()
+    first = b * block_size
+    count = min(block_size, n_samples - first)
+    acc = stats[b]
     n_cand = cand_rows.shape[0]
     opponents = players - 1
     deck = unseen.copy()
@@ -77,53 +84,46 @@ def _sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unsee
             for j in range(1, players):
                 if results[0, j, 0] == S.NOT_COMPARED:
                     continue
-                stats[c, ST_COMPARED] += 1
+                acc[c, ST_COMPARED] += 1
                 for k in range(3):
                     r = results[0, j, k]
-                    stats[c, 3 * k + (0 if r > 0 else (1 if r == 0 else 2))] += 1
-                stats[c, ST_SWEEPS] += detail[0, j, S.D_WON] == 3
-                stats[c, ST_SWEPT] += detail[0, j, S.D_LOST] == 3
-                stats[c, ST_ROYALTIES] += detail[0, j, S.D_ROYALTIES]
+                    acc[c, 3 * k + (0 if r > 0 else (1 if r == 0 else 2))] += 1
+                acc[c, ST_SWEEPS] += detail[0, j, S.D_WON] == 3
+                acc[c, ST_SWEPT] += detail[0, j, S.D_LOST] == 3
+                acc[c, ST_ROYALTIES] += detail[0, j, S.D_ROYALTIES]
 
 
-def _sample_blocks_body(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen, players,
-                        policy, tables, policy_points, search, params, royalty, naturals, bank,
-                        states, first_block, block_size, n_samples, points, stats):
-    n_blocks = states.shape[0]
-    for b in prange(n_blocks):
-        state = states[b:b + 1].copy()
-        first = (first_block + b) * block_size
-        count = min(block_size, n_samples - (first - first_block * block_size))
-        _sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen, players,
-                      policy, tables, policy_points, search, params, royalty, naturals, bank, state,
-                      first - first_block * block_size, count, points, stats[b])
+def sample_blocks(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen, players,
+                  policy, tables, policy_points, search, params, royalty, naturals, bank,
+                  states, block_size, n_samples, points, stats):
+    """Run blocks of samples in parallel (on ``numba.get_num_threads()`` threads).
 
-
-sample_blocks = njit(cache=True, parallel=True)(_sample_blocks_body)
-sample_blocks.__doc__ = """Run blocks of samples in parallel.
-
-Parameters
-----------
-hero : ndarray(uint8), shape (13,)
-cand_rows : ndarray(int16), shape (C, 3)
-    Candidates' strength triples (anything for a natural or surrender candidate).
-cand_natural, cand_key : ndarray(int64), shape (C,)
-cand_surrender : ndarray(bool), shape (C,)
-unseen : ndarray(uint8), shape (39,)
-players, policy, bank : int
-tables : ndarray(float64), shape kernels.policies.TABLE_SHAPE
-policy_points : ndarray(float64), shape kernels.policies.POINTS_SHAPE
-search : bool or None
-    kernels.policies.search_mode for the opponents' policy under this ruleset.
-params, royalty, naturals : ndarray(int64)
-states : ndarray(uint64), shape (B,)
-    One stream per block (block ``first_block + b``).
-block_size, n_samples : int
-    Samples per block, and samples in these B blocks together.
-points : ndarray(int64), shape (C, n_samples)
-    Output: the hero's points per candidate and sample; in the match game (``GAME_MATCH``,
-    a deal's points 0 to 4 a seat) every seat's, three bits each (seat p at bits 3p, the hero
-    at 0), for the chance of winning the match (:func:`kernels.match.equity_after`).
-stats : ndarray(int64), shape (B, C, N_STATS)
-    Output: per-block statistics (zeroed by the caller).
-"""
+    Parameters
+    ----------
+    hero : ndarray(uint8), shape (13,)
+    cand_rows : ndarray(int16), shape (C, 3)
+        Candidates' strength triples (anything for a natural or surrender candidate).
+    cand_natural, cand_key : ndarray(int64), shape (C,)
+    cand_surrender : ndarray(bool), shape (C,)
+    unseen : ndarray(uint8), shape (39,)
+    players, policy, bank : int
+    tables : ndarray(float64), shape kernels.policies.TABLE_SHAPE
+    policy_points : ndarray(float64), shape kernels.policies.POINTS_SHAPE
+    search : bool or None
+        kernels.policies.search_mode for the opponents' policy under this ruleset.
+    params, royalty, naturals : ndarray(int64)
+    states : ndarray(uint64), shape (B,)
+        One random stream per block.
+    block_size, n_samples : int
+        Samples per block, and samples in these B blocks together.
+    points : ndarray(int64), shape (C, n_samples)
+        Output: the hero's points per candidate and sample; in the match game (``GAME_MATCH``,
+        a deal's points 0 to 4 a seat) every seat's, three bits each (seat p at bits 3p, the hero
+        at 0), for the chance of winning the match (:func:`kernels.match.equity_after`).
+    stats : ndarray(int64), shape (B, C, N_STATS)
+        Output: per-block statistics (zeroed by the caller).
+    """
+    parallel_for(lambda b: sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender,
+                                        unseen, players, policy, tables, policy_points, search,
+                                        params, royalty, naturals, bank, states, block_size,
+                                        n_samples, points, stats, b), range(len(states)))

@@ -26,7 +26,7 @@ back and the best legal low behind it, and the valued policies take
 """
 
 import numpy as np
-from numba import get_num_threads, njit, prange
+from numba import get_num_threads, njit
 
 from kernels import settle as S
 from kernels.evaluate import N_STRENGTHS, WHEEL_SECOND, eval3, eval5
@@ -46,6 +46,7 @@ from kernels.settings import (
     frontier_scratch,
     subset_strengths,
 )
+from kernels.threads import borrowed, parallel_for
 from kernels.value import (
     CLOSED_FORM,
     GAIN,
@@ -410,28 +411,28 @@ def place(hand, decision, params, seat, rows, natural, natural_key, surrender):
     surrender[0, seat] = sur
 
 
-def _play_hands_body(hands, policy, tables, points, params, naturals, opponents, search, states,
-                     bounds, rows, natural, natural_key, surrender):
-    n_chunks = states.shape[0]
-    for c in prange(n_chunks):
-        state = states[c:c + 1].copy()
-        scratch = policy_scratch()
-        for i in range(bounds[c], bounds[c + 1]):
-            split, nat, key, sur = decide(hands[i], policy, tables, points, params, naturals,
-                                          opponents, search, state, scratch)
-            natural[i] = nat
-            natural_key[i] = key
-            surrender[i] = sur
-            if split >= 0:
-                r = split_rows(hands[i], split, params)
-                rows[i, 0] = r[0]
-                rows[i, 1] = r[1]
-                rows[i, 2] = r[2]
-            else:
-                rows[i, :] = -1
-
-
-play_hands_parallel = njit(cache=True, parallel=True)(_play_hands_body)
+@njit(cache=True, nogil=True)
+def play_chunk(hands, policy, tables, points, params, naturals, opponents, search, states, bounds,
+               rows, natural, natural_key, surrender, c):
+    """Chunk ``c`` of :func:`play_hands`: hands ``bounds[c]`` up to ``bounds[c + 1]``, by the
+    random stream ``states[c]``."""
+    hands, tables, points = borrowed(hands), borrowed(tables), borrowed(points)
+    params, naturals = borrowed(params), borrowed(naturals)
+    state = states[c:c + 1].copy()
+    scratch = policy_scratch()
+    for i in range(bounds[c], bounds[c + 1]):
+        split, nat, key, sur = decide(hands[i], policy, tables, points, params, naturals,
+                                      opponents, search, state, scratch)
+        natural[i] = nat
+        natural_key[i] = key
+        surrender[i] = sur
+        if split >= 0:
+            r = split_rows(hands[i], split, params)
+            rows[i, 0] = r[0]
+            rows[i, 1] = r[1]
+            rows[i, 2] = r[2]
+        else:
+            rows[i, :] = -1
 
 
 def play_hands(hands, policy, tables, points, params, naturals, opponents, states,
@@ -461,9 +462,9 @@ def play_hands(hands, policy, tables, points, params, naturals, opponents, state
     groups = 1 if progress is None else max(1, min(steps, n_chunks // (2 * get_num_threads())))
     cuts = [g * n_chunks // groups for g in range(groups + 1)]
     for first, last in zip(cuts[:-1], cuts[1:]):
-        play_hands_parallel(hands, policy, tables, points, params, naturals, opponents, search,
-                            states[first:last], bounds[first:last + 1], rows, natural,
-                            natural_key, surrender)
+        parallel_for(lambda c: play_chunk(hands, policy, tables, points, params, naturals,
+                                          opponents, search, states, bounds, rows, natural,
+                                          natural_key, surrender, c), range(first, last))
         if progress is not None:
             progress(int(bounds[last]), n)
     return rows, natural, natural_key, surrender

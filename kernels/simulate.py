@@ -19,7 +19,7 @@ ruleset's naturals (detected, whether or not declared).
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from kernels import settle as S
 from kernels.evaluate import WHEEL_SECOND
@@ -35,6 +35,7 @@ from kernels.settings import (
     subset_strengths,
     wheel_rank_matters,
 )
+from kernels.threads import borrowed, parallel_for
 
 (A_HANDS, A_SUM, A_SUMSQ, A_FOULS, A_SURRENDERS, A_NATURALS, A_SWEEPS_GIVEN, A_SWEEPS_TAKEN,
  A_HOME_RUNS, A_BANK_HANDS) = range(10)
@@ -49,104 +50,110 @@ BANK_NONE, BANK_ROTATE, BANK_FIXED = range(3)
 SEARCH_RULESETS = 6
 
 
-def _simulate_blocks_body(states, first_table, counts, players, seat_policy, tables,
-                          points, seat_model, seat_search, params, royalty, naturals, n_naturals,
-                          natural_kinds, natural_index, bank_mode, bank_seat, acc, hist, held):
+@njit(cache=True, nogil=True)
+def simulate_block(states, first_table, counts, players, seat_policy, tables, points, seat_model,
+                   seat_search, params, royalty, naturals, n_naturals, natural_kinds, natural_index,
+                   bank_mode, bank_seat, acc, hist, held, b):
+    """Block ``b`` of :func:`simulate_blocks`: its tables, by its random stream ``states[b]``,
+    into ``acc[b]``, ``hist[b]`` and ``held[b]``."""
+    tables, points, seat_model, seat_search = (borrowed(tables), borrowed(points),
+                                               borrowed(seat_model), borrowed(seat_search))
+    params, royalty, naturals = borrowed(params), borrowed(royalty), borrowed(naturals)
+    acc, hist = borrowed(acc), borrowed(hist)
     n_rules = params.shape[0]
-    for b in prange(states.shape[0]):
-        state = states[b:b + 1].copy()
-        deck = np.arange(52).astype(np.uint8)
-        hands = np.empty((players, 13), np.uint8)
-        scratch = policy_scratch()
-        frontier, out_split, _, _, _, _ = scratch
-        share = n_rules > SEARCH_RULESETS  # one frontier per hand and scale, else searches
-        s3 = np.empty((players, N_FRONTS), np.int16)  # per seat; fronts need no remap
-        s5 = np.empty((2, players, N_FIVES), np.int16)  # per strength scale and seat
-        l5 = np.empty((players, N_FIVES), np.int16)  # per seat: low strengths (a low middle)
-        room = out_split.shape[0] if share else 1
-        sizes = np.full((2, players), -1, np.int64)  # frontier size per scale and seat
-        front_split = np.empty((2, players, room), np.int32)
-        front_rows = np.empty((2, players, room, 3), np.int16)
-        keys = np.empty((players, natural_kinds.shape[0]), np.int64)  # per seat and kind
-        rule_keys = np.empty(naturals.shape[1], np.int64)  # one seat's, one ruleset's
-        rows = np.zeros((1, players, 3), np.int16)
-        natural = np.full((1, players), -1, np.int64)
-        key = np.zeros((1, players), np.int64)
-        surrender = np.zeros((1, players), np.bool_)
-        aces = np.zeros((1, players), np.int64)
-        banks = np.zeros(1, np.int64)
-        chips = np.full((1, players), -1, np.int64)
-        net = np.zeros((1, players), np.int64)
-        work = S.new_work()
-        detail = np.zeros((1, 1, S.N_DETAIL), np.int64)
-        results = np.zeros((1, 1, 3), np.int8)
-        wheel_used = np.zeros(2, np.bool_)
-        low_used = False  # a ruleset with a low middle: it searches, whatever ``share``
+    state = states[b:b + 1].copy()
+    deck = np.arange(52).astype(np.uint8)
+    hands = np.empty((players, 13), np.uint8)
+    scratch = policy_scratch()
+    frontier, out_split, _, _, _, _ = scratch
+    share = n_rules > SEARCH_RULESETS  # one frontier per hand and scale, else searches
+    s3 = np.empty((players, N_FRONTS), np.int16)  # per seat; fronts need no remap
+    s5 = np.empty((2, players, N_FIVES), np.int16)  # per strength scale and seat
+    l5 = np.empty((players, N_FIVES), np.int16)  # per seat: low strengths (a low middle)
+    room = out_split.shape[0] if share else 1
+    sizes = np.full((2, players), -1, np.int64)  # frontier size per scale and seat
+    front_split = np.empty((2, players, room), np.int32)
+    front_rows = np.empty((2, players, room, 3), np.int16)
+    keys = np.empty((players, natural_kinds.shape[0]), np.int64)  # per seat and kind
+    rule_keys = np.empty(naturals.shape[1], np.int64)  # one seat's, one ruleset's
+    rows = np.zeros((1, players, 3), np.int16)
+    natural = np.full((1, players), -1, np.int64)
+    key = np.zeros((1, players), np.int64)
+    surrender = np.zeros((1, players), np.bool_)
+    aces = np.zeros((1, players), np.int64)
+    banks = np.zeros(1, np.int64)
+    chips = np.full((1, players), -1, np.int64)
+    net = np.zeros((1, players), np.int64)
+    work = S.new_work()
+    detail = np.zeros((1, 1, S.N_DETAIL), np.int64)
+    results = np.zeros((1, 1, 3), np.int8)
+    wheel_used = np.zeros(2, np.bool_)
+    low_used = False  # a ruleset with a low middle: it searches, whatever ``share``
+    for r in range(n_rules):
+        wheel_used[1 if params[r, S.P_WHEEL_SECOND] else 0] = True
+        low_used |= params[r, S.P_LOW_MIDDLE] != 0
+    for t in range(counts[b]):
+        table = first_table[b] + t
+        shuffle_prefix(deck, 13 * players, state)
+        for p in range(players):
+            sorted_hand(deck, 13 * p, hands[p])
+            count = 0
+            for c in hands[p]:
+                count += (c >> 2) == 12
+            aces[0, p] = count
+            kind_keys(hands[p], natural_kinds, keys[p])  # each distinct natural once
+            if share:
+                # one frontier per strength scale in use; the second is a remap of the first
+                # unless the wheel's rank matters to the hand (one hand in twelve)
+                first = 0 if wheel_used[0] else 1
+                _, sizes[first, p] = _frontier(hands[p], first == 1, frontier,
+                                               front_split[first, p], front_rows[first, p])
+                if first == 0 and wheel_used[1]:
+                    if wheel_rank_matters(hands[p]):
+                        _, sizes[1, p] = _frontier(hands[p], True, frontier, front_split[1, p],
+                                                   front_rows[1, p])
+                    else:
+                        sizes[1, p] = sizes[0, p]
+                        remap_wheel_second(sizes[0, p], front_split[0, p], front_rows[0, p],
+                                           front_split[1, p], front_rows[1, p])
+            if low_used:
+                low_subset_strengths(hands[p], l5[p])
+            if share and not low_used:
+                continue
+            subset_strengths(hands[p], False, s3[p], s5[0, p])
+            if wheel_used[1]:
+                for i in range(N_FIVES):
+                    s5[1, p, i] = WHEEL_SECOND[s5[0, p, i]]
+        draw = state.copy()  # every ruleset sees the same random choices
         for r in range(n_rules):
-            wheel_used[1 if params[r, S.P_WHEEL_SECOND] else 0] = True
-            low_used |= params[r, S.P_LOW_MIDDLE] != 0
-        for t in range(counts[b]):
-            table = first_table[b] + t
-            shuffle_prefix(deck, 13 * players, state)
+            w = 1 if params[r, S.P_WHEEL_SECOND] else 0
+            searches = not share or params[r, S.P_LOW_MIDDLE] != 0
             for p in range(players):
-                sorted_hand(deck, 13 * p, hands[p])
-                count = 0
-                for c in hands[p]:
-                    count += (c >> 2) == 12
-                aces[0, p] = count
-                kind_keys(hands[p], natural_kinds, keys[p])  # each distinct natural once
-                if share:
-                    # one frontier per strength scale in use; the second is a remap of the first
-                    # unless the wheel's rank matters to the hand (one hand in twelve)
-                    first = 0 if wheel_used[0] else 1
-                    _, sizes[first, p] = _frontier(hands[p], first == 1, frontier,
-                                                   front_split[first, p], front_rows[first, p])
-                    if first == 0 and wheel_used[1]:
-                        if wheel_rank_matters(hands[p]):
-                            _, sizes[1, p] = _frontier(hands[p], True, frontier, front_split[1, p],
-                                                       front_rows[1, p])
-                        else:
-                            sizes[1, p] = sizes[0, p]
-                            remap_wheel_second(sizes[0, p], front_split[0, p], front_rows[0, p],
-                                               front_split[1, p], front_rows[1, p])
-                if low_used:
-                    low_subset_strengths(hands[p], l5[p])
-                if share and not low_used:
-                    continue
-                subset_strengths(hands[p], False, s3[p], s5[0, p])
-                if wheel_used[1]:
-                    for i in range(N_FIVES):
-                        s5[1, p, i] = WHEEL_SECOND[s5[0, p, i]]
-            draw = state.copy()  # every ruleset sees the same random choices
-            for r in range(n_rules):
-                w = 1 if params[r, S.P_WHEEL_SECOND] else 0
-                searches = not share or params[r, S.P_LOW_MIDDLE] != 0
-                for p in range(players):
-                    for k in range(n_naturals[r]):
-                        rule_keys[k] = keys[p, natural_index[r, k]]
-                        held[b, r, k] += rule_keys[k] >= 0
-                    rule_naturals = naturals[r, :n_naturals[r]]
-                    best = best_held(rule_naturals, rule_keys[:n_naturals[r]])
-                    state[0] = draw[0] + np.uint64(p + 1)  # seat p's stream for this table
-                    model = seat_model[r, p]
-                    decision = choose(hands[p], seat_policy[p], tables[model], points[model],
-                                      params[r], rule_naturals, best, players - params[r, S.P_HANDS],
-                                      seat_search[r, p] and searches, state, scratch, s3[p],
-                                      s5[w, p], l5[p], front_split[w, p], front_rows[w, p],
-                                      sizes[w, p])
-                    place(hands[p], decision, params[r], p, rows, natural, key, surrender)
-                if bank_mode[r] == BANK_ROTATE:
-                    banks[0] = table % players
-                elif bank_mode[r] == BANK_FIXED:
-                    banks[0] = bank_seat[r]
-                else:
-                    banks[0] = -1
-                S.settle_into(params[r], royalty[r], naturals[r, :n_naturals[r]], rows, natural,
-                              key, surrender, aces, banks, chips, net, 0, work, detail, results,
-                              False)
-                _tally(params[r], rows, work[S.W_SEAT, S.SEAT_STATUS], banks[0], net, r, players, acc[b],
-                       hist[b])
-            state[0] = draw[0] + np.uint64(players + 1)
+                for k in range(n_naturals[r]):
+                    rule_keys[k] = keys[p, natural_index[r, k]]
+                    held[b, r, k] += rule_keys[k] >= 0
+                rule_naturals = naturals[r, :n_naturals[r]]
+                best = best_held(rule_naturals, rule_keys[:n_naturals[r]])
+                state[0] = draw[0] + np.uint64(p + 1)  # seat p's stream for this table
+                model = seat_model[r, p]
+                decision = choose(hands[p], seat_policy[p], tables[model], points[model],
+                                  params[r], rule_naturals, best, players - params[r, S.P_HANDS],
+                                  seat_search[r, p] and searches, state, scratch, s3[p],
+                                  s5[w, p], l5[p], front_split[w, p], front_rows[w, p],
+                                  sizes[w, p])
+                place(hands[p], decision, params[r], p, rows, natural, key, surrender)
+            if bank_mode[r] == BANK_ROTATE:
+                banks[0] = table % players
+            elif bank_mode[r] == BANK_FIXED:
+                banks[0] = bank_seat[r]
+            else:
+                banks[0] = -1
+            S.settle_into(params[r], royalty[r], naturals[r, :n_naturals[r]], rows, natural,
+                          key, surrender, aces, banks, chips, net, 0, work, detail, results,
+                          False)
+            _tally(params[r], rows, work[S.W_SEAT, S.SEAT_STATUS], banks[0], net, r, players, acc[b],
+                   hist[b])
+        state[0] = draw[0] + np.uint64(players + 1)
 
 
 @njit(cache=True)
@@ -196,37 +203,45 @@ def _tally(params, rows, status, bank, net, r, players, acc, hist):
         acc[r, i // hands, A_HOME_RUNS] += swept_all
 
 
-simulate_blocks = njit(cache=True, parallel=True)(_simulate_blocks_body)
-simulate_blocks.__doc__ = """Simulate blocks of tables (one random stream per block) in parallel.
+def simulate_blocks(states, first_table, counts, players, seat_policy, tables, points, seat_model,
+                    seat_search, params, royalty, naturals, n_naturals, natural_kinds, natural_index,
+                    bank_mode, bank_seat, acc, hist, held):
+    """Simulate blocks of tables (one random stream per block) in parallel (on ``numba.get_num_threads()`` threads).
 
-Parameters
-----------
-states : ndarray(uint64), shape (B,)
-first_table, counts : ndarray(int64), shape (B,)
-    Index of each block's first table (bank rotation) and its number of tables.
-players : int
-    Hands dealt per table, P: the players, or twice them in criss-cross (``P_HANDS`` = 2, which
-    every ruleset of a run then has).
-seat_policy : ndarray(int64), shape (P,)
-    Policy code per seat (kernels.policies.POLICIES).
-tables : ndarray(float64), shape (M,) + kernels.policies.TABLE_SHAPE
-points : ndarray(float64), shape (M,) + kernels.policies.POINTS_SHAPE
-    The distinct (EV table, points table) pairs of the run's (ruleset, policy) models.
-seat_model : ndarray(int64), shape (R, P)
-    Index into ``tables`` and ``points`` of each seat's model under each ruleset.
-seat_search : ndarray(bool), shape (R, P)
-    kernels.policies.searchable for each seat's model under each ruleset.
-params : ndarray(int64), shape (R, N_PARAMS)
-royalty : ndarray(int64), shape (R, 3, 9)
-naturals : ndarray(int64), shape (R, K, 4)
-    Padded; ruleset r has ``n_naturals[r]`` rows.
-natural_kinds : ndarray(int64), shape (U, 2)
-    The distinct (kind, parameter) of all rulesets' naturals, detected once per hand.
-natural_index : ndarray(int64), shape (R, K)
-    Row of ``natural_kinds`` for each ruleset's natural.
-n_naturals, bank_mode, bank_seat : ndarray(int64), shape (R,)
-acc : ndarray(int64), shape (B, R, P / hands, N_ACC)
-hist : ndarray(int64), shape (B, R, P / hands, N_HIST)
-held : ndarray(int64), shape (B, R, K)
-    Outputs, zeroed by the caller.
-"""
+    Parameters
+    ----------
+    states : ndarray(uint64), shape (B,)
+    first_table, counts : ndarray(int64), shape (B,)
+        Index of each block's first table (bank rotation) and its number of tables.
+    players : int
+        Hands dealt per table, P: the players, or twice them in criss-cross (``P_HANDS`` = 2, which
+        every ruleset of a run then has).
+    seat_policy : ndarray(int64), shape (P,)
+        Policy code per seat (kernels.policies.POLICIES).
+    tables : ndarray(float64), shape (M,) + kernels.policies.TABLE_SHAPE
+    points : ndarray(float64), shape (M,) + kernels.policies.POINTS_SHAPE
+        The distinct (EV table, points table) pairs of the run's (ruleset, policy) models.
+    seat_model : ndarray(int64), shape (R, P)
+        Index into ``tables`` and ``points`` of each seat's model under each ruleset.
+    seat_search : ndarray(bool), shape (R, P)
+        kernels.policies.searchable for each seat's model under each ruleset.
+    params : ndarray(int64), shape (R, N_PARAMS)
+    royalty : ndarray(int64), shape (R, 3, 9)
+    naturals : ndarray(int64), shape (R, K, 4)
+        Padded; ruleset r has ``n_naturals[r]`` rows.
+    natural_kinds : ndarray(int64), shape (U, 2)
+        The distinct (kind, parameter) of all rulesets' naturals, detected once per hand.
+    natural_index : ndarray(int64), shape (R, K)
+        Row of ``natural_kinds`` for each ruleset's natural.
+    n_naturals, bank_mode, bank_seat : ndarray(int64), shape (R,)
+    acc : ndarray(int64), shape (B, R, P / hands, N_ACC)
+    hist : ndarray(int64), shape (B, R, P / hands, N_HIST)
+    held : ndarray(int64), shape (B, R, K)
+        Outputs, zeroed by the caller.
+    """
+    parallel_for(lambda b: simulate_block(states, first_table, counts, players, seat_policy,
+                                          tables, points, seat_model, seat_search, params, royalty,
+                                          naturals, n_naturals, natural_kinds, natural_index,
+                                          bank_mode, bank_seat, acc, hist, held, b),
+                 range(len(states)))
+

@@ -39,19 +39,19 @@ def best_kernels():
     into it; which of its routes, :func:`analysis.measure.best.sampler_search` says."""
     from kernels import montecarlo
 
-    return (montecarlo.sample_blocks,)
+    return (montecarlo.sample_block,)
 
 
 def simulate_kernels():
     from kernels import simulate
 
-    return (simulate.simulate_blocks,)
+    return (simulate.simulate_block,)
 
 
 def policy_kernels():
     from kernels import policies, settings, value
 
-    return policies.play_hands_parallel, value._frontier_values, settings._frontier_batch_parallel
+    return policies.play_chunk, value._frontier_values, settings._frontier_batch_parallel
 
 
 def hand_kernels():
@@ -71,7 +71,7 @@ def match_kernels():
     """What ``sapsam match`` compiles: the seats' decisions and matches played out."""
     from kernels import match, policies
 
-    return match.play_out, policies.play_hands_parallel
+    return match.play_out, policies.play_chunk
 
 
 def match_equity_kernels():

@@ -251,7 +251,7 @@ def simulate(cards, rules, players, policy, cands, samples, stream, first_block=
                       _kp.search_mode(policy.code, policy.tables, policy.points, compiled.params),
                       compiled.params,
                       compiled.royalty, compiled.naturals, bank,
-                      stream.states(blocks, first_block), first_block, BLOCK, samples,
+                      stream.states(blocks, first_block), BLOCK, samples,
                       points, stats)
     if rules.scoring.game == Game.MATCH and not packed:
         points &= 7  # the hand's own
