@@ -65,12 +65,12 @@ def simulate_block(states, first_table, counts, players, seat_policy, tables, po
     deck = np.arange(52).astype(np.uint8)
     hands = np.empty((players, 13), np.uint8)
     scratch = policy_scratch()
-    frontier, out_split, _, _, _, _ = scratch
+    frontier, out_split, out_rows, _, _, _ = scratch
     share = n_rules > SEARCH_RULESETS  # one frontier per hand and scale, else searches
     s3 = np.empty((players, N_FRONTS), np.int16)  # per seat; fronts need no remap
     s5 = np.empty((2, players, N_FIVES), np.int16)  # per strength scale and seat
     l5 = np.empty((players, N_FIVES), np.int16)  # per seat: low strengths (a low middle)
-    room = out_split.shape[0] if share else 1
+    room = out_split.shape[0] if share else 1  # frontiers kept for every ruleset to share
     sizes = np.full((2, players), -1, np.int64)  # frontier size per scale and seat
     front_split = np.empty((2, players, room), np.int32)
     front_rows = np.empty((2, players, room, 3), np.int16)
@@ -136,11 +136,14 @@ def simulate_block(states, first_table, counts, players, seat_policy, tables, po
                 best = best_held(rule_naturals, rule_keys[:n_naturals[r]])
                 state[0] = draw[0] + np.uint64(p + 1)  # seat p's stream for this table
                 model = seat_model[r, p]
+                if share:
+                    splits, members = front_split[w, p], front_rows[w, p]
+                else:  # a frontier is built at the decision that needs it, in the scratch's room
+                    splits, members = out_split, out_rows
                 decision = choose(hands[p], seat_policy[p], tables[model], points[model],
                                   params[r], rule_naturals, best, players - params[r, S.P_HANDS],
                                   seat_search[r, p] and searches, state, scratch, s3[p],
-                                  s5[w, p], l5[p], front_split[w, p], front_rows[w, p],
-                                  sizes[w, p])
+                                  s5[w, p], l5[p], splits, members, sizes[w, p])
                 place(hands[p], decision, params[r], p, rows, natural, key, surrender)
             if bank_mode[r] == BANK_ROTATE:
                 banks[0] = table % players
