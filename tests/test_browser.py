@@ -37,7 +37,7 @@ from selenium import webdriver  # noqa: E402  (only once the browser is known to
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support import expected_conditions as seen  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -129,6 +129,60 @@ def test_analyse_a_picked_hand(server, browser):
         f"{api['candidates'][0]['ev']:+.3f}"
     full_height(browser)
     shot(browser, "analyse")
+
+
+def paste(driver, cards):
+    box = by_id(driver, "paste")
+    box.clear()
+    box.send_keys(" ".join(cards))
+    by_id(driver, "paste-apply").click()
+
+
+def test_criss_cross_asks_for_the_other_hand(server, browser):
+    """Criss-cross deals two hands: the form asks for the other, and the ranking is the API's
+    for both; standard hides the field again."""
+    other = "Ah Kh Qs Jd Tc 9d 8c 7h 6s 6d 4c 3h 2s"
+    open_page(browser, server)
+    assert not by_id(browser, "other-hand").is_displayed()
+    Select(by_id(browser, "rules")).select_by_value("criss-cross")
+    wait(browser, 30).until(lambda d: by_id(d, "other-hand").is_displayed())
+    assert by_id(browser, "players").get_attribute("value") == "2"
+    paste(browser, HAND)
+    by_id(browser, "analyse-run").click()
+    wait(browser).until(lambda d: by_id(d, "analyse-error").is_displayed())
+    assert "13 cards" in by_id(browser, "analyse-error").text  # the other hand is missing
+    by_id(browser, "other-hand").send_keys(other)
+    by_id(browser, "analyse-run").click()
+    wait(browser).until(seen.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=ranking]")))
+    api = post(server, "/api/best", {"hand": " ".join(HAND), "rules": "criss-cross",
+                                     "players": 2, "samples": 4000, "seed": 0, "other": other})
+    rows = browser.find_elements(By.CSS_SELECTOR, "[data-testid=ranking-row]")
+    assert len(rows) == len(api["candidates"])
+    assert rows[0].find_element(By.CSS_SELECTOR, "[data-testid=ranking-ev]").text == \
+        f"{api['candidates'][0]['ev']:+.3f}"
+    Select(by_id(browser, "rules")).select_by_value("standard")
+    wait(browser, 30).until(lambda d: not by_id(d, "other-hand").is_displayed())
+
+
+def test_a_match_ranked_by_the_chance_of_winning_it(server, browser):
+    open_page(browser, server)
+    Select(by_id(browser, "rules")).select_by_value("first-to-11")
+    wait(browser, 30).until(lambda d: by_id(d, "match-score").is_displayed())
+    paste(browser, HAND)
+    by_id(browser, "match-score").send_keys("8,10,3,6")
+    Select(by_id(browser, "samples")).select_by_visible_text("1000")
+    by_id(browser, "analyse-run").click()
+    wait(browser).until(seen.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=match-ranking]")))
+    api = post(server, "/api/best", {"hand": " ".join(HAND), "rules": "first-to-11",
+                                     "players": 4, "samples": 1000, "seed": 0, "scores": [8, 10, 3, 6]})
+    rows = browser.find_elements(By.CSS_SELECTOR, "[data-testid=match-row]")
+    assert len(rows) == len(api["candidates"])
+    for row, want in zip(rows, api["candidates"]):
+        assert row.find_element(By.CSS_SELECTOR, "[data-testid=match-setting]").get_attribute(
+            "data-setting") == want["setting"]
+        assert row.find_element(By.CSS_SELECTOR, "[data-testid=match-win]").text == f"{100 * want['win']:.1f}%"
+    full_height(browser)
+    shot(browser, "match")
 
 
 def test_train_a_hand_set_by_clicks(server, browser):

@@ -328,3 +328,23 @@ def test_criss_cross_best_takes_the_other_hand(client):
     assert json.loads(cli.stdout)["hands"][0] == answer
     message = bad(client.post("/api/best", json={**body, "other": None}), 400, "hand")
     assert "other hand" in message
+
+
+def test_match_best_by_the_chance_of_winning_as_the_cli(client):
+    """With a match's scores, /api/best ranks by the chance of winning the match, as
+    ``sapsam best --score --json``; bad scores and what cannot go with them name their field."""
+    body = {"hand": HAND, "rules": "first-to-11", "scores": [8, 10, 3, 6], "opponents": "greedy",
+            "samples": 400, "seed": 2}
+    answer = client.post("/api/best", json=body)
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == cli_json("best", HAND, "--rules", "first-to-11", "--score", "8,10,3,6",
+                                     "--opponents", "greedy", "--samples", "400", "--seed", "2")
+    top = client.post("/api/best", json={**body, "top": 2}).json()
+    assert top["candidates"] == answer.json()["candidates"][:2]
+    assert "not played as a match" in bad(client.post("/api/best", json={**body, "rules": "standard"}),
+                                          400, "scores")
+    assert "over" in bad(client.post("/api/best", json={**body, "scores": [11, 3, 2, 0]}), 400, "scores")
+    bad(client.post("/api/best", json={**body, "players": 3}), 400, "players")
+    bad(client.post("/api/best", json={**body, "precision": 0.1}), 400, "precision")
+    bad(client.post("/api/best", json={**body, "scores": [8]}), 422, "scores")
+    bad(client.post("/api/best", json={**body, "scores": [8, -1]}), 422, 1)

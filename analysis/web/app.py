@@ -25,11 +25,13 @@ from analysis.game.cards import parse_hand
 from analysis.game.ruleset_files import load_ruleset, ruleset_ids
 from analysis.game.score import score_showdown
 from analysis.measure.best import best_setting
+from analysis.measure.match import check_scores, match_rules, match_setting
 from analysis.measure.review import houseway_review, played_setting, review_of
 from analysis.output.answers import rules_answer, score_answer, settings_answer
 from analysis.strategy.registry import make_policy
 from analysis.web import requests as rq
 from analysis.web.jobs import Jobs, QueueFull
+from analysis.web.limits import BodyLimit
 from analysis.web.work import run_job
 
 HERE = Path(__file__).resolve().parent
@@ -89,43 +91,6 @@ def _finite(value):
 def _policy(name, rid, players):
     """An opponents' policy, made once per server (the EV tables of a fit, a house way)."""
     return make_policy(name, rid, players)
-
-
-class BodyLimit:
-    """Refuse (413) a request body over ``limit`` bytes, before it is read whole."""
-
-    def __init__(self, app, limit):
-        self.app, self.limit = app, limit
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        length = dict(scope["headers"]).get(b"content-length", b"0")
-        if not length.isdigit() or int(length) > self.limit:
-            return await self._refuse(scope, send)
-        seen = 0
-
-        async def counted():
-            nonlocal seen
-            message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.limit:
-                raise _TooLarge
-            return message
-
-        try:
-            await self.app(scope, counted, send)
-        except _TooLarge:
-            await self._refuse(scope, send)
-
-    async def _refuse(self, scope, send):
-        response = JSONResponse({"detail": [{"loc": ["body"], "type": "too_large", "msg": (
-            f"a request body is at most {self.limit:,} bytes")}]}, status_code=413)
-        await response(scope, None, send)
-
-
-class _TooLarge(Exception):
-    pass
 
 
 def create_app(job_root=None, running=1, queued=8, computing=4):
@@ -188,11 +153,27 @@ def create_app(job_root=None, running=1, queued=8, computing=4):
             parse_hand(body.hand)
             return settings_answer(body.hand, body.wheel_rank, rules)
 
-    @app.post("/api/best", summary="Rank a hand's settings by EV (sapsam best --json)")
+    @app.post("/api/best", summary="Rank a hand's settings by EV (sapsam best --json); with "
+                                   "scores, by the chance of winning a match (--score)")
     def best(body: rq.BestRequest):
         with checking("hand"):
             parse_hand(body.hand)
         rules = load_ruleset(named("rules", body.rules))
+        if body.scores is not None:  # a match: by the chance of winning it (best --score)
+            if body.players not in (None, len(body.scores)):
+                raise BadInput("players", f"{len(body.scores)} scores are {len(body.scores)} "
+                                          f"players, not {body.players}")
+            for field in ("precision", "other"):
+                if getattr(body, field) is not None:
+                    raise BadInput(field, f"scores rank a match's settings: give no {field}")
+            with checking("scores"):
+                check_scores(body.scores, match_rules(rules))  # before the opponents are made
+            with gate:
+                result = match_setting(body.hand, rules, body.scores, _policy(
+                    body.opponents, rules.id, len(body.scores)), body.samples, body.seed)
+            answer = result.to_dict()
+            answer["candidates"] = answer["candidates"][:body.top]
+            return JSONResponse(_finite(answer))
         players = body.players or rules.players
         with gate, checking("hand"):
             result = best_setting(body.hand, rules, players, _policy(body.opponents, rules.id, players),

@@ -52,6 +52,10 @@ class HandRequest(Body):
 class BestRequest(HandRequest):
     top: Annotated[int | None, Field(ge=1)] = None
     precision: Annotated[float | None, Field(gt=0)] = None
+    scores: Annotated[list[Annotated[int, Field(ge=0, le=99)]] | None,
+                      Field(min_length=2, max_length=4, description=(
+                          "A match's score (first-to-11), yours first, one per player: rank by "
+                          "the chance of winning the match (sapsam best --score)."))] = None
 
 
 class ReviewRequest(HandRequest):

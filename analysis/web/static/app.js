@@ -52,6 +52,29 @@ function table() {
   return { rules: $("#rules").value, players: Number($("#players").value) };
 }
 
+// What the chosen ruleset asks of the analyse form: a second hand (criss-cross), a match's score.
+const ruleset = { hands: 1, match: false };
+
+async function chooseRules() {
+  const rules = await api(`/api/rules/${encodeURIComponent($("#rules").value)}`);
+  ruleset.hands = rules.table.hands;
+  ruleset.match = rules.scoring.game === "match";
+  $("#players").value = String(rules.players);
+  $("#other-controls").hidden = ruleset.hands !== 2;
+  $("#score-controls").hidden = !ruleset.match;
+}
+
+// Cards typed as text, each as the deck spells it ("as" -> "As"); an error names the first bad one.
+function parseCards(text, count) {
+  const cards = text.trim().split(/[\s,]+/).filter(Boolean)
+    .map((c) => c.length === 2 ? c[0].toUpperCase() + c[1].toLowerCase() : c);
+  const unknown = cards.filter((c) => !DECK.includes(c));
+  if (unknown.length) throw new Error(`unknown card ${unknown[0]}: use a rank (2-9, T, J, Q, K, A) and a suit (s, h, d, c), e.g. As Td`);
+  if (new Set(cards).size !== cards.length) throw new Error("a card is given twice");
+  if (cards.length !== count) throw new Error(`a hand is ${count} cards, got ${cards.length}`);
+  return cards;
+}
+
 // One line per error, each naming its field, from the API's {detail: [...]} or {detail: "..."}.
 async function api(path, body) {
   const response = await fetch(path, body === undefined ? {} : {
@@ -130,13 +153,11 @@ function setupAnalyse() {
   $("#analyse-clear").addEventListener("click", () => pick([]));
   $("#paste-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const cards = $("#paste").value.trim().split(/[\s,]+/).filter(Boolean)
-      .map((c) => c.length === 2 ? c[0].toUpperCase() + c[1].toLowerCase() : c);
-    const unknown = cards.filter((c) => !DECK.includes(c));
-    if (unknown.length) return showError($("#analyse-error"), `unknown card ${unknown[0]}: use a rank (2-9, T, J, Q, K, A) and a suit (s, h, d, c), e.g. As Td`);
-    if (new Set(cards).size !== cards.length) return showError($("#analyse-error"), "a card is given twice");
-    if (cards.length !== 13) return showError($("#analyse-error"), `a hand is 13 cards, got ${cards.length}`);
-    pick(cards);
+    try {
+      pick(parseCards($("#paste").value, 13));
+    } catch (error) {
+      showError($("#analyse-error"), error);
+    }
   });
   $("#analyse-run").addEventListener("click", analyse);
 }
@@ -167,8 +188,18 @@ async function analyse() {
   const body = { hand, ...table(), samples: Number($("#samples").value), seed: 0 };
   showError($("#analyse-error"), null);
   try {
+    if (ruleset.hands === 2) body.other = parseCards($("#other").value, 13).join(" ");
+    const score = $("#score").value.trim();
+    if (ruleset.match && score) {
+      body.scores = score.split(/[\s,]+/).map((x) => {
+        if (!/^\d+$/.test(x)) throw new Error(`a score is a whole number, got ${x}: yours first, e.g. 8,10,3,6`);
+        return Number(x);
+      });
+      body.players = body.scores.length;
+    }
     const answer = await busy($("#analyse-run"), () => api("/api/best", body));
-    renderRanking(answer);
+    if (body.scores) renderMatch(answer);
+    else renderRanking(answer);
   } catch (error) {
     showError($("#analyse-error"), error);
   }
@@ -210,6 +241,32 @@ function renderRanking(answer) {
   el("p", { class: "note", text: `${answer.rules}, ${answer.players} players, ${answer.opponents} opponents, ` +
     `${answer.samples.toLocaleString("en")} sampled tables (seed ${answer.seed}). EV in units per hand; ` +
     "~: not distinguishable from the best at 95%." }));
+}
+
+const percent = (x) => (x == null ? "-" : `${(100 * x).toFixed(1)}%`);
+
+// A match's ranking (best --score): the chance of winning the match, beside the deal's points.
+function renderMatch(answer) {
+  const rows = answer.candidates;
+  const head = el("p", { class: "headline" }, "Best for the match: ", settingFaces(answer.match_best),
+    ` wins it ${percent(rows[0].win)} of the time (${percent(answer.win_now)} before this deal)`);
+  const points = answer.match_best === answer.points_best ? null
+    : el("p", { class: "headline", "data-testid": "points-best" }, "For this deal's points alone: ",
+      settingFaces(answer.points_best));
+  const body = rows.map((r, i) => el("tr", { class: i === 0 ? "best" : "", "data-testid": "match-row" },
+    el("td", { text: String(i + 1) }),
+    el("td", { class: "left", "data-testid": "match-setting", "data-setting": r.setting }, settingFaces(r.setting)),
+    el("td", { "data-testid": "match-win", text: percent(r.win) }),
+    el("td", { class: "note", text: `${percent(r.win_ci_low)} to ${percent(r.win_ci_high)}` }),
+    el("td", { text: i === 0 ? "best" : fmt(100 * r.win_gap, 2) }),
+    el("td", { text: fmt(r.points) })));
+  $("#analyse-out").replaceChildren(head, points || "", el("div", { class: "scroll" },
+    el("table", { "data-testid": "match-ranking" },
+      el("thead", {}, el("tr", {}, ["#", "setting", "wins the match", "95% CI", "gap (% points)", "points"].map((h, i) =>
+        el("th", { class: i === 1 ? "left" : "", text: h })))),
+      el("tbody", {}, body))),
+  el("p", { class: "note", text: `${answer.rules} at ${answer.scores.join("-")}, ${answer.opponents} opponents, ` +
+    `${answer.samples.toLocaleString("en")} sampled tables (seed ${answer.seed}); points are this deal's, per hand.` }));
 }
 
 // --- train --------------------------------------------------------------------------------
@@ -505,6 +562,7 @@ async function start() {
     $("#rules").replaceChildren(...Object.entries(rules).map(([id, text]) =>
       el("option", { value: id, title: text, text: id })));
     $("#rules").value = "standard";
+    $("#rules").addEventListener("change", () => chooseRules().catch((error) => showError($("#analyse-error"), error)));
   } catch (error) {
     showError($("#analyse-error"), error);
   }
