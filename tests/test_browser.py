@@ -233,6 +233,35 @@ def test_train_with_the_house_way_as_a_hint(server, browser):
         assert by_id(browser, "train-submit").is_enabled()
 
 
+def test_train_in_criss_cross_deals_the_other_hand_too(server, browser):
+    """Criss-cross: the drill deals two hands, shows the other, and the suggestion and the
+    grade are the API's for the hand beside it."""
+    open_page(browser, server)
+    Select(by_id(browser, "rules")).select_by_value("criss-cross")
+    wait(browser, 30).until(lambda d: by_id(d, "players").get_attribute("value") == "2")
+    by_id(browser, "tab-train").click()
+    by_id(browser, "train-deal").click()
+    hand = [b.get_attribute("data-testid").removeprefix("hand-card-") for b in
+            browser.find_elements(By.CSS_SELECTOR, "[data-testid^=hand-card-]")]
+    other = [c.get_attribute("title") for c in
+             by_id(browser, "train-other").find_elements(By.CSS_SELECTOR, ".card")]
+    assert len(hand) == len(other) == 13 and not set(hand) & set(other)
+    by_id(browser, "train-suggest").click()
+    wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid^=hand-card-]") == [])
+    body = {"hand": " ".join(hand), "other": " ".join(other), "rules": "criss-cross", "players": 2,
+            "samples": 2000, "seed": 0}
+    best = post(server, "/api/best", body)["candidates"]
+    setting = next(c["setting"] for c in best if "|" in c["setting"])
+    for row, cards in zip(("front", "middle", "back"), setting.split("|")):
+        placed = [c.get_attribute("data-testid").removeprefix("placed-card-") for c in
+                  by_id(browser, f"row-{row}").find_elements(By.CSS_SELECTOR, "[data-testid^=placed-card-]")]
+        assert sorted(placed) == sorted(cards.split())
+    by_id(browser, "train-submit").click()
+    loss = wait(browser).until(seen.presence_of_element_located(
+        (By.CSS_SELECTOR, "[data-testid=train-loss]")))
+    assert loss.text == f"{post(server, '/api/review', {**body, 'setting': setting})['loss']:.3f}"
+
+
 def test_review_a_csv_with_a_bad_row(server, browser, tmp_path):
     open_page(browser, server)
     by_id(browser, "tab-review").click()

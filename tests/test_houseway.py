@@ -233,6 +233,9 @@ def test_cli_houseway_one_hand():
     (["As As Qh Jc 9s 8d 7h 5c 4s 3d 2h 2c Ts"], "duplicate card"),
     (["As Kd Qh Jc 9s 8d 7h 5c 4s 3d 2h 2c Ts", "--rules", "standard,basic"], "one ruleset"),
     (["--ship", "--seed", "3"], "seed 0"),
+    (["--other", "As Kd Qh Jc 9s 8d 7h 5c 4s 3d 2h 2c Ts"], "goes with a HAND"),
+    (["As Kd Qh Jc 9s 8d 7h 5c 4s 3d 2h 2c Ts", "--rules", "criss-cross", "--players", "2"],
+     "give your other hand"),
 ])
 def test_cli_houseway_one_hand_bad_input(args, message):
     result = CliRunner().invoke(main, ["houseway", *args])

@@ -4,6 +4,7 @@ numbers), every class of bad input is a 400/413/422 naming the field, never a 50
 long work runs as jobs that report progress, keep their files and can be cancelled."""
 
 import json
+import math
 import time
 
 import pytest
@@ -73,6 +74,8 @@ def test_review_as_the_cli(client):
     assert answer == cli_json("review", HAND, SETTING, "--players", "2", "--samples", "1000",
                               "--seed", "3")
     assert answer["legal"] and 1 <= answer["rank"] <= answer["candidates"]
+    best = client.post("/api/review", json={**body, "setting": answer["best"]}).json()
+    assert best["rank"] == 1 and math.copysign(1, best["loss"]) == 1  # 0.0, not -0.0 ("-0.000")
 
 
 def test_houseway_as_the_cli(client):
@@ -80,6 +83,18 @@ def test_houseway_as_the_cli(client):
     answer = client.post("/api/houseway", json=body).json()
     assert answer == cli_json("houseway", HAND, "--samples", "1000", "--seed", "3")
     assert answer["houseway"]["rule"] >= 1 and 1 <= answer["rank"] <= answer["candidates"]
+
+
+def test_criss_cross_houseway_takes_the_other_hand(client):
+    other = "Ah Kh Qs Jd Tc 9d 8c 7h 6s 6d 4c 3h 2s"
+    body = {"hand": HAND, "rules": "criss-cross", "players": 2, "opponents": "balanced",
+            "samples": 300, "seed": 3}
+    answer = client.post("/api/houseway", json={**body, "other": other})
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == cli_json("houseway", HAND, "--rules", "criss-cross", "--players", "2",
+                                     "--opponents", "balanced", "--other", other, "--samples", "300",
+                                     "--seed", "3")
+    assert "other hand" in bad(client.post("/api/houseway", json=body), 400, "hand")
 
 
 def test_score_as_the_cli(client):

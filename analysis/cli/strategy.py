@@ -185,6 +185,8 @@ def chart_command(kind, rulesets, players, samples, seed, policies, out, quiet):
               help="With HAND: sampled tables for the EV of its settings.")
 @click.option("--opponents", type=click.Choice(POLICY_NAMES), default="fitted", show_default=True,
               help="With HAND: the opponents' policy.")
+@click.option("--other", default=None,
+              help="With HAND in criss-cross: your other hand (13 cards); the opponent holds the rest.")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
 @click.option("--out", type=OutputFolder(), default="results/houseway",
               show_default=True, help="Folder for <rules>-<players>p.md/.json, the chart page "
@@ -196,8 +198,8 @@ def chart_command(kind, rulesets, players, samples, seed, policies, out, quiet):
 @click.option("--json", "as_json", is_flag=True, help="With HAND: print JSON.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @reports_bad_input
-def houseway_command(hand, rulesets, players, tables, samples, opponents, seed, out, price, ship,
-                     as_json, quiet):
+def houseway_command(hand, rulesets, players, tables, samples, opponents, other, seed, out, price,
+                     ship, as_json, quiet):
     """Derive the house way (a dozen-line point count for setting a hand) from the fitted
     strategy and measure what following it costs against fitted players.
 
@@ -217,7 +219,10 @@ def houseway_command(hand, rulesets, players, tables, samples, opponents, seed, 
     from analysis.strategy.houseway_chart import has_house_way
 
     if hand is not None:
-        return _houseway_hand(hand, rulesets, players, opponents, samples, seed, as_json, quiet)
+        return _houseway_hand(hand, rulesets, players, opponents, samples, seed, as_json, quiet,
+                              other)
+    if other is not None:
+        raise click.BadParameter("goes with a HAND", param_hint="'--other'")
     if ship and seed != 0:
         raise click.BadParameter("only the house way derived with seed 0 ships",
                                  param_hint="'--ship'")
@@ -247,7 +252,7 @@ def houseway_command(hand, rulesets, players, tables, samples, opponents, seed, 
         click.echo(f"wrote {write_costs(results, out, players)}")
 
 
-def _houseway_hand(hand, rulesets, players, opponents, samples, seed, as_json, quiet):
+def _houseway_hand(hand, rulesets, players, opponents, samples, seed, as_json, quiet, other):
     """``sapsam houseway HAND``: the house way's decision explained, beside the best."""
     from analysis.base.jit import best_kernels
     from analysis.base.progress import Progress
@@ -264,7 +269,7 @@ def _houseway_hand(hand, rulesets, players, opponents, samples, seed, as_json, q
     with Progress(quiet or as_json) as bars:
         fits_ready([rules], players, ["fitted", opponents], bars, quiet or as_json)
         payload = houseway_review(hand, rules, players, opponents, samples, seed,
-                                  stage=bars.task)
+                                  stage=bars.task, other=other)
     if as_json:
         click.echo(json.dumps(payload, indent=2))
         return

@@ -45,17 +45,19 @@ def _verdict(result, rank):
     row, best = ranking.iloc[rank], ranking.iloc[0]
     return {"rank": rank + 1, "candidates": len(ranking), "ev": row.ev,
             "ci": [row.ci_low, row.ci_high], "best": best.setting, "best_ev": best.ev,
-            "loss": -row.gap, "loss_ci": [-row.gap_high, -row.gap_low],
+            # 0.0 - x, not -x: the best's loss is 0.0, never -0.0 ("-0.000" when printed)
+            "loss": 0.0 - row.gap, "loss_ci": [0.0 - row.gap_high, 0.0 - row.gap_low],
             "distinguishable": bool(row.distinguishable), "samples": result.samples}
 
 
 def houseway_review(hand, rules, players=4, opponents="fitted", samples=10000, seed=0,
-                    stage=None):
+                    stage=None, other=None):
     """How the house way sets ``hand`` and which rule decided it, beside the best setting
     against ``opponents`` (a policy name or a ready Policy): the
     JSON of ``sapsam houseway HAND`` (the review of the house way's decision, with ``hand`` and
     ``houseway``: :meth:`~analysis.strategy.houseway_chart.HandDecision.to_dict`).
-    ``stage(label, total, unit)`` gives progress callbacks (deriving, sampling)."""
+    ``stage(label, total, unit)`` gives progress callbacks (deriving, sampling); ``other`` is
+    the player's other hand in criss-cross (:func:`analysis.measure.best.best_setting`)."""
     from analysis.measure.best import best_setting
     from analysis.strategy.houseway import derive
     from analysis.strategy.houseway_chart import decide_hand
@@ -67,7 +69,7 @@ def houseway_review(hand, rules, players=4, opponents="fitted", samples=10000, s
     decision = decide_hand(way, cards, rules, players)
     policy = opponents if isinstance(opponents, Policy) else make_policy(opponents, rules,
                                                                           players, stage=stage)
-    result = best_setting(cards, rules, players, policy, samples, seed,
+    result = best_setting(cards, rules, players, policy, samples, seed, other=other,
                           progress=stage("sampling tables", None, "tables") if stage else None)
     rank = int(np.flatnonzero(result.table["setting"].to_numpy() == decision.label)[0])
     return {"hand": result.hand_text, "rules": result.rules.id, "players": players,

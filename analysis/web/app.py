@@ -199,10 +199,10 @@ def create_app(job_root=None, running=1, queued=8, computing=4):
         with checking("hand"):
             parse_hand(body.hand)
         rules = load_ruleset(named("rules", body.rules))
-        with gate:
+        with gate, checking("hand"):
             payload = houseway_review(body.hand, rules, body.players or rules.players,
                                       _policy(body.opponents, rules.id, body.players or rules.players),
-                                      body.samples, body.seed)
+                                      body.samples, body.seed, other=body.other)
         return JSONResponse(_finite(payload))
 
     @app.post("/api/paigow/best",

@@ -62,6 +62,7 @@ async function chooseRules() {
   $("#players").value = String(rules.players);
   $("#other-controls").hidden = ruleset.hands !== 2;
   $("#score-controls").hidden = !ruleset.match;
+  if (drill.hand.length && (ruleset.hands === 2) !== (drill.other.length > 0)) deal();
 }
 
 // Cards typed as text, each as the deck spells it ("as" -> "As"); an error names the first bad one.
@@ -271,7 +272,13 @@ function renderMatch(answer) {
 
 // --- train --------------------------------------------------------------------------------
 
-const drill = { hand: [], rows: { front: [], middle: [], back: [] }, target: "back", done: false };
+const drill = { hand: [], other: [], rows: { front: [], middle: [], back: [] }, target: "back", done: false };
+
+// A request about the drill's hand: in criss-cross with the other hand dealt beside it.
+function drillBody(extra = {}) {
+  return { hand: drill.hand.join(" "), ...table(), samples: 2000, seed: 0,
+    ...(drill.other.length ? { other: drill.other.join(" ") } : {}), ...extra };
+}
 
 function setupTrain() {
   $("#train-deal").addEventListener("click", deal);
@@ -287,7 +294,9 @@ function setupTrain() {
 }
 
 function deal() {
-  drill.hand = shuffle(DECK).slice(0, 13).sort(byRank);
+  const cards = shuffle(DECK);
+  drill.hand = cards.slice(0, 13).sort(byRank);
+  drill.other = ruleset.hands === 2 ? cards.slice(13, 26).sort(byRank) : [];
   drill.rows = { front: [], middle: [], back: [] };
   drill.target = "back";
   drill.done = false;
@@ -329,6 +338,8 @@ function renderDrill() {
     $(`[data-testid=row-${row}]`).replaceChildren(...drill.rows[row].map((c) =>
       cardFace(c, "button", { type: "button", "data-testid": `placed-card-${c}`, "aria-label": `${c}: take back`, onclick: () => unplace(c) })));
   }
+  $("#train-other").hidden = !drill.other.length;
+  $("#train-other").replaceChildren("Your other hand (criss-cross): ", ...drill.other.map((c) => cardFace(c)));
   const full = Object.keys(ROWS).every((r) => drill.rows[r].length === ROWS[r]);
   $("#train-submit").disabled = !full || drill.done || !drill.hand.length;
   $("#train-suggest").disabled = drill.done || !drill.hand.length;
@@ -340,8 +351,7 @@ const settingText = (rows) => Object.keys(ROWS).map((r) => [...rows[r]].sort(byR
 async function suggest() {
   showError($("#train-error"), null);
   try {
-    const answer = await busy($("#train-suggest"), () => api("/api/best",
-      { hand: drill.hand.join(" "), ...table(), samples: 2000, seed: 0 }));
+    const answer = await busy($("#train-suggest"), () => api("/api/best", drillBody()));
     placeSetting(answer.candidates.find((c) => c.setting.includes("|")).setting);
   } catch (error) {
     showError($("#train-error"), error);
@@ -357,8 +367,7 @@ const placeSetting = (text) => {
 async function houseway() {
   showError($("#train-error"), null);
   try {
-    const answer = await busy($("#train-houseway"), () => api("/api/houseway",
-      { hand: drill.hand.join(" "), ...table(), samples: 2000, seed: 0 }));
+    const answer = await busy($("#train-houseway"), () => api("/api/houseway", drillBody()));
     const way = answer.houseway;
     $("#train-hint").textContent = `House way: ${way.decision} (rule ${way.rule}: ${way.reason})`
       + (answer.rank === 1 ? "; the best setting found." : `; it gives up ${answer.loss.toFixed(3)} units against the best.`);
@@ -370,7 +379,7 @@ async function houseway() {
 
 async function submit() {
   const setting = settingText(drill.rows);
-  const body = { hand: drill.hand.join(" "), setting, ...table(), samples: 2000, seed: 0 };
+  const body = drillBody({ setting });
   showError($("#train-error"), null);
   let answer;
   try {
