@@ -286,6 +286,23 @@ def test_review_a_csv_with_a_bad_row(server, browser, tmp_path):
     shot(browser, "review")
 
 
+def test_review_a_criss_cross_csv_with_the_other_hands(server, browser, tmp_path):
+    other = "Ah Kh Qs Jd Tc 9d 8c 7h 6s 6d 4c 3h 2s"
+    open_page(browser, server)
+    Select(by_id(browser, "rules")).select_by_value("criss-cross")
+    wait(browser, 30).until(lambda d: by_id(d, "players").get_attribute("value") == "2")
+    by_id(browser, "tab-review").click()
+    setting = "5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts"
+    csv = tmp_path / "criss-cross.csv"
+    csv.write_text(f'hand,setting,other\n"{" ".join(HAND)}","{setting}","{other}"\n')
+    by_id(browser, "review-file").send_keys(str(csv))
+    wait(browser).until(seen.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=review-totals]")))
+    api = post(server, "/api/review", {"hand": " ".join(HAND), "setting": setting, "other": other,
+                                       "rules": "criss-cross", "players": 2, "samples": 2000, "seed": 0})
+    assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, "[data-testid=review-loss]")] == \
+        [f"{api['loss']:.3f}"]
+
+
 def test_charts_load(server, browser):
     open_page(browser, server)
     by_id(browser, "tab-charts").click()

@@ -487,7 +487,7 @@ async function review() {
   showError($("#review-error"), null);
   const rows = parseCsv($("#review-text").value);
   const header = (rows.shift() || []).map((h) => h.trim().toLowerCase());
-  const [h, s] = [header.indexOf("hand"), header.indexOf("setting")];
+  const [h, s, o] = [header.indexOf("hand"), header.indexOf("setting"), header.indexOf("other")];
   if (h < 0 || s < 0) return showError($("#review-error"), "the first line must name the columns hand and setting");
   if (!rows.length) return showError($("#review-error"), "no hands after the header line");
   const results = [];
@@ -496,6 +496,7 @@ async function review() {
     for (const [i, row] of rows.entries()) {
       $("#review-progress").textContent = `${i + 1} of ${rows.length}`;
       const body = { hand: (row[h] || "").trim(), setting: (row[s] || "").trim(), ...table(), samples: 2000, seed: 0 };
+      if (o >= 0 && (row[o] || "").trim()) body.other = row[o].trim();  // criss-cross: the other hand
       try {
         results.push({ line: i + 2, body, answer: await api("/api/review", body) });
       } catch (error) {
