@@ -27,6 +27,19 @@ from kernels.rng import shuffle_prefix
 
 
 @njit(cache=True)
+def set_fantasyland(cards, royalty, stay, worth_milli, board):
+    """``board`` (13 codes: front, middle, back) set from a Fantasyland hand's ``cards`` by
+    the best setting (:func:`kernels.ofc.best_fantasyland`)."""
+    _, front, middle, back = best_fantasyland(cards, royalty, stay, worth_milli)
+    k = 0
+    for mask in (front, middle, back):
+        for i in range(cards.shape[0]):
+            if mask >> i & 1:
+                board[k] = cards[i]
+                k += 1
+
+
+@njit(cache=True)
 def play_hand(deck, fl_cards, policy, params, state, game, stay, worth_milli, boards):
     """One hand: a seat with ``fl_cards[p] > 0`` is in Fantasyland and sets that many cards
     at once (its board unseen by the others until the end); the others build their boards
@@ -38,15 +51,8 @@ def play_hand(deck, fl_cards, policy, params, state, game, stay, worth_milli, bo
     building = 0
     for p in range(players):
         if fl_cards[p] > 0:
-            cards = deck[pos:pos + fl_cards[p]]
+            set_fantasyland(deck[pos:pos + fl_cards[p]], royalty, stay, worth_milli, boards[p])
             pos += fl_cards[p]
-            _, front, middle, back = best_fantasyland(cards, royalty, stay, worth_milli)
-            k = 0
-            for mask in (front, middle, back):
-                for i in range(cards.shape[0]):
-                    if mask >> i & 1:
-                        boards[p, k] = cards[i]
-                        k += 1
             counts[p, :] = (3, 5, 5)
         else:
             building += 1
@@ -110,31 +116,45 @@ def simulate_blocks(states, hands, policy, params, game, stay, worth_milli, stay
 
 
 @njit(cache=True, parallel=True)
-def place_rollouts(board, counts, dealt, codes, boards, row_counts, pool, seen, states, per_state, policy,
-                   params, game, scores, out):
+def place_rollouts(board, counts, dealt, codes, boards, row_counts, fl_cards, pool, seen, states,
+                   per_state, policy, params, game, stay, worth_milli, scores, out):
     """Each placement ``codes[o]`` of ``dealt`` on the board of seat 0 (``board``, ``counts``),
     played out ``per_state`` times per stream: the unseen ``pool`` shuffled, then every board
     (seat 0's and the opponents' ``boards[1:]``, ``row_counts[1:]``) finished by its policy,
-    seats acting in order from seat 0.  Every placement meets the same deals and the same
-    random choices.  ``seen``: the 52-bit mask of the cards seat 0 knows (the boards, the dealt
-    cards, the dead).  ``out[o, sample]``: seat 0's points, plus the worth of Fantasyland if it
-    enters."""
+    seats acting in order from seat 0.  An opponent with ``fl_cards[p] > 0`` is in Fantasyland:
+    it is dealt that many cards from the end of the shuffled pool and sets them at once, unseen
+    by the others (the caller leaves the pool enough cards for every board).  Every placement
+    meets the same deals and the same random choices.  ``seen``: the 52-bit mask of the cards
+    seat 0 knows (the boards, the dealt cards, the dead).  ``out[o, sample]``: seat 0's points,
+    plus the worth of Fantasyland if it enters."""
     royalty, entry, worth = game[0], game[1], game[3]
     players = boards.shape[0]
     nd = dealt.shape[0]
     for s in prange(states.shape[0]):
         state = states[s:s + 1].copy()
         deck = pool.copy()
+        base = boards.copy()  # the boards before the placement: Fantasyland ones set per deal
+        base_counts = row_counts.copy()
+        for p in range(players):
+            if fl_cards[p] > 0:
+                base_counts[p, 0] = 3
+                base_counts[p, 1] = 5
+                base_counts[p, 2] = 5
         work = np.empty_like(boards)
         work_counts = np.empty_like(row_counts)
         points = np.zeros(players, np.int64)
         order = np.arange(players)
         for j in range(per_state):
             shuffle_prefix(deck, deck.shape[0], state)
+            end = deck.shape[0]
+            for p in range(players):
+                if fl_cards[p] > 0:
+                    set_fantasyland(deck[end - fl_cards[p]:end], royalty, stay, worth_milli, base[p])
+                    end -= fl_cards[p]
             start = state.copy()
             for o in range(codes.shape[0]):
-                work[:] = boards
-                work_counts[:] = row_counts
+                work[:] = base
+                work_counts[:] = base_counts
                 work[0, :] = board
                 work_counts[0, :] = counts
                 place(work[0], work_counts[0], dealt, nd, codes[o])

@@ -271,6 +271,25 @@ def test_three_players_and_classic_deals():
     assert len(classic.table) == 3  # one card: a row with room each
 
 
+def test_an_opponent_in_fantasyland_sets_more_cards_and_costs_more():
+    """An opponent in Fantasyland sets its cards at once by the exact solver: against 17 cards
+    the best placement is worth less than against 14, and that less than against an opponent
+    who builds (each gap over 5 standard errors of the difference; measured at seed 4: gaps of
+    11.4 and 11.7 points, about 20 standard errors)."""
+    board, hand = "As Ad | Kc Qc 5d | 9h 9s", "Ah 2c 7d"
+    best = {}
+    for opponent in ((), ("fantasyland",), ("fantasyland:17",)):
+        result = rank_placements("ofc-pineapple-progressive", board, hand, opponents=opponent,
+                                 samples=320, seed=4)
+        top = result.table.iloc[0]
+        best[opponent] = (top.ev, (top.ci_high - top.ci_low) / 2 / 1.96)
+        assert result.fantasyland == ((14,) if opponent == ("fantasyland",) else
+                                      (17,) if opponent else (0,))
+    (building, e0), (fourteen, e1), (seventeen, e2) = best.values()
+    assert building - fourteen > 5 * np.hypot(e0, e1), best
+    assert fourteen - seventeen > 5 * np.hypot(e1, e2), best
+
+
 def test_fantasyland_carries_over_in_a_simulation():
     """Entries lead to Fantasyland hands, and stays never outnumber them."""
     run_ = simulate_ofc("ofc-pineapple-progressive", ("heuristic", "heuristic"), 1500, seed=5)
@@ -336,6 +355,11 @@ def test_cli_fantasyland_json():
      "opponent 1's board 3s | 4s | Js has 3 cards"),
     (["ofc", "place", "--hand", "Ah 2c 3d 4d 5d", "--opponents", "As | - | -", "--opponents", "- | Ks | -",
       "--opponents", "- | - | Qs"], "2 to 3 players, not 4"),
+    (["ofc", "place", "--board", "As Ad | Kc Qc 5d | 9h 9s", "--hand", "Ah 2c 3c", "--opponents", "fantasyland:17"],
+     "ofc-pineapple deals 14 cards in Fantasyland"),
+    (["ofc", "place", "--hand", "Ah 2c 3d 4d 5d", "--rules", "ofc-pineapple-progressive", "--dead",
+      "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks", "--opponents", "fantasyland:17", "--opponents", "fantasyland:17"],
+     "the 35 unseen cards cannot finish every board"),
     (["ofc", "simulate", "--seats", "heuristic,bob"], "unknown OFC policy 'bob'"),
     (["ofc", "stay", "--cards", "12"], "13 to 17 cards, not 12"),
 ])

@@ -132,6 +132,7 @@ def test_ofc_as_the_cli(client):
     ({"board": "", "hand": "Ah 2c 3d"}, "hand", "deals 5 cards"),
     ({"hand": "Ah 2c 3d 4d 5d", "dead": "2c"}, "hand", "given twice"),
     ({"hand": "Ah 2c 3d 4d 5d", "opponents": ["Zz | - | -"]}, "opponents", "unknown card"),
+    ({"hand": "Ah 2c 3d 4d 5d", "opponents": ["fantasyland:99"]}, "opponents", "deals 14 cards"),
     ({"hand": "Ah 2c 3d 4d 5d", "rules": "standard"}, "rules", "unknown ruleset"),
 ])
 def test_ofc_place_bad_input(client, body, field, words):

@@ -120,8 +120,9 @@ def stay_command(ruleset, counts, samples, seed, as_json, quiet):
 @click.option("--hand", required=True, help="The cards dealt to you now (5 on the first street; then "
               "3 in Pineapple, 1 in classic).")
 @click.option("--dead", default="", help="Cards you know are out: your earlier discards, folded hands.")
-@click.option("--opponents", multiple=True, help="An opponent's board, 'front | middle | back' "
-              "(repeat for a second).  Not given: the ruleset's table, dealt from the unseen cards.")
+@click.option("--opponents", multiple=True, help="An opponent's board, 'front | middle | back', "
+              "or 'fantasyland:N' for one in Fantasyland dealt N cards (repeat for a second).  Not "
+              "given: the ruleset's table, dealt from the unseen cards.")
 @click.option("--rules", "ruleset", default="ofc-pineapple", show_default=True, help=RULES_HELP)
 @click.option("--samples", type=click.IntRange(1, 10**7), default=500, show_default=True,
               help="Rollouts of every placement.")
@@ -148,7 +149,9 @@ def place_command(board, hand, dead, opponents, ruleset, samples, seed, policy, 
         click.echo(json.dumps(result.to_dict(), indent=2))
         return
     out = console()
-    out.print(f"{result.rules}: {result.opponents} opponent{'s' * (result.opponents > 1)}, "
+    away = sum(n > 0 for n in result.fantasyland)
+    out.print(f"{result.rules}: {result.opponents} opponent{'s' * (result.opponents > 1)}"
+              f"{f' ({away} in Fantasyland)' if away else ''}, "
               f"{result.samples:,} rollouts a placement, played out by {result.policy}")
     out.print(f"Board: [bold]{result.board}[/bold]   Hand: [bold]{result.hand}[/bold]")
     grid = table(">#", "board after", "discard", ">EV", ">95% CI", ">gap")

@@ -4,7 +4,8 @@ ranked by its expected points, each played out to the end of the hand many times
 A placement's value in one rollout: the unseen cards shuffled, every board (yours and the
 opponents' as they stand) finished street by street by one policy (the self-play weights where
 a ruleset has them, else the heuristic; with few random fills, for speed), the boards
-settled, plus the worth of Fantasyland if your board enters it.  Every placement meets the
+settled, plus the worth of Fantasyland if your board enters it.  An opponent in Fantasyland
+is dealt its cards at once and sets them by the exact solver, unseen.  Every placement meets the
 same shuffles and the same random choices, so their differences are measured more tightly than
 their values: the gap to the best comes with its paired 95% interval.
 
@@ -35,13 +36,14 @@ class PlaceResult:
     board: str
     hand: str
     opponents: int
+    fantasyland: tuple  # per opponent: the cards it is dealt in Fantasyland, 0 if it builds
     samples: int
     policy: str  # the policy that plays the later streets, every board's
     table: pd.DataFrame  # a row per placement, best first
 
     def to_dict(self):
         return {"rules": self.rules, "board": self.board, "hand": self.hand, "opponents": self.opponents,
-                "samples": self.samples, "policy": self.policy,
+                "fantasyland": list(self.fantasyland), "samples": self.samples, "policy": self.policy,
                 "placements": self.table.to_dict(orient="records")}
 
 
@@ -58,7 +60,8 @@ def parse_position(rules, board, hand, dead="", opponents=()):
         street = "the first street" if mine.placed == 0 else "a later street"
         raise ValueError(f"{rules.id} deals {need} cards on {street}, got {len(cards)} in hand")
     dead_cards = parse_cards(dead, what="dead cards")
-    theirs = [parse_board(b, f"opponent {i + 1}'s board") for i, b in enumerate(opponents)]
+    parsed = [parse_opponent(b, i, rules) for i, b in enumerate(opponents)]
+    theirs, fantasyland = [b for b, _ in parsed], [n for _, n in parsed]
     rules.check_players(1 + (len(theirs) or rules.players - 1))
     for name, b in [("board", mine)] + [(f"opponent {i + 1}'s board", b) for i, b in enumerate(theirs)]:
         if b.placed and (b.placed < rules.deal.first or (b.placed - rules.deal.first) % rules.deal.keep):
@@ -66,7 +69,41 @@ def parse_position(rules, board, hand, dead="", opponents=()):
                              f"then {rules.deal.keep} a street")
     check_distinct([("board", mine.cards), ("hand", cards), ("dead cards", dead_cards)]
                    + [(f"opponent {i + 1}'s board", b.cards) for i, b in enumerate(theirs)])
-    return rules, mine, cards, dead_cards, theirs
+    boards = theirs or [Board()] * (rules.players - 1)  # not given: dealt from the unseen cards
+    builders = [b for b, n in zip(boards, fantasyland or [0] * len(boards)) if n == 0]
+    known = len(mine.cards) + len(cards) + len(dead_cards) + sum(len(b.cards) for b in theirs)
+    need = (_to_finish(rules, mine.placed + (len(cards) if mine.placed == 0 else rules.deal.keep))
+            + sum(_to_finish(rules, b.placed) for b in builders) + sum(fantasyland))
+    if need > 52 - known:
+        raise ValueError(f"the {52 - known} unseen cards cannot finish every board: the hand "
+                         f"deals {need} more")
+    return rules, mine, cards, dead_cards, theirs, fantasyland
+
+
+def parse_opponent(text, i, rules):
+    """An opponent's board, or ``fantasyland`` / ``fantasyland:N``: in Fantasyland, dealt N
+    cards (default the fewest the ruleset deals there) and set at once, unseen until the end.
+    Returns ``(board, cards dealt in Fantasyland or 0)``."""
+    name = f"opponent {i + 1}'s board"
+    word, colon, count = text.strip().partition(":")
+    if word.strip().lower() != "fantasyland":
+        return parse_board(text, name), 0
+    dealt = sorted({*rules.fantasyland.entry.values(), rules.fantasyland.stay_cards})
+    if not colon:
+        return Board(), dealt[0]
+    if not count.strip().isdigit() or int(count) not in dealt:
+        raise ValueError(f"{name} {text.strip()!r}: {rules.id} deals "
+                         f"{' or '.join(map(str, dealt))} cards in Fantasyland, e.g. "
+                         f"'fantasyland:{dealt[-1]}'")
+    return Board(), int(count)
+
+
+def _to_finish(rules, placed):
+    """Cards still dealt to a board with ``placed`` cards, until it holds 13."""
+    deal = rules.deal
+    if placed == 0:
+        return deal.first + (13 - deal.first) // deal.keep * deal.draw
+    return (13 - placed) // deal.keep * deal.draw
 
 
 def placements(board, cards, keep):
@@ -98,12 +135,14 @@ def rank_placements(rules, board, hand, dead="", opponents=(), samples=1000, see
     """Every placement of ``hand`` on ``board`` ranked by expected points (module doc), the
     later streets played by ``policy`` (``heuristic`` or ``improved``; default
     :func:`rollout_policy`)."""
-    rules, mine, cards, dead_cards, theirs = parse_position(rules, board, hand, dead, opponents)
+    rules, mine, cards, dead_cards, theirs, fantasyland = parse_position(rules, board, hand, dead,
+                                                                         opponents)
     if samples < 1:
         raise ValueError(f"samples must be at least 1, got {samples}")
     keep = len(cards) if mine.placed == 0 else rules.deal.keep
     codes = placements(mine, cards, keep)
     theirs = theirs or [Board()] * (rules.players - 1)  # not given: dealt from the unseen cards
+    fantasyland = fantasyland or [0] * len(theirs)
     players = 1 + len(theirs)
     boards = np.zeros((players, 13), np.uint8)
     counts = np.zeros((players, 3), np.int64)
@@ -123,12 +162,14 @@ def rank_placements(rules, board, hand, dead="", opponents=(), samples=1000, see
     per_state = -(-samples // STREAMS)
     states = Stream(seed, "ofc-place").states(STREAMS)
     out = np.zeros((len(codes), STREAMS * per_state))
-    place_rollouts(boards[0].copy(), counts[0].copy(), cards, codes, boards, counts, pool, seen, states,
-                   per_state, seat_codes, params, game_tables(rules), rules.tables.scores, out)
+    place_rollouts(boards[0].copy(), counts[0].copy(), cards, codes, boards, counts,
+                   np.array([0, *fantasyland], np.int64), pool, seen, states, per_state, seat_codes,
+                   params, game_tables(rules), rules.tables.stay, rules.tables.worth_milli,
+                   rules.tables.scores, out)
     if progress is not None:
         progress(1, 1)
-    return PlaceResult(rules.id, str(mine), format_cards(cards), len(theirs), out.shape[1], policy,
-                       _ranked(mine, cards, codes, out))
+    return PlaceResult(rules.id, str(mine), format_cards(cards), len(theirs), tuple(fantasyland),
+                       out.shape[1], policy, _ranked(mine, cards, codes, out))
 
 
 def _ranked(board, cards, codes, out):

@@ -236,12 +236,13 @@ def create_app(job_root=None, running=1, queued=8, computing=4):
     def ofc_place(body: rq.OfcPlaceRequest):
         from analysis.game.cards import parse_cards
         from analysis.game.ofc import parse_board
-        from analysis.measure.ofc_place import parse_position, rank_placements
+        from analysis.measure.ofc_place import parse_opponent, parse_position, rank_placements
 
         rules = _ofc_rules(body.rules)
         for field, check in (("board", lambda: parse_board(body.board)), ("hand", lambda: parse_cards(body.hand)),
                              ("dead", lambda: parse_cards(body.dead)),
-                             ("opponents", lambda: [parse_board(b) for b in body.opponents])):
+                             ("opponents", lambda: [parse_opponent(b, i, rules)
+                                                    for i, b in enumerate(body.opponents)])):
             with checking(field):
                 check()
         with checking("hand"):

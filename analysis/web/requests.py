@@ -86,7 +86,9 @@ class OfcPlaceRequest(Body):
     board: Board = ""
     hand: Annotated[str, Field(max_length=TEXT, description='The cards dealt now, e.g. "Ah 2c 7d".')]
     dead: Annotated[str, Field(max_length=TEXT, description="Cards known to be out.")] = ""
-    opponents: Annotated[list[Board], Field(max_length=2)] = []
+    opponents: Annotated[list[Annotated[str, Field(max_length=TEXT, description=(
+        "An opponent's board, or 'fantasyland:N' for one in Fantasyland with N cards."))]],
+        Field(max_length=2)] = []
     rules: OfcRules = "ofc-pineapple"
     samples: Annotated[int, Field(ge=32, le=MAX_OFC_SAMPLES)] = 500
     seed: Seed = 1
