@@ -376,6 +376,28 @@ def test_ofc_board_ranked_played_and_fantasyland(server, browser):
     assert "Royalties 35; stays in Fantasyland; discard 2d" in summary.text
 
 
+def test_ofc_against_an_opponent_in_fantasyland(server, browser):
+    """The opponent in Fantasyland: the ranking is the API's for it; a count the ruleset does
+    not deal is one line naming the opponent."""
+    open_page(browser, server)
+    by_id(browser, "tab-ofc").click()
+    board, hand = "As Ad | Kc Qc 5d | 9h 9s", "Ah 2c 7d"
+    by_id(browser, "ofc-board").send_keys(board)
+    by_id(browser, "ofc-hand").send_keys(hand)
+    Select(by_id(browser, "ofc-opponent")).select_by_value("fantasyland:17")
+    by_id(browser, "ofc-run").click()
+    error = wait(browser).until(seen.visibility_of_element_located((By.CSS_SELECTOR, "[data-testid=ofc-error]")))
+    assert "opponents" in error.text and "14 cards in Fantasyland" in error.text  # not in plain Pineapple
+    Select(by_id(browser, "ofc-rules")).select_by_visible_text("ofc-pineapple-progressive")
+    by_id(browser, "ofc-run").click()
+    rows = wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid=ofc-row]"))
+    api = post(server, "/api/ofc/place", {"board": board, "hand": hand, "samples": 500, "seed": 1,
+                                          "rules": "ofc-pineapple-progressive", "opponents": ["fantasyland:17"]})
+    assert api["fantasyland"] == [17]
+    assert "in Fantasyland with 17 cards" in by_id(browser, "ofc-note").text
+    assert rows[0].find_element(By.CSS_SELECTOR, "[data-testid=ofc-ev]").text == f"{api['placements'][0]['ev']:+.2f}"
+
+
 def test_phone_width_has_no_sideways_scroll(server, browser):
     open_page(browser, server, width=390, height=844)
     by_id(browser, "paste").send_keys(" ".join(HAND))

@@ -66,7 +66,8 @@ function renderPlacements(answer) {
     el("thead", {}, el("tr", {}, ["#", "board after", "discard", "EV", "95% CI", "gap", ""].map((h, i) =>
       el("th", { class: i === 1 || i === 2 ? "left" : "", text: h })))),
     el("tbody", {}, body))),
-  el("p", { class: "note", text: `${answer.rules}, ${answer.opponents} opponent(s), ` +
+  el("p", { class: "note", "data-testid": "ofc-note", text: `${answer.rules}, ${answer.opponents} opponent(s)` +
+    answer.fantasyland.filter((n) => n > 0).map((n) => ` (in Fantasyland with ${n} cards)`).join("") + ", " +
     `${answer.samples.toLocaleString("en")} rollouts a placement (seed 1). EV in points a hand, the worth of ` +
     "Fantasyland included; ~: not distinguishable from the best at 95%." }));
 }
@@ -76,9 +77,10 @@ async function rankPlacements(event) {
   showError($("#ofc-error"), null);
   showOfcBoard();
   try {
+    const opponent = $("#ofc-opponent").value;  // "": builds, dealt from the unseen cards
     const answer = await busy($("#ofc-run"), () => api("/api/ofc/place", {
       board: $("#ofc-board").value, hand: $("#ofc-hand").value, dead: $("#ofc-dead").value,
-      rules: $("#ofc-rules").value, samples: 500, seed: 1,
+      rules: $("#ofc-rules").value, samples: 500, seed: 1, ...(opponent ? { opponents: [opponent] } : {}),
     }));
     renderPlacements(answer);
   } catch (error) {
