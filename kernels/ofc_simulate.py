@@ -27,10 +27,11 @@ from kernels.rng import shuffle_prefix
 
 
 @njit(cache=True)
-def set_fantasyland(cards, royalty, stay, worth_milli, board):
+def set_fantasyland(cards, royalty, stay, worth_milli, board, counts):
     """``board`` (13 codes: front, middle, back) set from a Fantasyland hand's ``cards`` by
-    the best setting (:func:`kernels.ofc.best_fantasyland`)."""
+    the best setting (:func:`kernels.ofc.best_fantasyland`), its row ``counts`` full."""
     _, front, middle, back = best_fantasyland(cards, royalty, stay, worth_milli)
+    counts[0], counts[1], counts[2] = 3, 5, 5
     k = 0
     for mask in (front, middle, back):
         for i in range(cards.shape[0]):
@@ -51,9 +52,9 @@ def play_hand(deck, fl_cards, policy, params, state, game, stay, worth_milli, bo
     building = 0
     for p in range(players):
         if fl_cards[p] > 0:
-            set_fantasyland(deck[pos:pos + fl_cards[p]], royalty, stay, worth_milli, boards[p])
+            set_fantasyland(deck[pos:pos + fl_cards[p]], royalty, stay, worth_milli, boards[p],
+                            counts[p])
             pos += fl_cards[p]
-            counts[p, :] = (3, 5, 5)
         else:
             building += 1
     order = np.empty(building, np.int64)
@@ -135,11 +136,6 @@ def place_rollouts(board, counts, dealt, codes, boards, row_counts, fl_cards, po
         deck = pool.copy()
         base = boards.copy()  # the boards before the placement: Fantasyland ones set per deal
         base_counts = row_counts.copy()
-        for p in range(players):
-            if fl_cards[p] > 0:
-                base_counts[p, 0] = 3
-                base_counts[p, 1] = 5
-                base_counts[p, 2] = 5
         work = np.empty_like(boards)
         work_counts = np.empty_like(row_counts)
         points = np.zeros(players, np.int64)
@@ -149,7 +145,8 @@ def place_rollouts(board, counts, dealt, codes, boards, row_counts, fl_cards, po
             end = deck.shape[0]
             for p in range(players):
                 if fl_cards[p] > 0:
-                    set_fantasyland(deck[end - fl_cards[p]:end], royalty, stay, worth_milli, base[p])
+                    set_fantasyland(deck[end - fl_cards[p]:end], royalty, stay, worth_milli, base[p],
+                                    base_counts[p])
                     end -= fl_cards[p]
             start = state.copy()
             for o in range(codes.shape[0]):

@@ -49,7 +49,10 @@ class PlaceResult:
 
 def parse_position(rules, board, hand, dead="", opponents=()):
     """Check a decision's input: the board (not complete), the cards in hand (as many as the
-    street deals), dead cards and opponents' boards, no card twice."""
+    street deals), dead cards and opponents' boards, no card twice, enough unseen cards to
+    finish every board.  Returns ``(rules, board, cards, dead cards, opponents' boards, cards
+    each opponent is dealt in Fantasyland or 0)``, the opponents the ruleset's table of empty
+    boards when none are given."""
     rules = load_ofc_rules(rules)
     mine = parse_board(board, "board") if isinstance(board, str) else board
     if mine.complete:
@@ -69,8 +72,9 @@ def parse_position(rules, board, hand, dead="", opponents=()):
                              f"then {rules.deal.keep} a street")
     check_distinct([("board", mine.cards), ("hand", cards), ("dead cards", dead_cards)]
                    + [(f"opponent {i + 1}'s board", b.cards) for i, b in enumerate(theirs)])
-    boards = theirs or [Board()] * (rules.players - 1)  # not given: dealt from the unseen cards
-    builders = [b for b, n in zip(boards, fantasyland or [0] * len(boards)) if n == 0]
+    if not theirs:  # not given: the ruleset's table, dealt from the unseen cards
+        theirs, fantasyland = [Board()] * (rules.players - 1), [0] * (rules.players - 1)
+    builders = [b for b, n in zip(theirs, fantasyland) if n == 0]
     known = len(mine.cards) + len(cards) + len(dead_cards) + sum(len(b.cards) for b in theirs)
     need = (_to_finish(rules, mine.placed + (len(cards) if mine.placed == 0 else rules.deal.keep))
             + sum(_to_finish(rules, b.placed) for b in builders) + sum(fantasyland))
@@ -141,8 +145,6 @@ def rank_placements(rules, board, hand, dead="", opponents=(), samples=1000, see
         raise ValueError(f"samples must be at least 1, got {samples}")
     keep = len(cards) if mine.placed == 0 else rules.deal.keep
     codes = placements(mine, cards, keep)
-    theirs = theirs or [Board()] * (rules.players - 1)  # not given: dealt from the unseen cards
-    fantasyland = fantasyland or [0] * len(theirs)
     players = 1 + len(theirs)
     boards = np.zeros((players, 13), np.uint8)
     counts = np.zeros((players, 3), np.int64)
