@@ -1,39 +1,61 @@
 """sapsam: a Monte Carlo strategy analyser for 13-card Chinese Poker.
 
 The Python face of the Numba kernels, in layers (ARCHITECTURE.md): parsing, descriptions,
-settings, rulesets, policies, analyses, reports and the ``sapsam`` command line.  The public
-names below are imported on first use (PEP 562), so that importing the package, as the
-command line does, does not load Numba.
+settings, rulesets, policies, analyses, reports and the ``sapsam`` command line.
+
+A notebook's functions are those of the commands (:mod:`sapsam.api`): ``sapsam.best``,
+``review``, ``score``, ``settings``, ``rulesets``, ``ruleset``, ``simulate``, ``report``,
+``exploit``, ``houseway`` and ``chart``, each the same computation as its command, its
+result's ``to_dict()`` the command's ``--json``.  Every other game is a package of its own,
+``sapsam.paigow`` and ``sapsam.ofc`` (named by the registry, :mod:`sapsam.games`), with its
+own functions (``sapsam.paigow.best``, ``sapsam.ofc.place``...).
+
+The public names below, and the games, are imported on first use (PEP 562), so that
+importing the package, as the command line does, loads neither numpy nor Numba.
 """
 
 from importlib import import_module
 
 __version__ = "0.1.0"
 
+_API = ("best", "review", "score", "settings", "rulesets", "ruleset", "simulate", "report",
+        "exploit", "houseway", "chart")
+
 _PUBLIC = {
-    "format_cards": "analysis.game.cards", "format_setting": "analysis.game.cards",
-    "parse_cards": "analysis.game.cards", "parse_hand": "analysis.game.cards",
-    "parse_setting": "analysis.game.cards",
-    "describe": "analysis.game.hands", "rank3": "analysis.game.hands", "rank5": "analysis.game.hands",
-    "strength": "analysis.game.hands",
-    "Frontier": "analysis.game.settings", "Setting": "analysis.game.settings",
-    "legal_splits": "analysis.game.settings", "pareto_frontier": "analysis.game.settings",
-    "pareto_frontier_batch": "analysis.game.settings", "split_strengths": "analysis.game.settings",
-    "Ruleset": "analysis.game.rules", "load_ruleset": "analysis.game.ruleset_files",
-    "ruleset_ids": "analysis.game.ruleset_files", "score_showdown": "analysis.game.score",
-    "make_policy": "analysis.strategy.registry", "best_setting": "analysis.measure.best",
-    "policy_gap": "analysis.measure.compare", "exploitability": "analysis.measure.exploit",
-    "Simulation": "analysis.measure.simulate",
+    "format_cards": "sapsam.game.cards", "format_setting": "sapsam.game.cards",
+    "parse_cards": "sapsam.game.cards", "parse_hand": "sapsam.game.cards",
+    "parse_setting": "sapsam.game.cards",
+    "describe": "sapsam.game.hands", "rank3": "sapsam.game.hands", "rank5": "sapsam.game.hands",
+    "strength": "sapsam.game.hands",
+    "Frontier": "sapsam.game.settings", "Setting": "sapsam.game.settings",
+    "legal_splits": "sapsam.game.settings", "pareto_frontier": "sapsam.game.settings",
+    "pareto_frontier_batch": "sapsam.game.settings", "split_strengths": "sapsam.game.settings",
+    "Ruleset": "sapsam.game.rules", "load_ruleset": "sapsam.game.ruleset_files",
+    "ruleset_ids": "sapsam.game.ruleset_files", "score_showdown": "sapsam.game.score",
+    "make_policy": "sapsam.strategy.registry", "best_setting": "sapsam.measure.best",
+    "policy_gap": "sapsam.measure.compare", "exploitability": "sapsam.measure.exploit",
+    "Simulation": "sapsam.measure.simulate",
+    **dict.fromkeys(_API, "sapsam.api"),
 }
 
 __all__ = sorted(_PUBLIC)
 
 
+def _games():
+    """The names of the other games' packages (the registry's)."""
+    from sapsam.games import GAMES
+
+    return {game.name: game.package for game in GAMES}
+
+
 def __getattr__(name):
     if name in _PUBLIC:
         return getattr(import_module(_PUBLIC[name]), name)
-    raise AttributeError(f"module 'analysis' has no attribute {name!r}")
+    games = _games()
+    if name in games:
+        return import_module(games[name])
+    raise AttributeError(f"module 'sapsam' has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(list(globals()) + __all__)
+    return sorted({*globals(), *__all__, *_games()})

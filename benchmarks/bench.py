@@ -14,7 +14,7 @@ To add a benchmark, register a function that takes a :class:`Context` and return
 
     @benchmark("settle")
     def settle(context):
-        from kernels.settle import settle_table  # kernels are imported lazily
+        from sapsam.kernels.settle import settle_table  # kernels are imported lazily
         tables = ...  # built from context.rng, sized by context.size(full, quick)
         seconds = context.time(lambda: settle_table(tables), threads=2)
         return [rate_row("settle_table", 2, seconds, len(tables), "tables/s")]
@@ -231,7 +231,7 @@ def random_deals(rng, n):
 @benchmark("evaluate5")
 def evaluate5(context):
     """Bulk 5-card evaluation: ``rank5`` on random hands, serial and parallel."""
-    from kernels.evaluate import rank5
+    from sapsam.kernels.evaluate import rank5
 
     n = context.size(10**6, 10**5)
     cards = random_hands(context.rng, n, 5)
@@ -247,7 +247,7 @@ def evaluate5(context):
 @benchmark("evaluate5_low")
 def evaluate5_low(context):
     """Bulk 2-7 low evaluation (the low middle of issue 18): ``rank5_low``, serial."""
-    from kernels.lowball import rank5_low
+    from sapsam.kernels.lowball import rank5_low
 
     n = context.size(10**6, 10**5)
     cards = random_hands(context.rng, n, 5)
@@ -258,7 +258,7 @@ def evaluate5_low(context):
 @benchmark("evaluate3")
 def evaluate3(context):
     """Bulk 3-card evaluation: ``rank3`` on random fronts, serial."""
-    from kernels.evaluate import rank3
+    from sapsam.kernels.evaluate import rank3
 
     n = context.size(10**6, 10**5)
     cards = random_hands(context.rng, n, 3)
@@ -269,7 +269,7 @@ def evaluate3(context):
 @benchmark("frontier")
 def frontier(context):
     """One deal's enumeration, legality and Pareto frontier; the count alone; batches."""
-    from kernels.settings import count_legal, pareto_frontier, pareto_frontier_batch
+    from sapsam.kernels.settings import count_legal, pareto_frontier, pareto_frontier_batch
 
     def each_deal(kernel, deals):
         def run():
@@ -301,7 +301,7 @@ def frontier_tables(rng, n_tables, players):
     Returns ndarray(int16), shape (n_tables, players, 3): strength triples, seats of one table
     dealt from one deck.
     """
-    from kernels.settings import pareto_frontier_batch
+    from sapsam.kernels.settings import pareto_frontier_batch
 
     hands = random_hands(rng, n_tables, 13 * players).reshape(n_tables * players, 13)
     _, offsets, _, rows = pareto_frontier_batch(np.sort(hands, axis=1), False)
@@ -313,7 +313,7 @@ def frontier_tables(rng, n_tables, players):
 @benchmark("settle")
 def settle(context):
     """Settlement of 4-player tables under ``standard`` (frontier settings, no naturals)."""
-    from analysis.game.score import settle_tables
+    from sapsam.game.score import settle_tables
 
     n = context.size(10**6, 10**5)
     tables = frontier_tables(context.rng, context.size(20000, 5000), 4)
@@ -329,11 +329,11 @@ def settle(context):
 @benchmark("policies")
 def policies(context):
     """Hands set per second by each opponent policy (4 players, ``standard``), 2 threads."""
-    from analysis.game.ruleset_files import load_ruleset
-    from analysis.play.deal import deal_sorted_hands
-    from analysis.play.seeds import CHUNKS, Stream
-    from analysis.strategy.registry import make_policy
-    from kernels.policies import BALANCED, HOUSEWAY, TABLE, play_hands
+    from sapsam.game.ruleset_files import load_ruleset
+    from sapsam.kernels.policies import BALANCED, HOUSEWAY, SEARCH_AUTO, TABLE, play_hands
+    from sapsam.play.deal import deal_sorted_hands
+    from sapsam.play.seeds import CHUNKS, Stream
+    from sapsam.strategy.registry import make_policy
 
     searching = (BALANCED, TABLE, HOUSEWAY)
     rules = load_ruleset("standard")
@@ -350,12 +350,12 @@ def policies(context):
             continue
         states = Stream(SEED, "field").states(CHUNKS)
         # searching (the default), and for the searching policies the whole frontier as before
-        for search in (None, False) if policy.code in searching else (None,):
+        for search in (SEARCH_AUTO, False) if policy.code in searching else (SEARCH_AUTO,):
             seconds = context.time(lambda p=policy, s=states, f=search: play_hands(
-                deals, p.code, p.tables, p.points, compiled.params, compiled.naturals, 3, s, search=f),
+                deals, p.arrays, compiled.arrays, 3, s, search=f),
                 threads)
             how = ", whole frontier" if search is False else ""
-            target = 150_000 if search is None and policy.code in searching else None
+            target = 150_000 if search is SEARCH_AUTO and policy.code in searching else None
             rows.append(rate_row(f"{name} policy{how}, {n:,} hands", threads, seconds, n, "hands/s",
                                  target=target))
     return rows
@@ -364,7 +364,7 @@ def policies(context):
 @benchmark("best")
 def best(context):
     """One hand, 4 players, ``standard``, fitted opponents, 10,000 sampled tables."""
-    from analysis.measure.best import best_setting
+    from sapsam.measure.best import best_setting
 
     n = context.size(10000, 1000)
     hand = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
@@ -383,8 +383,8 @@ def best(context):
 def paigow(context):
     """Pai Gow tiles: the whole exact house-edge table (3,620 hands x 35,960 banker hands,
     both banking sides, the house way derived), from nothing, in-process; one hand's ranking."""
-    from analysis.game.paigow import parse_tiles
-    from analysis.measure import paigow as exact
+    from sapsam.paigow import measure as exact
+    from sapsam.paigow.game import parse_tiles
 
     def table():
         for cached in (exact.distinct_hands, exact.strengths, exact.house_way, exact.banker,
@@ -405,11 +405,11 @@ def ofc(context):
     """Open-Face Chinese Poker: the exact Fantasyland solver on random hands of 14 and 17 cards
     (mean and slowest of the set), the stay test, heads-up hands between heuristic players, and
     one placement's ranking as ``sapsam ofc place`` computes it (500 rollouts)."""
-    from analysis.game.ofc import load_ofc_rules
-    from analysis.measure.ofc_fantasyland import stay_chance
-    from analysis.measure.ofc_place import rank_placements
-    from analysis.measure.ofc_simulate import simulate_ofc
-    from kernels.ofc import best_fantasyland
+    from sapsam.ofc.game import load_ofc_rules
+    from sapsam.ofc.kernels.board import best_fantasyland
+    from sapsam.ofc.measure.fantasyland import stay_chance
+    from sapsam.ofc.measure.place import rank_placements
+    from sapsam.ofc.measure.simulate import simulate_ofc
 
     tables = load_ofc_rules("ofc-pineapple").tables
     rows = []
@@ -445,7 +445,7 @@ def ofc(context):
 # a whole simulation as a program runs it, from a new process: imports, rulesets, strategies,
 # kernels from the cache, every block; not the report (the sapsam simulate row has that)
 SIMULATE_SCRIPT = """
-from analysis.measure.simulate import Simulation, compile_simulation, run_blocks
+from sapsam.measure.simulate import Simulation, compile_simulation, run_blocks
 sim = Simulation({ids!r}, 4, ("fitted",) * 4, {tables}, {seed}, block_size=500)
 run_blocks(sim, compile_simulation(sim), range(sim.blocks))
 """
@@ -528,13 +528,13 @@ def cli(context):
 def simulate(context):
     """4-player tables, fitted seats, scored under every named ruleset with a fitted strategy;
     and the share of that time spent setting hands (the rest is scoring, timed alone)."""
-    from analysis.game.ruleset_files import load_ruleset, ruleset_ids
-    from analysis.game.score import settle_tables
-    from analysis.measure.simulate import Simulation, compile_simulation, run_blocks
-    from analysis.play.seeds import CHUNKS, Stream
-    from analysis.play.strategy_files import strategy_path
-    from analysis.strategy.registry import make_policy
-    from kernels.policies import play_hands
+    from sapsam.game.ruleset_files import load_ruleset, ruleset_ids
+    from sapsam.game.score import settle_tables
+    from sapsam.kernels.policies import play_hands
+    from sapsam.measure.simulate import Simulation, compile_simulation, run_blocks
+    from sapsam.play.seeds import CHUNKS, Stream
+    from sapsam.play.strategy_files import strategy_path
+    from sapsam.strategy.registry import make_policy
 
     ids = tuple(r for r in ruleset_ids() if strategy_path(r, 4).is_file())
     if not ids:
@@ -567,8 +567,7 @@ def simulate(context):
     basic = load_ruleset("basic")
     greedy = make_policy("greedy", basic, 4)
     hands = np.sort(random_hands(context.rng, tables * 4, 13), axis=1)
-    settings, _, _, _ = play_hands(hands, greedy.code, greedy.tables, greedy.points,
-                                   basic.compile().params, basic.compile().naturals, 3,
+    settings, _, _, _ = play_hands(hands, greedy.arrays, basic.compile().arrays, 3,
                                    Stream(SEED, "field").states(CHUNKS))
     table_rows = settings.reshape(tables, 4, 3)
     score_seconds = np.median(context.time(
@@ -592,7 +591,7 @@ def web(context):
 
     import uvicorn
 
-    from analysis.web.app import create_app
+    from sapsam.web.app import create_app
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -2,13 +2,13 @@
 
 Public entry points (see each module for conventions):
 
-- :mod:`kernels.evaluate`: ``rank5``, ``rank3``, ``eval5``, ``eval3``, ``to_packed``,
+- :mod:`sapsam.kernels.evaluate`: ``rank5``, ``rank3``, ``eval5``, ``eval3``, ``to_packed``,
   ``from_packed``; strengths are dense ordinals 0..7916 on one 3-/5-card scale.
-- :mod:`kernels.settings`: ``split_strengths``, ``split_strengths_batch``, ``count_legal``,
+- :mod:`sapsam.kernels.settings`: ``split_strengths``, ``split_strengths_batch``, ``count_legal``,
   ``pareto_frontier``, ``pareto_frontier_batch`` over the 72,072 splits of sorted hands.
 """
 
-from kernels.evaluate import (
+from sapsam.kernels.evaluate import (
                               N_STRENGTHS,
                               STRENGTH_DTYPE,
                               eval3,
@@ -18,7 +18,7 @@ from kernels.evaluate import (
                               rank5,
                               to_packed,
 )
-from kernels.settings import (
+from sapsam.kernels.settings import (
                               N_SPLITS,
                               count_legal,
                               pareto_frontier,

@@ -34,7 +34,8 @@ STRENGTH_DTYPE = np.int16
 RANK_WEIGHTS = np.array(
     [0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415], dtype=np.int32
 )
-_WHEEL = (12, 3, 2, 1, 0)
+ACE = 12  # an ace's rank (a card code >> 2)
+_WHEEL = (ACE, 3, 2, 1, 0)
 
 
 def _pack(category, nibbles):
@@ -114,6 +115,12 @@ WHEEL_SECOND = _wheel_second_permutation()
 
 
 @njit(cache=True, inline="always")
+def is_ace(card):
+    """Whether a card code is an ace (``count += is_ace(c)`` counts a hand's aces)."""
+    return (card >> 2) == ACE
+
+
+@njit(cache=True, inline="always")
 def eval5(c0, c1, c2, c3, c4):
     """Strength ordinal of five distinct card codes."""
     if ((c0 ^ c1) | (c0 ^ c2) | (c0 ^ c3) | (c0 ^ c4)) & 3 == 0:
@@ -151,7 +158,7 @@ def rank5(cards, parallel=True):
     Parameters
     ----------
     cards : ndarray(uint8), shape (n, 5)
-        Distinct card codes per row (not checked here: see ``analysis.game.hands``).
+        Distinct card codes per row (not checked here: see ``sapsam.game.hands``).
     parallel : bool
         Use Numba threads (``numba.set_num_threads`` sets how many).
 

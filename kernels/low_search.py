@@ -1,14 +1,14 @@
 """A policy's best setting of one hand when the middle plays as a 2-7 low (issue 18).
 
 The decision is defined directly, without a frontier: among the legal settings
-(:func:`kernels.low_settings.low_legal`), the one of highest value
-(:func:`kernels.value.value`, the middle's strength on the low scale); exact ties go to the
+(:func:`sapsam.kernels.low_settings.low_legal`), the one of highest value
+(:func:`sapsam.kernels.value.value`, the middle's strength on the low scale); exact ties go to the
 stronger back, then middle, then front, then the smaller split.  That choice is never
 dominated: a setting as good in every row and better in one is worth at least as much and
 wins the tie.
 
-When the value never falls as a row gets stronger (:func:`kernels.value.monotone`), most backs
-need not be looked at, as in :mod:`kernels.search`: a back of strength ``s`` is worth at most
+When the value never falls as a row gets stronger (:func:`sapsam.kernels.value.monotone`), most backs
+need not be looked at, as in :mod:`sapsam.kernels.search`: a back of strength ``s`` is worth at most
 ``value(front, low, s)`` with the hand's strongest front (no stronger than ``s``) and its best
 low, so backs weaker than where that bound falls under the best value so far are skipped, and
 so is a back whose own strongest legal front and best legal low cannot reach it.  A bound
@@ -20,8 +20,8 @@ monotone) give the same split, bit for bit.
 import numpy as np
 from numba import njit
 
-from kernels.low_settings import low_legal
-from kernels.search import (
+from sapsam.kernels.low_settings import low_legal
+from sapsam.kernels.search import (
     COMPLETION_FRONT,
     COMPLETION_MIDDLE,
     COMPLETION_SPLIT,
@@ -29,8 +29,8 @@ from kernels.search import (
     N_COMPLETIONS,
     weakest_back,
 )
-from kernels.settings import N_FIVES, N_FRONTS
-from kernels.value import value
+from sapsam.kernels.settings import N_FIVES, N_FRONTS
+from sapsam.kernels.value import value
 
 
 @njit(cache=True, inline="always")
@@ -55,13 +55,13 @@ def best_low_split(s3, s5, l5, high_order, kind, tables, values, points, params,
     ----------
     s3, s5 : ndarray(int16), shape (286,) and (1287,)
         High strengths of the hand's fronts and five-card subsets
-        (:func:`kernels.settings.subset_strengths`, on the ruleset's wheel scale).
+        (:func:`sapsam.kernels.settings.subset_strengths`, on the ruleset's wheel scale).
     l5 : ndarray(int16), shape (1287,)
-        Low strengths of its five-card subsets (:func:`kernels.low_settings.low_subset_strengths`).
+        Low strengths of its five-card subsets (:func:`sapsam.kernels.low_settings.low_subset_strengths`).
     high_order : bool
         The middle's high strength must lie between front and back too.
     kind, tables, values, points, params, opponents
-        As :func:`kernels.value.value` takes them.
+        As :func:`sapsam.kernels.value.value` takes them.
     prune : bool
         The value is monotone: skip what cannot reach the best.
 

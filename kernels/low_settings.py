@@ -2,10 +2,10 @@
 which splits are legal, and the exact Pareto frontier under that order.
 
 A split's triple is (front, middle, back): the front and back on the high scale
-(:mod:`kernels.evaluate`), the middle on the 2-7 low scale (:mod:`kernels.lowball`), higher
+(:mod:`sapsam.kernels.evaluate`), the middle on the 2-7 low scale (:mod:`sapsam.kernels.lowball`), higher
 better in each.  Legal: the back at least the front; with ``high_order``, also the middle's
 *high* strength between them, as in the usual game (``[middle] order`` of a ruleset).
-``wheel_second`` remaps the high strengths as :mod:`kernels.settings` does (the low scale has
+``wheel_second`` remaps the high strengths as :mod:`sapsam.kernels.settings` does (the low scale has
 no straights to remap).  A split and its mirror (middle and back
 swapped) are two settings here, since a good low is a weak high hand and the other way round.
 
@@ -21,9 +21,9 @@ O(1), kept up to date by walking down from each new member until it meets a bett
 import numpy as np
 from numba import njit
 
-from kernels.evaluate import WHEEL_SECOND, eval3, eval5
-from kernels.lowball import N_LOW, eval5_low
-from kernels.settings import FIVE_POSITIONS, FRONT_POSITIONS, N_FIVES, N_FRONTS, N_SPLITS, SPLIT_ROWS
+from sapsam.kernels.evaluate import WHEEL_SECOND, eval3, eval5
+from sapsam.kernels.lowball import N_LOW, eval5_low
+from sapsam.kernels.settings import FIVE_POSITIONS, FRONT_POSITIONS, N_FIVES, N_FRONTS, N_SPLITS, SPLIT_ROWS
 
 _BITS = 13  # every strength < 8192
 _SPLIT_BITS = 17  # split indices < 131072
@@ -32,7 +32,7 @@ _SPLIT_BITS = 17  # split indices < 131072
 @njit(cache=True)
 def low_subset_strengths(hand, l5):
     """Fill ``l5`` (1287,) with the 2-7 low strength of every five-card position subset of a
-    sorted hand (the companion of :func:`kernels.settings.subset_strengths`)."""
+    sorted hand (the companion of :func:`sapsam.kernels.settings.subset_strengths`)."""
     for i in range(N_FIVES):
         p = FIVE_POSITIONS[i]
         l5[i] = eval5_low(hand[p[0]], hand[p[1]], hand[p[2]], hand[p[3]], hand[p[4]])

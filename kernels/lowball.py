@@ -1,5 +1,5 @@
 """Deuce-to-seven low: a 5-card hand's strength as a low hand, for the ``low-middle`` variant
-(issue 18), at the speed of the high scale (:mod:`kernels.evaluate`).
+(issue 18), at the speed of the high scale (:mod:`sapsam.kernels.evaluate`).
 
 In 2-7 low the hands rank as in high poker turned upside down: the best low is 7-5-4-3-2 of
 mixed suits, pairs, straights and flushes count against a hand, and the ace is always high,
@@ -16,7 +16,7 @@ from itertools import combinations, combinations_with_replacement
 import numpy as np
 from numba import njit, prange
 
-from kernels.evaluate import (
+from sapsam.kernels.evaluate import (
     CARD_WEIGHT,
     FLUSH,
     HIGH_CARD,

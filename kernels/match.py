@@ -1,7 +1,7 @@
 """Match play to a target (the ``match`` game, first to 11): playing deals' points out into
 matches, and each player's chance of winning the match from any score.
 
-A deal gives each player a few points (:func:`kernels.settle._settle_match`); the match ends
+A deal gives each player a few points (:func:`sapsam.kernels.settle._settle_match`); the match ends
 after the deal on which someone has ``target`` or more and leads alone.  A tie for the lead at
 the target or beyond is played on, everyone dealt in, until one player leads alone.
 
@@ -197,7 +197,7 @@ def equity(outcomes, probs, target, clip=CLIP, tolerance=1e-13, max_rounds=10000
 @njit(cache=True)
 def equity_after(scores, codes, target, pre, tie, clip=CLIP):
     """The first player's chance of winning after each deal in ``codes``: a deal's points
-    packed three bits per player (player p at bits 3p, as :mod:`kernels.montecarlo` gives
+    packed three bits per player (player p at bits 3p, as :mod:`sapsam.kernels.montecarlo` gives
     them in the match game), added to ``scores`` (int64 (P,)).  float64, shaped like
     ``codes``."""
     players = scores.shape[0]

@@ -10,10 +10,11 @@ exact sample variance; nothing depends on the number of threads.
 import numpy as np
 from numba import njit
 
-from kernels import settle as S
-from kernels.policies import decide, place, policy_scratch
-from kernels.rng import shuffle_prefix, sorted_hand
-from kernels.threads import borrowed, parallel_for
+from sapsam.kernels import settle as S
+from sapsam.kernels.evaluate import is_ace
+from sapsam.kernels.policies import Policy, decide, place, policy_scratch
+from sapsam.kernels.rng import shuffle_prefix, sorted_hand
+from sapsam.kernels.threads import borrowed, parallel_for
 
 # per-candidate statistics, summed over opponents and samples
 N_ROW_STATS = 9  # row k: wins at 3k, ties at 3k + 1, losses at 3k + 2
@@ -23,12 +24,12 @@ N_STATS = 13
 
 @njit(cache=True, nogil=True)
 def sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen, players,
-                 policy, tables, policy_points, search, params, royalty, naturals, bank, states,
-                 block_size, n_samples, points, stats, b):
+                 policy, search, rules, bank, states, block_size, n_samples, points, stats, b):
     """Block ``b`` of :func:`sample_blocks`: its samples into ``points[:, b * block_size:]``,
     its statistics into ``stats[b]``, from its own random stream ``states[b]``."""
-    tables, policy_points = borrowed(tables), borrowed(policy_points)
-    params, royalty, naturals = borrowed(params), borrowed(royalty), borrowed(naturals)
+    policy = Policy(policy.code, borrowed(policy.tables), borrowed(policy.points))
+    rules = S.Rules(borrowed(rules.params), borrowed(rules.royalty), borrowed(rules.naturals))
+    params = rules.params
     state = states[b:b + 1].copy()
     first = b * block_size
     count = min(block_size, n_samples - first)
@@ -44,6 +45,7 @@ def sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen
     aces = np.zeros((1, players), np.int64)
     banks = np.full(1, bank, np.int64)
     chips = np.full((1, players), -1, np.int64)
+    table = S.Table(rows, natural, key, surrender, aces, banks, chips)
     net = np.zeros((1, players), np.int64)
     work = S.new_work()
     detail = np.zeros((players, players, S.N_DETAIL), np.int64)
@@ -52,17 +54,17 @@ def sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen
     packed = params[S.P_GAME] == S.GAME_MATCH  # every seat's points, see sample_blocks
     hero_aces = 0
     for c in hero:
-        hero_aces += (c >> 2) == 12
+        hero_aces += is_ace(c)
     for s in range(first, first + count):
         shuffle_prefix(deck, 13 * opponents, state)
         for o in range(opponents):
             sorted_hand(deck, 13 * o, hand)
             seat = o + 1
-            place(hand, decide(hand, policy, tables, policy_points, params, naturals, opponents,
-                               search, state, scratch), params, seat, rows, natural, key, surrender)
+            place(hand, decide(hand, policy, rules, opponents, search, state, scratch), params, seat,
+                  rows, natural, key, surrender)
             a = 0
             for c in hand:
-                a += (c >> 2) == 12
+                a += is_ace(c)
             aces[0, seat] = a
         aces[0, 0] = hero_aces
         for c in range(n_cand):
@@ -72,8 +74,7 @@ def sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen
             natural[0, 0] = cand_natural[c]
             key[0, 0] = cand_key[c]
             surrender[0, 0] = cand_surrender[c]
-            S.settle_into(params, royalty, naturals, rows, natural, key, surrender, aces, banks,
-                          chips, net, 0, work, detail, results, True)
+            S.settle_into(rules, table, net, 0, work, detail, results, True)
             if packed:
                 code = 0
                 for p in range(players):
@@ -94,8 +95,7 @@ def sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen
 
 
 def sample_blocks(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen, players,
-                  policy, tables, policy_points, search, params, royalty, naturals, bank,
-                  states, block_size, n_samples, points, stats):
+                  policy, search, rules, bank, states, block_size, n_samples, points, stats):
     """Run blocks of samples in parallel (on ``numba.get_num_threads()`` threads).
 
     Parameters
@@ -106,12 +106,12 @@ def sample_blocks(hero, cand_rows, cand_natural, cand_key, cand_surrender, unsee
     cand_natural, cand_key : ndarray(int64), shape (C,)
     cand_surrender : ndarray(bool), shape (C,)
     unseen : ndarray(uint8), shape (39,)
-    players, policy, bank : int
-    tables : ndarray(float64), shape kernels.policies.TABLE_SHAPE
-    policy_points : ndarray(float64), shape kernels.policies.POINTS_SHAPE
-    search : bool or None
-        kernels.policies.search_mode for the opponents' policy under this ruleset.
-    params, royalty, naturals : ndarray(int64)
+    players, bank : int
+    policy : sapsam.kernels.policies.Policy
+        The opponents'.
+    search : bool or SEARCH_ONLY
+        sapsam.kernels.policies.search_mode for the opponents' policy under this ruleset.
+    rules : sapsam.kernels.settle.Rules
     states : ndarray(uint64), shape (B,)
         One random stream per block.
     block_size, n_samples : int
@@ -119,11 +119,10 @@ def sample_blocks(hero, cand_rows, cand_natural, cand_key, cand_surrender, unsee
     points : ndarray(int64), shape (C, n_samples)
         Output: the hero's points per candidate and sample; in the match game (``GAME_MATCH``,
         a deal's points 0 to 4 a seat) every seat's, three bits each (seat p at bits 3p, the hero
-        at 0), for the chance of winning the match (:func:`kernels.match.equity_after`).
+        at 0), for the chance of winning the match (:func:`sapsam.kernels.match.equity_after`).
     stats : ndarray(int64), shape (B, C, N_STATS)
         Output: per-block statistics (zeroed by the caller).
     """
     parallel_for(lambda b: sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender,
-                                        unseen, players, policy, tables, policy_points, search,
-                                        params, royalty, naturals, bank, states, block_size,
-                                        n_samples, points, stats, b), range(len(states)))
+                                        unseen, players, policy, search, rules, bank, states,
+                                        block_size, n_samples, points, stats, b), range(len(states)))

@@ -26,8 +26,8 @@ Kinds (codes are positions in :data:`NATURAL_KINDS`) and their ``parameter``:
 import numpy as np
 from numba import njit, prange
 
-from kernels.evaluate import eval3, eval5
-from kernels.settings import (
+from sapsam.kernels.evaluate import eval3, eval5
+from sapsam.kernels.settings import (
     FIVE_POSITIONS,
     FRONT_POSITIONS,
     N_FRONTS,
@@ -43,6 +43,14 @@ NATURAL_KINDS = (
 (DRAGON, CLEAN_DRAGON, SIX_PAIRS, THREE_STRAIGHTS, THREE_FLUSHES, THREE_STRAIGHT_FLUSHES,
  FIVE_PAIRS_TRIPS, FOUR_TRIPS, THREE_QUADS, ALL_ONE_COLOUR, TWELVE_ONE_COLOUR, SMALL, BIG,
  TWELVE_PICTURES, TWELVE_ROYALTIES, NO_PICTURES) = range(len(NATURAL_KINDS))
+
+# The columns of a ruleset's naturals table, int64 (k, NAT_COLUMNS) in the order the ruleset
+# lists them (sapsam.game.rules.CompiledRules.naturals): the kind (its code in NATURAL_KINDS),
+# its parameter, the units it is paid and its tier (a higher tier beats a lower whatever their
+# units; sapsam.kernels.settle).  A table of distinct naturals, ``kinds`` of
+# :func:`kind_keys`, has the first two.
+NAT_KIND, NAT_PARAMETER, NAT_VALUE, NAT_TIER = range(4)
+NAT_COLUMNS = 4
 
 _JACK, _KING = 9, 11
 
@@ -291,19 +299,19 @@ def kind_keys(hand, kinds, out):
     counted once."""
     ranks, suits = _counts(hand)
     for u in range(kinds.shape[0]):
-        out[u] = _natural_key(hand, ranks, suits, kinds[u, 0], kinds[u, 1])
+        out[u] = _natural_key(hand, ranks, suits, kinds[u, NAT_KIND], kinds[u, NAT_PARAMETER])
 
 
 @njit(cache=True)
 def natural_keys(hand, naturals):
     """Keys of one sorted hand for every natural of a compiled ruleset.
 
-    ``naturals`` is ndarray(int64), shape (k, 4) (kind, parameter, value, tier);
+    ``naturals`` is ndarray(int64), shape (k, NAT_COLUMNS) (kind, parameter, value, tier);
     returns ndarray(int64), shape (k,), -1 where the hand is not that natural.
     """
     out = np.empty(naturals.shape[0], np.int64)
     for i in range(naturals.shape[0]):
-        out[i] = natural_key(hand, naturals[i, 0], naturals[i, 1])
+        out[i] = natural_key(hand, naturals[i, NAT_KIND], naturals[i, NAT_PARAMETER])
     return out
 
 
@@ -313,22 +321,23 @@ def best_natural(hand, naturals):
     ranks, suits = _counts(hand)
     keys = np.empty(naturals.shape[0], np.int64)
     for i in range(naturals.shape[0]):
-        keys[i] = _natural_key(hand, ranks, suits, naturals[i, 0], naturals[i, 1])
+        keys[i] = _natural_key(hand, ranks, suits, naturals[i, NAT_KIND], naturals[i, NAT_PARAMETER])
     return best_held(naturals, keys)
 
 
 @njit(cache=True)
 def best_held(naturals, keys):
     """(index, key) of the highest natural (by tier, then value) among a ruleset's
-    ``naturals`` (int64 (k, 4)) whose ``keys`` (int64 (k,)) are not -1, or (-1, -1); ties go
-    to the first."""
+    ``naturals`` (int64 (k, NAT_COLUMNS)) whose ``keys`` (int64 (k,)) are not -1, or (-1, -1);
+    ties go to the first."""
     best = -1
     best_key = np.int64(-1)
     for i in range(naturals.shape[0]):
         if keys[i] < 0:
             continue
-        if best < 0 or naturals[i, 3] > naturals[best, 3] or (
-                naturals[i, 3] == naturals[best, 3] and naturals[i, 2] > naturals[best, 2]):
+        if best < 0 or naturals[i, NAT_TIER] > naturals[best, NAT_TIER] or (
+                naturals[i, NAT_TIER] == naturals[best, NAT_TIER]
+                and naturals[i, NAT_VALUE] > naturals[best, NAT_VALUE]):
             best = i
             best_key = keys[i]
     return best, best_key

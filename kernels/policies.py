@@ -8,7 +8,7 @@ Policies (codes are positions in :data:`POLICIES`):
   the frontier setting with the largest sum of row percentiles, each row's percentile taken
   against random hands of its size (all 22,100 fronts; all 2,598,960 five-card hands).  Its
   ``points`` table holds those percentiles.
-- ``houseway``: a short point count (``analysis.strategy.houseway``): the frontier setting with the
+- ``houseway``: a short point count (``sapsam.strategy.houseway``): the frontier setting with the
   most chart points (ties to the stronger front, then middle, then back); declares any
   natural it holds; surrenders when its best total is below the chart's threshold.
 - ``table``: the frontier setting of highest expected value against the per-row strength
@@ -22,21 +22,23 @@ a table policy; the Monte Carlo analyses are exact).  Fouls are never chosen.
 Under a ruleset whose middle plays as a 2-7 low (``P_LOW_MIDDLE``) the middle's strength is on
 the low scale: ``random`` draws among the settings legal there, ``greedy`` plays the strongest
 back and the best legal low behind it, and the valued policies take
-:func:`kernels.low_search.best_low_split` (``houseway`` has no chart for it).
+:func:`sapsam.kernels.low_search.best_low_split` (``houseway`` has no chart for it).
 """
+
+from collections import namedtuple
 
 import numpy as np
 from numba import get_num_threads, njit
 
-from kernels import settle as S
-from kernels.evaluate import N_STRENGTHS, WHEEL_SECOND, eval3, eval5
-from kernels.low_search import best_low_split
-from kernels.low_settings import low_legal, low_subset_strengths
-from kernels.lowball import eval5_low
-from kernels.naturals import best_natural
-from kernels.rng import below
-from kernels.search import COMPLETION_FRONT, COMPLETION_MIDDLE, COMPLETION_SPLIT, best_split, search_scratch
-from kernels.settings import (
+from sapsam.kernels import settle as S
+from sapsam.kernels.evaluate import N_STRENGTHS, WHEEL_SECOND, eval3, eval5
+from sapsam.kernels.low_search import best_low_split
+from sapsam.kernels.low_settings import low_legal, low_subset_strengths
+from sapsam.kernels.lowball import eval5_low
+from sapsam.kernels.naturals import NAT_VALUE, best_natural
+from sapsam.kernels.rng import below
+from sapsam.kernels.search import COMPLETION_FRONT, COMPLETION_MIDDLE, COMPLETION_SPLIT, best_split, search_scratch
+from sapsam.kernels.settings import (
     FIVE_POSITIONS,
     FRONT_POSITIONS,
     N_FIVES,
@@ -46,8 +48,8 @@ from kernels.settings import (
     frontier_scratch,
     subset_strengths,
 )
-from kernels.threads import borrowed, parallel_for
-from kernels.value import (
+from sapsam.kernels.threads import borrowed, parallel_for
+from sapsam.kernels.value import (
     CLOSED_FORM,
     GAIN,
     N_VALUES,
@@ -64,10 +66,19 @@ from kernels.value import (
 
 POLICIES = ("random", "greedy", "balanced", "table", "houseway")
 RANDOM, GREEDY, BALANCED, TABLE, HOUSEWAY = range(5)
+# a policy as the kernels take it (sapsam.play.policy.Policy.arrays): its code in POLICIES, its
+# EV tables (TABLE_SHAPE, for ``table``) and its per-row points (POINTS_SHAPE, for ``balanced``
+# and ``houseway``); see decide
+Policy = namedtuple("Policy", ["code", "tables", "points"])
 POINTS_SHAPE = (3, N_STRENGTHS + 1)  # per-row points of balanced and houseway, see decide
 SURRENDER_BELOW = (0, N_STRENGTHS)  # where a points table keeps its surrender threshold
 _FRONTIER_ROOM = 36036
-SEARCH_ONLY = None  # ``search`` for a searchable policy under a high middle, see search_mode
+# The kernels' ``search`` (decide's) is a bool, or SEARCH_ONLY for a searchable policy under a
+# high middle (see search_mode).  SEARCH_ONLY must be None: Numba prunes the routes the kernels
+# mark ``search is None`` / ``is not None`` for a None-typed argument, and compiles one kernel per
+# type.  SEARCH_AUTO, play_hands's default, is not a kernel argument: it asks search_mode.
+SEARCH_ONLY = None
+SEARCH_AUTO = "auto"
 
 
 @njit(cache=True)
@@ -192,7 +203,7 @@ def _best_on_frontier(kind, houseway, tables, values, points, params, opponents,
     value): the best value, ties to the smaller split (``houseway``: to the stronger front,
     then middle, then back).  One loop per kind of value, its parameters read before it, so
     that the hot one has no branch but the comparison; each computes exactly what
-    :func:`kernels.value.value` computes (the search's tests hold them to it)."""
+    :func:`sapsam.kernels.value.value` computes (the search's tests hold them to it)."""
     if houseway:  # its own tie-break, in the one loop that has it
         return _best_valued(kind, True, tables, values, points, params, opponents, size, splits,
                             rows)
@@ -227,7 +238,7 @@ def _best_on_frontier(kind, houseway, tables, values, points, params, opponents,
 
 @njit(cache=True)
 def _best_valued(kind, houseway, tables, values, points, params, opponents, size, splits, rows):
-    """:func:`_best_on_frontier` with :func:`kernels.value.value` for each member: the same
+    """:func:`_best_on_frontier` with :func:`sapsam.kernels.value.value` for each member: the same
     choice.  The search's rare fallback under :data:`SEARCH_ONLY` takes it, where it compiles
     in a fraction of the time (one call rather than a loop per kind of value), and so does
     the house way's frontier (its ties go to the stronger rows)."""
@@ -251,10 +262,10 @@ def _rows_before(rows, i, best):
 
 
 def searchable(policy, tables, points, params):
-    """Whether :func:`decide` may find the policy's setting by search (:mod:`kernels.search`)
+    """Whether :func:`decide` may find the policy's setting by search (:mod:`sapsam.kernels.search`)
     rather than by building the frontier: a ``balanced``, ``table`` or ``houseway`` policy
-    whose value is :func:`kernels.value.monotone`.  Checked once per policy and ruleset, not
-    per hand (it reads the whole tables); plain Python, like :func:`kernels.value.monotone`."""
+    whose value is :func:`sapsam.kernels.value.monotone`.  Checked once per policy and ruleset, not
+    per hand (it reads the whole tables); plain Python, like :func:`sapsam.kernels.value.monotone`."""
     if policy != BALANCED and policy != TABLE and policy != HOUSEWAY:
         return False
     values = np.zeros(N_VALUES)
@@ -287,26 +298,24 @@ def policy_scratch():
 
 
 @njit(cache=True)
-def decide(hand, policy, tables, points, params, naturals, opponents, search, state, scratch):
+def decide(hand, policy, rules, opponents, search, state, scratch):
     """A policy's decision for one sorted 13-card hand.
 
     Parameters
     ----------
     hand : ndarray(uint8), shape (13,)
         Sorted.
-    policy : int
-        Code in :data:`POLICIES`.
-    tables : ndarray(float64), shape TABLE_SHAPE
-        EV tables (:func:`kernels.value.ev_tables`) for ``table``; ignored otherwise.
-    points : ndarray(float64), shape :data:`POINTS_SHAPE`
-        Per-row points of ``balanced`` and ``houseway`` (``points[k, s]`` for row k and
-        strength s); ``points[SURRENDER_BELOW]`` is the total below which ``houseway``
-        surrenders (-inf: never).  Ignored by the other policies.
-    params, naturals : ndarray(int64)
-        The compiled ruleset.
+    policy : Policy
+        ``code`` (in :data:`POLICIES`); ``tables``, float64 TABLE_SHAPE, the EV tables
+        (:func:`sapsam.kernels.value.ev_tables`) for ``table``, ignored otherwise; ``points``,
+        float64 :data:`POINTS_SHAPE`, the per-row points of ``balanced`` and ``houseway``
+        (``points[k, s]`` for row k and strength s; ``points[SURRENDER_BELOW]`` is the total
+        below which ``houseway`` surrenders, -inf: never), ignored by the other policies.
+    rules : sapsam.kernels.settle.Rules
+        The compiled ruleset (its ``params`` and ``naturals``).
     opponents : int
         Opponents at the table.
-    search : bool or None
+    search : bool or SEARCH_ONLY
         :func:`searchable` for this policy and ruleset: search for the setting rather than
         build the whole frontier (the same decision, faster).  :data:`SEARCH_ONLY` (None)
         when it is searchable and the middle is high, as :func:`search_mode` says: Numba
@@ -321,70 +330,74 @@ def decide(hand, policy, tables, points, params, naturals, opponents, search, st
     (split, natural, natural_key, surrender) : (int, int, int, bool)
         ``split`` is -1 when the hand declares a natural or surrenders.
     """
+    code = policy.code
+    params, naturals = rules.params, rules.naturals
     held = (-1, np.int64(-1))
     s3, s5, l5 = scratch[0][0], scratch[0][1], scratch[5]
-    low = params[S.P_LOW_MIDDLE] != 0 and policy != RANDOM  # every other policy reads them
+    low = params[S.P_LOW_MIDDLE] != 0 and code != RANDOM  # every other policy reads them
     if search is not None and low:  # (with SEARCH_ONLY, Numba compiles no low middle)
         low_subset_strengths(hand, l5)
     if search is None or search or low:
         subset_strengths(hand, params[S.P_WHEEL_SECOND] != 0, s3, s5)
-    if (policy == TABLE or policy == HOUSEWAY) and naturals.shape[0] > 0:
+    if (code == TABLE or code == HOUSEWAY) and naturals.shape[0] > 0:
         held = best_natural(hand, naturals)
-    return choose(hand, policy, tables, points, params, naturals, held, opponents, search, state,
-                  scratch, s3, s5, l5, scratch[1], scratch[2], -1)
+    return choose(hand, policy, rules, held, opponents, search, state, scratch, s3, s5, l5,
+                  scratch[1], scratch[2], -1)
 
 
 @njit(cache=True)
-def choose(hand, policy, tables, points, params, naturals, held, opponents, search, state, scratch,
-           s3, s5, l5, splits, rows, size):
+def choose(hand, policy, rules, held, opponents, search, state, scratch, s3, s5, l5, splits, rows,
+           size):
     """:func:`decide` given the hand's best natural, ``held`` = (index, key) as
-    :func:`kernels.naturals.best_natural` gives it, and what the hand's setting is found from,
+    :func:`sapsam.kernels.naturals.best_natural` gives it, and what the hand's setting is found from,
     on this ruleset's strength scale: with ``search``, the strengths of its fronts and
     five-card subsets ``s3`` and ``s5``; otherwise its frontier, ``size`` members in ``splits``
     and ``rows`` (``size`` -1: build it there).  With a low middle, always ``s3``, ``s5`` and
     the subsets' low strengths ``l5``, and ``search`` says whether the low search may prune.
     One evaluation of the subsets or one frontier, and one detection of naturals, serve every
     ruleset of a simulation."""
+    code, tables, points = policy
+    params, naturals = rules.params, rules.naturals
     frontier, _, _, values, found, _ = scratch
     wheel = params[S.P_WHEEL_SECOND] != 0
     low = params[S.P_LOW_MIDDLE] != 0
     high_order = params[S.P_LOW_HIGH_ORDER] != 0
     if search is not None:  # with SEARCH_ONLY, Numba compiles none of this (see search_mode)
-        if policy == RANDOM:
+        if code == RANDOM:
             return random_legal_split(hand, params, state), -1, np.int64(0), False
-        if policy == GREEDY:
+        if code == GREEDY:
             if low:
                 return greedy_low_split(s3, s5, l5, high_order), -1, np.int64(0), False
             return greedy_split(hand, wheel, frontier[0], frontier[1]), -1, np.int64(0), False
-    if policy == TABLE:
+    if code == TABLE:
         outcome_values(params, values)
-    kind = value_kind(policy != TABLE, params, values)
+    kind = value_kind(code != TABLE, params, values)
     split = -1
     best = 0.0
     if search is not None and low:
         split, best = best_low_split(s3, s5, l5, high_order, kind, tables, values, points, params,
                                      opponents, search)
     elif search is None or search:
-        split, best = best_split(s3, s5, kind, policy == HOUSEWAY, tables, values, points, params,
+        split, best = best_split(s3, s5, kind, code == HOUSEWAY, tables, values, points, params,
                                  opponents, found)
         size = -1  # the search gave up (rare): the frontier decides
     if split < 0 and not low:
         if size < 0:
             _, size = _frontier(hand, wheel, frontier, splits, rows)
         if search is None:
-            split, best = _best_valued(kind, policy == HOUSEWAY, tables, values, points, params,
+            split, best = _best_valued(kind, code == HOUSEWAY, tables, values, points, params,
                                        opponents, size, splits, rows)
         else:
-            split, best = _best_on_frontier(kind, policy == HOUSEWAY, tables, values, points,
+            split, best = _best_on_frontier(kind, code == HOUSEWAY, tables, values, points,
                                             params, opponents, size, splits, rows)
     index, key = held
-    if policy == HOUSEWAY:
+    if code == HOUSEWAY:
         if index >= 0:
             return -1, index, key, False
         if params[S.P_SURRENDER_ALLOWED] and best < points[SURRENDER_BELOW]:
             return -1, -1, np.int64(0), True
-    if policy == TABLE:
-        if index >= 0 and naturals[index, 2] * opponents >= best:
+    if code == TABLE:
+        if index >= 0 and naturals[index, NAT_VALUE] * opponents >= best:
             return -1, index, key, False
         if params[S.P_SURRENDER_ALLOWED]:
             # against a field where a share q surrenders: a setting collects the cost from
@@ -399,7 +412,7 @@ def choose(hand, policy, tables, points, params, naturals, held, opponents, sear
 @njit(cache=True)
 def place(hand, decision, params, seat, rows, natural, natural_key, surrender):
     """Write one seat's decision (as :func:`decide` returns it) into the one-table arrays of
-    :func:`kernels.settle.settle_into` (leading table axis of length 1)."""
+    :func:`sapsam.kernels.settle.settle_into` (leading table axis of length 1)."""
     split, nat, key, sur = decision
     if split >= 0:
         r = split_rows(hand, split, params)
@@ -412,17 +425,18 @@ def place(hand, decision, params, seat, rows, natural, natural_key, surrender):
 
 
 @njit(cache=True, nogil=True)
-def play_chunk(hands, policy, tables, points, params, naturals, opponents, search, states, bounds,
-               rows, natural, natural_key, surrender, c):
+def play_chunk(hands, policy, rules, opponents, search, states, bounds, rows, natural, natural_key,
+               surrender, c):
     """Chunk ``c`` of :func:`play_hands`: hands ``bounds[c]`` up to ``bounds[c + 1]``, by the
     random stream ``states[c]``."""
-    hands, tables, points = borrowed(hands), borrowed(tables), borrowed(points)
-    params, naturals = borrowed(params), borrowed(naturals)
+    hands = borrowed(hands)
+    policy = Policy(policy.code, borrowed(policy.tables), borrowed(policy.points))
+    rules = S.Rules(borrowed(rules.params), borrowed(rules.royalty), borrowed(rules.naturals))
+    params = rules.params
     state = states[c:c + 1].copy()
     scratch = policy_scratch()
     for i in range(bounds[c], bounds[c + 1]):
-        split, nat, key, sur = decide(hands[i], policy, tables, points, params, naturals,
-                                      opponents, search, state, scratch)
+        split, nat, key, sur = decide(hands[i], policy, rules, opponents, search, state, scratch)
         natural[i] = nat
         natural_key[i] = key
         surrender[i] = sur
@@ -435,21 +449,25 @@ def play_chunk(hands, policy, tables, points, params, naturals, opponents, searc
             rows[i, :] = -1
 
 
-def play_hands(hands, policy, tables, points, params, naturals, opponents, states,
-               progress=None, steps=8, search=None):
-    """Decisions of a policy for many sorted hands, in parallel.
+def play_hands(hands, policy, rules, opponents, states, progress=None, steps=8, search=SEARCH_AUTO):
+    """Decisions of a :class:`Policy` for many sorted hands, in parallel, under ``rules``
+    (:class:`sapsam.kernels.settle.Rules`).
 
     ``states`` ndarray(uint64), shape (chunks,): one RNG stream per chunk of consecutive hands
     (chunk ``c`` is hands ``c * n // chunks`` up to the next; the chunking, not the thread
     count, fixes the numbers).  Returns ``rows`` int16 (n, 3) (-1 for a natural or
     surrender), ``natural`` int64 (n,), ``natural_key`` int64 (n,) and ``surrender`` bool (n,).
     With ``progress``, the chunks run in ``steps`` groups and ``progress(hands_done, n)`` is
-    called after each: the same numbers, told as they come.  ``search`` (default:
-    :func:`search_mode`) chooses how ``balanced``, ``table`` and ``houseway`` find their
-    setting; ``False`` builds every hand's frontier, for the same decisions.
+    called after each: the same numbers, told as they come.  ``search`` chooses how
+    ``balanced``, ``table`` and ``houseway`` find their setting: :data:`SEARCH_AUTO` (the
+    default) as :func:`search_mode` says; ``False`` builds every hand's frontier, for the same
+    decisions; :data:`SEARCH_ONLY` only where :func:`search_mode` gives it.
     """
-    if search is None:
-        search = search_mode(policy, tables, points, params)
+    if search is SEARCH_AUTO:
+        search = search_mode(*policy, rules.params)
+    elif search is SEARCH_ONLY:
+        if search_mode(*policy, rules.params) is not SEARCH_ONLY:
+            raise ValueError("SEARCH_ONLY is for a searchable policy under a high middle (search_mode)")
     else:
         search = bool(search)  # one compiled kernel for Python's and NumPy's booleans
     n = hands.shape[0]
@@ -462,9 +480,8 @@ def play_hands(hands, policy, tables, points, params, naturals, opponents, state
     groups = 1 if progress is None else max(1, min(steps, n_chunks // (2 * get_num_threads())))
     cuts = [g * n_chunks // groups for g in range(groups + 1)]
     for first, last in zip(cuts[:-1], cuts[1:]):
-        parallel_for(lambda c: play_chunk(hands, policy, tables, points, params, naturals,
-                                          opponents, search, states, bounds, rows, natural,
-                                          natural_key, surrender, c), range(first, last))
+        parallel_for(lambda c: play_chunk(hands, policy, rules, opponents, search, states, bounds, rows,
+                                          natural, natural_key, surrender, c), range(first, last))
         if progress is not None:
             progress(int(bounds[last]), n)
     return rows, natural, natural_key, surrender

@@ -1,7 +1,7 @@
 """Random numbers and deals inside kernels: SplitMix64 with its state carried in an array.
 
-Every block of work gets its own stream: a SeedSequence (``analysis.play.seeds``) seeds one
-``uint64`` state per block (see ``analysis.play.seeds.Stream.states``), and a kernel advances the
+Every block of work gets its own stream: a SeedSequence (``sapsam.play.seeds``) seeds one
+``uint64`` state per block (see ``sapsam.play.seeds.Stream.states``), and a kernel advances the
 state it was handed.  Nothing depends on which thread runs a block, so results are the same
 with any number of threads or machines.  SplitMix64 (Steele, Lea and Flood, "Fast splittable
 pseudorandom number generators", OOPSLA 2014) passes BigCrush and needs one word of state.

@@ -1,9 +1,9 @@
 """A policy's best setting of one hand, found by branch and bound over backs.
 
 The ``balanced``, ``table`` (``fitted``) and ``houseway`` policies set a hand to its Pareto
-frontier member of highest value (:mod:`kernels.policies`).  Building the whole frontier walks
+frontier member of highest value (:mod:`sapsam.kernels.policies`).  Building the whole frontier walks
 all 36,036 ways to part the ten cards a front leaves.  When the policy's value never falls as
-a row gets stronger (:func:`kernels.value.monotone`), the frontier member of highest value is
+a row gets stronger (:func:`sapsam.kernels.value.monotone`), the frontier member of highest value is
 also a legal setting of highest value, and most settings can be skipped unseen:
 
 1. Every back is one of the 1,287 five-card subsets; with it, the other eight cards give 56
@@ -18,7 +18,7 @@ also a legal setting of highest value, and most settings can be skipped unseen:
    ``V`` (found by bisection) excepted.
 
 Exactly the same decision as the frontier, bit for bit (values come from the one function
-:func:`kernels.value.value`): every legal setting of value within ``2 * DELTA`` of the best is
+:func:`sapsam.kernels.value.value`): every legal setting of value within ``2 * DELTA`` of the best is
 kept as a candidate (bounds are compared with ``DELTA`` more room, far above rounding);
 among those within ``DELTA`` of the best, the ones no candidate dominates are exactly the
 frontier members that can tie for best, and the frontier's own rule picks one: the highest
@@ -31,9 +31,9 @@ the frontier.
 import numpy as np
 from numba import njit
 
-from kernels.evaluate import N_STRENGTHS, THREE_CARD
-from kernels.settings import N_FIVES, N_FRONTS, SPLIT_ROWS, copy_row
-from kernels.value import value
+from sapsam.kernels.evaluate import N_STRENGTHS, THREE_CARD
+from sapsam.kernels.settings import N_FIVES, N_FRONTS, SPLIT_ROWS, copy_row
+from sapsam.kernels.value import value
 
 N_COMPLETIONS = 56  # (middle, front) pairs from the eight cards a back leaves
 DELTA = 1e-9  # see the module doc; values are units or points, rounding is ~1e-13 of them
@@ -71,7 +71,7 @@ def weakest_back(top, front, middle, floor, kind, tables, values, points, params
     """The weakest five-card strength ``s`` (up to ``top``) with ``value(min(front, s)'s front,
     m, s) >= floor``, by bisection over the five-card strengths; above ``top`` if none.  ``m``
     is ``s`` itself (``middle`` -1: a high middle is no stronger than its back) or ``middle``
-    (a low middle's best, :mod:`kernels.low_search`)."""
+    (a low middle's best, :mod:`sapsam.kernels.low_search`)."""
     lo = 0
     hi = FIVE_INDEX[top] + 1
     while lo < hi:
@@ -111,10 +111,10 @@ def best_split(s3, s5, kind, houseway, tables, values, points, params, opponents
     ----------
     s3, s5 : ndarray(int16), shape (286,) and (1287,)
         Strengths of the hand's fronts and five-card subsets
-        (:func:`kernels.settings.subset_strengths`), on the ruleset's scale.
+        (:func:`sapsam.kernels.settings.subset_strengths`), on the ruleset's scale.
     kind, tables, values, points, params, opponents
-        As :func:`kernels.value.value` takes them; the value must be monotone
-        (:func:`kernels.value.monotone`).
+        As :func:`sapsam.kernels.value.value` takes them; the value must be monotone
+        (:func:`sapsam.kernels.value.monotone`).
     houseway : bool
         Break exact ties the house way's way (stronger front, middle, back).
     scratch : tuple

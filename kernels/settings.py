@@ -27,7 +27,7 @@ from itertools import combinations
 import numpy as np
 from numba import njit, prange
 
-from kernels.evaluate import CARD_WEIGHT, FLUSH5, NONFLUSH5, RANK3_TABLE, WHEEL_SECOND
+from sapsam.kernels.evaluate import CARD_WEIGHT, FLUSH5, NONFLUSH5, RANK3_TABLE, WHEEL_SECOND
 
 N_SPLITS = 72072
 N_FRONTS = 286
@@ -67,7 +67,7 @@ def subset_strengths(hand, wheel_second, s3, s5):
     """Fill ``s3`` (286,) and ``s5`` (1287,) with the strengths of every position subset.
 
     ``hand`` is ndarray(uint8), shape (13,), sorted; ``wheel_second`` applies the
-    ``wheel_rank = "second"`` order.  The same numbers as :func:`kernels.evaluate.eval5` and
+    ``wheel_rank = "second"`` order.  The same numbers as :func:`sapsam.kernels.evaluate.eval5` and
     ``eval3`` of each subset, found by nested loops over the positions in the subsets' own
     (lexicographic) order: each five's weight sum, suits and ranks grow by one card at the
     innermost level, rather than five cards being gathered and summed per subset.

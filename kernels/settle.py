@@ -4,7 +4,7 @@ Inputs per seat (``P`` = 2..4 seats): the strength triple of its setting (front,
 back, on the ruleset's strength scale), the natural it declares (index into the ruleset's
 natural table, -1 for none) with its tie-break key, a surrender flag, and its number of aces.
 A setting that is not back >= middle >= front is a foul.  With ``P_LOW_MIDDLE`` the middle is on
-the deuce-to-seven low scale (:mod:`kernels.lowball`) and only back >= front is checked here;
+the deuce-to-seven low scale (:mod:`sapsam.kernels.lowball`) and only back >= front is checked here;
 the stricter ``P_LOW_HIGH_ORDER`` (the middle's high value between them too) needs the cards,
 so the caller checks it and gives a fouled setting :data:`FOUL_ROWS`.  Points are ``int64`` in units of
 ``1 / params[P_SCALE]`` (1 except in the pool game, whose shares can split).
@@ -32,10 +32,13 @@ transfer) games settle rows only.  In criss-cross (A14, ``P_HANDS`` = 2) a playe
 are never compared with each other (:func:`same_player`).
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit, prange
 
-from kernels.evaluate import CATEGORY_OF
+from sapsam.kernels.evaluate import CATEGORY_OF
+from sapsam.kernels.naturals import NAT_KIND, NAT_TIER, NAT_VALUE
 
 (P_GAME, P_BASE, P_SWEEP_BONUS, P_OVERALL_POINT, P_SCOOP_MULT, P_HOME_RUN_MULT,
  P_MAJORITY_UNITS, P_SWEEP_UNITS, P_HOME_RUN_UNITS, P_ROYALTY_EXTRA, P_ROYALTY_ALWAYS,
@@ -44,6 +47,12 @@ from kernels.evaluate import CATEGORY_OF
  P_SURRENDER_COST, P_SURRENDER_ALLOWED, P_LOW_MIDDLE, P_LOW_HIGH_ORDER, P_HANDS,
  P_MATCH_SWEEP_FROM) = range(28)
 N_PARAMS = 28
+
+# What the kernels take together, as named tuples of arrays (Numba types each field):
+# a compiled ruleset (sapsam.game.rules.CompiledRules.arrays; in simulate, every ruleset's
+# stacked on a leading axis) and the declared settings of a batch of tables (leading axis T).
+Rules = namedtuple("Rules", ["params", "royalty", "naturals"])
+Table = namedtuple("Table", ["rows", "natural", "natural_key", "surrender", "aces", "bank", "chips"])
 
 GAME_PAIRWISE, GAME_BANK, GAME_POOL, GAME_SINGLE_WINNER, GAME_MATCH = range(5)
 BASE_PER_ROW, BASE_TWO_FOUR, BASE_ONE_SIX, BASE_TWO_OF_THREE = range(4)
@@ -83,15 +92,15 @@ def new_work():
 def _natural_amount(params, naturals, ni, ki, nj, kj):
     """Units to the holder of natural ``ni`` (key ``ki``) from that of ``nj`` (-1 = none)."""
     if nj < 0:
-        return naturals[ni, 2]
+        return naturals[ni, NAT_VALUE]
     if ni < 0:
-        return -naturals[nj, 2]
-    vi, vj = naturals[ni, 2], naturals[nj, 2]
-    ti, tj = naturals[ni, 3], naturals[nj, 3]
+        return -naturals[nj, NAT_VALUE]
+    vi, vj = naturals[ni, NAT_VALUE], naturals[nj, NAT_VALUE]
+    ti, tj = naturals[ni, NAT_TIER], naturals[nj, NAT_TIER]
     clash = params[P_CLASH]
     if clash == CLASH_DIFFERENCE:
         return vi - vj
-    if ti == tj and clash == CLASH_HIGHER_WINS_FULL and naturals[ni, 0] == naturals[nj, 0]:
+    if ti == tj and clash == CLASH_HIGHER_WINS_FULL and naturals[ni, NAT_KIND] == naturals[nj, NAT_KIND]:
         return vi if ki > kj else (-vj if ki < kj else 0)
     if ti == tj:
         return 0
@@ -303,20 +312,22 @@ def _settle_single_winner(params, rows, t, work, net):
 
 
 @njit(cache=True)
-def settle_into(params, royalty, naturals, rows, natural, natural_key, surrender, aces, bank,
-                chips, net, t, work, detail, results, detailed):
+def settle_into(rules, table, net, t, work, detail, results, detailed):
     """Settle table ``t`` of a batch.
 
     Parameters
     ----------
-    params, royalty, naturals : ndarray(int64)
-        A compiled ruleset (``analysis.game.rules.CompiledRules``).
+    rules : Rules
+        A compiled ruleset: ``params``, ``royalty``, ``naturals`` (int64;
+        ``sapsam.game.rules.CompiledRules.arrays``).
+    table : Table
+        The batch's declared settings, its fields:
     rows : ndarray(int16), shape (T, P, 3)
         Strength triple of each seat's setting.
     natural : ndarray(int64), shape (T, P)
         Declared natural (row of ``naturals``) or -1.
     natural_key : ndarray(int64), shape (T, P)
-        Tie-break key of the declared natural (``kernels.naturals.natural_key``).
+        Tie-break key of the declared natural (``sapsam.kernels.naturals.natural_key``).
     surrender : ndarray(bool), shape (T, P)
     aces : ndarray(int64), shape (T, P)
         Aces held, for the side bet.
@@ -338,6 +349,8 @@ def settle_into(params, royalty, naturals, rows, natural, natural_key, surrender
     Everything is indexed in place (no views, no allocation): this is the simulator's inner
     loop.
     """
+    params, royalty, naturals = rules
+    rows, natural, natural_key, surrender, aces, bank, chips = table
     n = rows.shape[1]
     _status(rows, t, natural, surrender, params, work)
     for i in range(n):  # royalties a seat's rows would earn (a foul earns none)
@@ -514,32 +527,27 @@ def _rake(params, net, t, n):
 _settle_into_inline = njit(cache=True, inline="always")(settle_into.py_func)
 
 
-def _settle_tables_body(params, royalty, naturals, rows, natural, natural_key, surrender, aces,
-                        bank, chips, net, n_chunks):
-    t_all = rows.shape[0]
+def _settle_tables_body(rules, table, net, n_chunks):
+    t_all = table.rows.shape[0]
     for c in prange(n_chunks):
         work = new_work()
         detail = np.zeros((1, 1, N_DETAIL), np.int64)
         results = np.zeros((1, 1, 3), np.int8)
         for t in range(c * t_all // n_chunks, (c + 1) * t_all // n_chunks):
-            _settle_into_inline(params, royalty, naturals, rows, natural, natural_key, surrender,
-                                aces, bank, chips, net, t, work, detail, results, False)
+            _settle_into_inline(rules, table, net, t, work, detail, results, False)
 
 
 _settle_tables_serial = njit(cache=True)(_settle_tables_body)
 _settle_tables_parallel = njit(cache=True, parallel=True)(_settle_tables_body)
 
 
-def settle_tables(params, royalty, naturals, rows, natural, natural_key, surrender, aces, bank,
-                  chips, parallel=True):
-    """Settle many tables: arrays as in :func:`settle_into` with a leading table axis
-    (``bank`` int64 (T,), ``chips`` int64 (T, P) or (T, 0) when unlimited).
+def settle_tables(rules, table, parallel=True):
+    """Settle many tables: a :class:`Table` of arrays as in :func:`settle_into` (``bank`` int64
+    (T,), ``chips`` int64 (T, P) or (T, 0) when unlimited).
 
     Returns ndarray(int64), shape (T, P): each seat's points.
     """
-    net = np.empty(natural.shape, np.int64)
-    n_chunks = max(1, min(rows.shape[0], 64))
-    (_settle_tables_parallel if parallel else _settle_tables_serial)(
-        params, royalty, naturals, rows, natural, natural_key, surrender, aces, bank, chips, net,
-        n_chunks)
+    net = np.empty(table.natural.shape, np.int64)
+    n_chunks = max(1, min(table.rows.shape[0], 64))
+    (_settle_tables_parallel if parallel else _settle_tables_serial)(rules, table, net, n_chunks)
     return net

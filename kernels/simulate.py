@@ -3,10 +3,10 @@
 A block deals ``n`` tables with its own random stream.  Each seat's hand gets what its
 decisions are found from once per strength scale in use, for every ruleset to share: with
 up to :data:`SEARCH_RULESETS` rulesets, the strengths of its fronts and five-card subsets
-(each ruleset's policy then searches, :mod:`kernels.search`); with more, its Pareto frontier
+(each ruleset's policy then searches, :mod:`sapsam.kernels.search`); with more, its Pareto frontier
 (built once, cheap to value many times; the ``wheel_rank = "second"`` one is a remap of the
 ace-low one for the eleven hands in twelve where the wheel's rank cannot matter).  A ruleset
-with a low middle always searches (:mod:`kernels.low_search`), from the subsets' high and low
+with a low middle always searches (:mod:`sapsam.kernels.low_search`), from the subsets' high and low
 strengths.  Then, for
 every selected ruleset, each seat decides by its policy with that ruleset's tables (a player
 adapts to the rules) and the table is settled.  The same deals meet every ruleset (common
@@ -18,16 +18,18 @@ in whole units (floored, clipped to +-``HIST_HALF``); ``held`` counts hands hold
 ruleset's naturals (detected, whether or not declared).
 """
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
-from kernels import settle as S
-from kernels.evaluate import WHEEL_SECOND
-from kernels.low_settings import low_subset_strengths
-from kernels.naturals import best_held, kind_keys
-from kernels.policies import choose, place, policy_scratch
-from kernels.rng import shuffle_prefix, sorted_hand
-from kernels.settings import (
+from sapsam.kernels import settle as S
+from sapsam.kernels.evaluate import WHEEL_SECOND, is_ace
+from sapsam.kernels.low_settings import low_subset_strengths
+from sapsam.kernels.naturals import best_held, kind_keys
+from sapsam.kernels.policies import Policy, choose, place, policy_scratch
+from sapsam.kernels.rng import shuffle_prefix, sorted_hand
+from sapsam.kernels.settings import (
     N_FIVES,
     N_FRONTS,
     _frontier,
@@ -35,7 +37,7 @@ from kernels.settings import (
     subset_strengths,
     wheel_rank_matters,
 )
-from kernels.threads import borrowed, parallel_for
+from sapsam.kernels.threads import borrowed, parallel_for
 
 (A_HANDS, A_SUM, A_SUMSQ, A_FOULS, A_SURRENDERS, A_NATURALS, A_SWEEPS_GIVEN, A_SWEEPS_TAKEN,
  A_HOME_RUNS, A_BANK_HANDS) = range(10)
@@ -48,17 +50,22 @@ BANK_NONE, BANK_ROTATE, BANK_FIXED = range(3)
 # above this many rulesets a shared frontier beats a search per ruleset (measured: equal at six,
 # a search costing about a fifth of a frontier and valuing a frontier for a ruleset a fiftieth)
 SEARCH_RULESETS = 6
+# every seat's policy as simulate takes them (sapsam.measure.simulate.CompiledSimulation): the
+# policy code per seat (P,), the distinct EV tables (M,) + TABLE_SHAPE and points tables
+# (M,) + POINTS_SHAPE of the run's models, each seat's model per ruleset (R, P) and whether it
+# searches (sapsam.kernels.policies.searchable) under that ruleset (R, P)
+Seats = namedtuple("Seats", ["policy", "tables", "points", "model", "search"])
 
 
 @njit(cache=True, nogil=True)
-def simulate_block(states, first_table, counts, players, seat_policy, tables, points, seat_model,
-                   seat_search, params, royalty, naturals, n_naturals, natural_kinds, natural_index,
-                   bank_mode, bank_seat, acc, hist, held, b):
+def simulate_block(states, first_table, counts, players, seats, rules, n_naturals, natural_kinds,
+                   natural_index, bank_mode, bank_seat, acc, hist, held, b):
     """Block ``b`` of :func:`simulate_blocks`: its tables, by its random stream ``states[b]``,
     into ``acc[b]``, ``hist[b]`` and ``held[b]``."""
-    tables, points, seat_model, seat_search = (borrowed(tables), borrowed(points),
-                                               borrowed(seat_model), borrowed(seat_search))
-    params, royalty, naturals = borrowed(params), borrowed(royalty), borrowed(naturals)
+    seat_policy = seats.policy
+    tables, points, seat_model, seat_search = (borrowed(seats.tables), borrowed(seats.points),
+                                               borrowed(seats.model), borrowed(seats.search))
+    params, royalty, naturals = borrowed(rules.params), borrowed(rules.royalty), borrowed(rules.naturals)
     acc, hist = borrowed(acc), borrowed(hist)
     n_rules = params.shape[0]
     state = states[b:b + 1].copy()
@@ -83,6 +90,7 @@ def simulate_block(states, first_table, counts, players, seat_policy, tables, po
     aces = np.zeros((1, players), np.int64)
     banks = np.zeros(1, np.int64)
     chips = np.full((1, players), -1, np.int64)
+    table_arrays = S.Table(rows, natural, key, surrender, aces, banks, chips)
     net = np.zeros((1, players), np.int64)
     work = S.new_work()
     detail = np.zeros((1, 1, S.N_DETAIL), np.int64)
@@ -99,7 +107,7 @@ def simulate_block(states, first_table, counts, players, seat_policy, tables, po
             sorted_hand(deck, 13 * p, hands[p])
             count = 0
             for c in hands[p]:
-                count += (c >> 2) == 12
+                count += is_ace(c)
             aces[0, p] = count
             kind_keys(hands[p], natural_kinds, keys[p])  # each distinct natural once
             if share:
@@ -140,10 +148,10 @@ def simulate_block(states, first_table, counts, players, seat_policy, tables, po
                     splits, members = front_split[w, p], front_rows[w, p]
                 else:  # a frontier is built at the decision that needs it, in the scratch's room
                     splits, members = out_split, out_rows
-                decision = choose(hands[p], seat_policy[p], tables[model], points[model],
-                                  params[r], rule_naturals, best, players - params[r, S.P_HANDS],
-                                  seat_search[r, p] and searches, state, scratch, s3[p],
-                                  s5[w, p], l5[p], splits, members, sizes[w, p])
+                decision = choose(hands[p], Policy(seat_policy[p], tables[model], points[model]),
+                                  S.Rules(params[r], royalty[r], rule_naturals), best,
+                                  players - params[r, S.P_HANDS], seat_search[r, p] and searches,
+                                  state, scratch, s3[p], s5[w, p], l5[p], splits, members, sizes[w, p])
                 place(hands[p], decision, params[r], p, rows, natural, key, surrender)
             if bank_mode[r] == BANK_ROTATE:
                 banks[0] = table % players
@@ -151,9 +159,8 @@ def simulate_block(states, first_table, counts, players, seat_policy, tables, po
                 banks[0] = bank_seat[r]
             else:
                 banks[0] = -1
-            S.settle_into(params[r], royalty[r], naturals[r, :n_naturals[r]], rows, natural,
-                          key, surrender, aces, banks, chips, net, 0, work, detail, results,
-                          False)
+            S.settle_into(S.Rules(params[r], royalty[r], naturals[r, :n_naturals[r]]), table_arrays,
+                          net, 0, work, detail, results, False)
             _tally(params[r], rows, work[S.W_SEAT, S.SEAT_STATUS], banks[0], net, r, players, acc[b],
                    hist[b])
         state[0] = draw[0] + np.uint64(players + 1)
@@ -162,7 +169,7 @@ def simulate_block(states, first_table, counts, players, seat_policy, tables, po
 @njit(cache=True)
 def _tally(params, rows, status, bank, net, r, players, acc, hist):
     """Add one settled table to the accumulators of ruleset ``r``; ``status`` is each seat's
-    status as settlement saw it (kernels.settle SET, FOUL, NATURAL, SURRENDER).  In
+    status as settlement saw it (sapsam.kernels.settle SET, FOUL, NATURAL, SURRENDER).  In
     criss-cross (``P_HANDS`` = 2) a player holds seats ``2 q`` and ``2 q + 1``: its points are
     their sum, its fouls, surrenders, naturals and sweeps those of either hand."""
     scale = params[S.P_SCALE]
@@ -206,9 +213,8 @@ def _tally(params, rows, status, bank, net, r, players, acc, hist):
         acc[r, i // hands, A_HOME_RUNS] += swept_all
 
 
-def simulate_blocks(states, first_table, counts, players, seat_policy, tables, points, seat_model,
-                    seat_search, params, royalty, naturals, n_naturals, natural_kinds, natural_index,
-                    bank_mode, bank_seat, acc, hist, held):
+def simulate_blocks(states, first_table, counts, players, seats, rules, n_naturals, natural_kinds,
+                    natural_index, bank_mode, bank_seat, acc, hist, held):
     """Simulate blocks of tables (one random stream per block) in parallel (on ``numba.get_num_threads()`` threads).
 
     Parameters
@@ -219,19 +225,15 @@ def simulate_blocks(states, first_table, counts, players, seat_policy, tables, p
     players : int
         Hands dealt per table, P: the players, or twice them in criss-cross (``P_HANDS`` = 2, which
         every ruleset of a run then has).
-    seat_policy : ndarray(int64), shape (P,)
-        Policy code per seat (kernels.policies.POLICIES).
-    tables : ndarray(float64), shape (M,) + kernels.policies.TABLE_SHAPE
-    points : ndarray(float64), shape (M,) + kernels.policies.POINTS_SHAPE
-        The distinct (EV table, points table) pairs of the run's (ruleset, policy) models.
-    seat_model : ndarray(int64), shape (R, P)
-        Index into ``tables`` and ``points`` of each seat's model under each ruleset.
-    seat_search : ndarray(bool), shape (R, P)
-        kernels.policies.searchable for each seat's model under each ruleset.
-    params : ndarray(int64), shape (R, N_PARAMS)
-    royalty : ndarray(int64), shape (R, 3, 9)
-    naturals : ndarray(int64), shape (R, K, 4)
-        Padded; ruleset r has ``n_naturals[r]`` rows.
+    seats : Seats
+        ``policy`` int64 (P,): the policy code per seat (sapsam.kernels.policies.POLICIES);
+        ``tables`` float64 (M,) + TABLE_SHAPE and ``points`` float64 (M,) + POINTS_SHAPE: the
+        distinct (EV table, points table) pairs of the run's (ruleset, policy) models;
+        ``model`` int64 (R, P): index into them of each seat's model under each ruleset;
+        ``search`` bool (R, P): sapsam.kernels.policies.searchable for it.
+    rules : sapsam.kernels.settle.Rules
+        Every ruleset's, stacked: ``params`` (R, N_PARAMS), ``royalty`` (R, 3, 9),
+        ``naturals`` (R, K, 4), padded (ruleset r has ``n_naturals[r]`` rows).
     natural_kinds : ndarray(int64), shape (U, 2)
         The distinct (kind, parameter) of all rulesets' naturals, detected once per hand.
     natural_index : ndarray(int64), shape (R, K)
@@ -242,9 +244,7 @@ def simulate_blocks(states, first_table, counts, players, seat_policy, tables, p
     held : ndarray(int64), shape (B, R, K)
         Outputs, zeroed by the caller.
     """
-    parallel_for(lambda b: simulate_block(states, first_table, counts, players, seat_policy,
-                                          tables, points, seat_model, seat_search, params, royalty,
-                                          naturals, n_naturals, natural_kinds, natural_index,
-                                          bank_mode, bank_seat, acc, hist, held, b),
-                 range(len(states)))
+    parallel_for(lambda b: simulate_block(states, first_table, counts, players, seats, rules,
+                                          n_naturals, natural_kinds, natural_index, bank_mode,
+                                          bank_seat, acc, hist, held, b), range(len(states)))
 

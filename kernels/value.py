@@ -3,8 +3,8 @@
 The ``table`` and ``fitted`` policies value a setting by its expected units against a field
 whose rows have known strength distributions (:func:`ev_tables`, :func:`outcome_values`);
 ``balanced`` and ``houseway`` by a sum of per-row points.  :func:`value` computes either from
-a strength triple, the one expression the frontier scan (:mod:`kernels.policies`) and the
-search (:mod:`kernels.search`) share, so that both give the same numbers bit for bit.
+a strength triple, the one expression the frontier scan (:mod:`sapsam.kernels.policies`) and the
+search (:mod:`sapsam.kernels.search`) share, so that both give the same numbers bit for bit.
 :func:`monotone` says when a policy's value never falls as a row gets stronger, which is what
 lets the search skip most settings.
 """
@@ -12,9 +12,9 @@ lets the search skip most settings.
 import numpy as np
 from numba import njit, prange
 
-from kernels import settle as S
-from kernels.evaluate import CATEGORY_OF, N_STRENGTHS, THREE_CARD
-from kernels.lowball import N_LOW
+from sapsam.kernels import settle as S
+from sapsam.kernels.evaluate import CATEGORY_OF, N_STRENGTHS, THREE_CARD
+from sapsam.kernels.lowball import N_LOW
 
 TABLE_SHAPE = (3, N_STRENGTHS + 1, 4)  # an EV table, see ev_tables
 WIN, TIE, LOSS, GAIN = range(4)  # its columns
@@ -23,7 +23,7 @@ N_VALUES = 27  # outcome values, see outcome_values
 POINTS, CLOSED_FORM, ROWS_ONLY, SUMMED = range(4)  # kinds of value, see value_kind
 _FRONT_CLASSES = np.flatnonzero(THREE_CARD)  # each row's strengths in increasing order
 _FIVE_CLASSES = np.flatnonzero(~THREE_CARD)
-_LOW_CLASSES = np.arange(N_LOW)  # a low middle's strengths (kernels.lowball)
+_LOW_CLASSES = np.arange(N_LOW)  # a low middle's strengths (sapsam.kernels.lowball)
 
 
 @njit(cache=True)
@@ -288,7 +288,7 @@ def monotone(kind, tables, values, points, params):
     probability falls (so its outcome rises in distribution), its own units (``GAIN``) rise,
     and so does the pool's share; the outcome values rise with each row's outcome; and a sweep
     multiplier is at most 2 (a larger one could make a row's gain cost the sweep more than it
-    adds).  What the kernels' search relies on (:mod:`kernels.search`).  Plain NumPy: it runs
+    adds).  What the kernels' search relies on (:mod:`sapsam.kernels.search`).  Plain NumPy: it runs
     once per policy and ruleset, and compiling it would cost a first run a second.
     """
     tolerance = 1e-12

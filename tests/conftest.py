@@ -39,7 +39,7 @@ def own_data_folder(tmp_path_factory):
 @pytest.fixture(scope="session", autouse=True)
 def warm_jit():
     """Compile (or load from cache) every kernel once, on tiny inputs, before any test."""
-    from kernels import evaluate, settings
+    from sapsam.kernels import evaluate, settings
 
     hand = np.arange(0, 52, 4, dtype=np.uint8)  # 2c 3c ... Ac
     hands = np.stack([hand, np.arange(13, dtype=np.uint8)])

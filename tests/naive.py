@@ -303,7 +303,7 @@ def _front_runs(option):
 
 
 def natural_option(hand):
-    """``(kind, option)`` of an ``analysis.game.mechanisms.NaturalHand``, read from its named fields.
+    """``(kind, option)`` of an ``sapsam.game.mechanisms.NaturalHand``, read from its named fields.
 
     The option is the integer :func:`natural_key` takes: six pairs 0 strict, 1 quads-as-two,
     2 any; three straights 0 both, 1 low (A-2-3 only), 2 high (Q-K-A only); four trips 1 if
@@ -474,7 +474,7 @@ def natural_key(hand, kind, option=0):
 
 ROW_NAMES = ("front", "middle", "back")
 CATEGORY_WORDS = ("high-card", "pair", "two-pair", "trips", "straight", "flush", "full-house",
-                  "quads", "straight-flush")  # the values of analysis.game.mechanisms.Category
+                  "quads", "straight-flush")  # the values of sapsam.game.mechanisms.Category
 ACES_BET = {0: 0, 1: 1, 2: 2, 3: 6, 4: 8}  # RULES.md A11
 
 
@@ -721,7 +721,7 @@ def settle(rules, seats, bank=-1, chips=None):
 
     Parameters
     ----------
-    rules : analysis.game.rules.Ruleset
+    rules : sapsam.game.rules.Ruleset
     seats : list of Seat, 2 to 4; seat 0 is the dealer (chip-limited order, A10)
     bank : int
         The bank's seat in a bank game (A7); ignored otherwise.
@@ -735,7 +735,7 @@ def settle(rules, seats, bank=-1, chips=None):
         Net points per seat, in units of ``1 / scale`` where ``scale`` is the compiled
         ruleset's ``P_SCALE`` (1 except in the pool game).
     """
-    from kernels.settle import P_SCALE  # the one number taken from the library
+    from sapsam.kernels.settle import P_SCALE  # the one number taken from the library
 
     n = len(seats)
     if not 2 <= n <= 4:

@@ -1,20 +1,20 @@
 """The decision of the ``balanced``, ``table`` (``fitted``) and ``houseway`` policies as it was
-made before the search (kernels.search): build the hand's whole Pareto frontier and take its
+made before the search (sapsam.kernels.search): build the hand's whole Pareto frontier and take its
 member of highest value.  Kept here, frozen, as the reference the kernels must match bit for
-bit; it uses only the frontier (kernels.settings, itself checked against a brute force in
-test_settings) and the value arithmetic (kernels.value).
+bit; it uses only the frontier (sapsam.kernels.settings, itself checked against a brute force in
+test_settings) and the value arithmetic (sapsam.kernels.value).
 """
 
 import numpy as np
 from numba import njit, prange
 
-from kernels import settle as S
-from kernels.naturals import best_natural
-from kernels.settings import _frontier, frontier_scratch
-from kernels.value import GAIN, N_VALUES, SURRENDER_RATE, _closed_form_ev, _summed_ev, outcome_values
+from sapsam.kernels import settle as S
+from sapsam.kernels.naturals import best_natural
+from sapsam.kernels.settings import _frontier, frontier_scratch
+from sapsam.kernels.value import GAIN, N_VALUES, SURRENDER_RATE, _closed_form_ev, _summed_ev, outcome_values
 
-BALANCED, TABLE, HOUSEWAY = 2, 3, 4  # kernels.policies.POLICIES
-SURRENDER_BELOW = (0, 7917)  # kernels.policies.SURRENDER_BELOW
+BALANCED, TABLE, HOUSEWAY = 2, 3, 4  # sapsam.kernels.policies.POLICIES
+SURRENDER_BELOW = (0, 7917)  # sapsam.kernels.policies.SURRENDER_BELOW
 
 
 @njit(cache=True)
@@ -44,7 +44,7 @@ def _best(policy, tables, values, points, params, opponents, size, splits, rows)
 
 @njit(cache=True)
 def reference_decide(hand, policy, tables, points, params, naturals, opponents, scratch, splits, rows):
-    """(split, natural, natural_key, surrender), as kernels.policies.decide returns it."""
+    """(split, natural, natural_key, surrender), as sapsam.kernels.policies.decide returns it."""
     _, size = _frontier(hand, params[S.P_WHEEL_SECOND] != 0, scratch, splits, rows)
     values = np.zeros(N_VALUES)
     if policy == TABLE:

@@ -18,18 +18,18 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-import analysis.measure.best as best_module
-from analysis.cli import main
-from analysis.game.cards import format_setting, parse_cards, parse_setting
-from analysis.game.hands import rank3, rank5
-from analysis.game.ruleset_files import load_ruleset
-from analysis.game.score import points_scale
-from analysis.game.settings import pareto_frontier, sorted_hand, split_cards
-from analysis.measure.best import BLOCK, best_setting, candidates, simulate
-from analysis.strategy.registry import make_policy
-from kernels import policies as KP
-from kernels.evaluate import WHEEL_SECOND
-from kernels.montecarlo import ST_COMPARED
+import sapsam.measure.best as best_module
+from sapsam.cli import main
+from sapsam.game.cards import format_setting, parse_cards, parse_setting
+from sapsam.game.hands import rank3, rank5
+from sapsam.game.ruleset_files import load_ruleset
+from sapsam.game.score import points_scale
+from sapsam.game.settings import pareto_frontier, sorted_hand, split_cards
+from sapsam.kernels import policies as KP
+from sapsam.kernels.evaluate import WHEEL_SECOND
+from sapsam.kernels.montecarlo import ST_COMPARED
+from sapsam.measure.best import BLOCK, best_setting, candidates, simulate
+from sapsam.strategy.registry import make_policy
 
 HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
 DRAGON = "As Kd Qh Jc Ts 9s 8h 7c 6d 5s 4h 3c 2d"
@@ -105,7 +105,7 @@ def exact_points(hand, rules, policy, unseen, players=2):
     opponents = []
     for opp in opponent_hands:
         split, natural, key, surrender = KP.decide(
-            opp, policy.code, policy.tables, policy.points, compiled.params, compiled.naturals,
+            opp, policy.arrays, compiled.arrays,
             players - 1, KP.searchable(policy.code, policy.tables, policy.points, compiled.params),
             np.array([1], np.uint64), KP.policy_scratch())
         aces = int(((opp >> 2) == 12).sum())

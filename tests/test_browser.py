@@ -44,7 +44,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 def server():
     import uvicorn
 
-    from analysis.web.app import create_app
+    from sapsam.web.app import create_app
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

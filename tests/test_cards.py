@@ -4,7 +4,7 @@ import naive
 import numpy as np
 import pytest
 
-from analysis.game.cards import (
+from sapsam.game.cards import (
     format_card,
     format_cards,
     format_setting,

@@ -7,15 +7,15 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from analysis.cli import main
-from analysis.game.ruleset_files import load_ruleset, ruleset_ids
-from analysis.output import charts
-from analysis.output.chart_frames import win_probability
-from analysis.output.charts import CHART_KINDS, chart_data, chart_stem, write_chart
-from analysis.play.strategy_files import load_strategy, strategy_path
-from analysis.strategy.registry import make_policy
-from kernels.evaluate import N_STRENGTHS
-from kernels.value import TIE, WIN
+from sapsam.cli import main
+from sapsam.game.ruleset_files import load_ruleset, ruleset_ids
+from sapsam.kernels.evaluate import N_STRENGTHS
+from sapsam.kernels.value import TIE, WIN
+from sapsam.output import charts
+from sapsam.output.chart_frames import win_probability
+from sapsam.output.charts import CHART_KINDS, chart_data, chart_stem, write_chart
+from sapsam.play.strategy_files import load_strategy, strategy_path
+from sapsam.strategy.registry import make_policy
 
 # tiny budgets: a chart in about a second
 TINY = {"rows": None, "front": 300, "rulesets": 60, "declare": 200, "policies": 100, "match": 2}
@@ -174,7 +174,7 @@ def test_cli_bad_input_exits_2_with_one_line(args, token, tmp_path):
 @pytest.mark.parametrize("args, token", [(("front", "--samples", "0"), "--samples"),
                                          (("bars",), "bars")])
 def test_cli_usage_errors_exit_2(args, token, tmp_path):
-    # click's own usage errors (one line from the installed command, see analysis.cli.run)
+    # click's own usage errors (one line from the installed command, see sapsam.cli.run)
     result = run("chart", *args, "--out", str(tmp_path))
     assert result.exit_code == 2, result.output
     assert token in result.stderr

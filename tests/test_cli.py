@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analysis.cli import main
-from analysis.game import settings as api
-from analysis.game.cards import parse_cards
-from analysis.game.hands import rank3, rank5
-from kernels.evaluate import WHEEL_SECOND
+from sapsam.cli import main
+from sapsam.game import settings as api
+from sapsam.game.cards import parse_cards
+from sapsam.game.hands import rank3, rank5
+from sapsam.kernels.evaluate import WHEEL_SECOND
 
 HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
 WHEEL_HAND = "Ac 2d 3h 4s 5c 5d 9h Tc Jd Qh Ks 7c 8d"

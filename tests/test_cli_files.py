@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 from terminal import HAND, in_terminal
 
-from analysis.cli import main
-from analysis.play.strategy_files import SHIPPED_STRATEGY_DIR, user_strategy_dir
+from sapsam.cli import main
+from sapsam.play.strategy_files import SHIPPED_STRATEGY_DIR, user_strategy_dir
 
 SIM = ["simulate", "--rules", "standard", "--tables", "400", "--block-size", "100", "--quiet"]
 
@@ -51,7 +51,7 @@ def test_fit_writes_into_the_user_data_folder(data_folder):
     assert mine.is_file() and mine.with_suffix(".json").is_file()
     assert {p.name: p.read_bytes() for p in SHIPPED_STRATEGY_DIR.iterdir()} == shipped
     # the user's own fit is the one used from now on
-    from analysis.strategy.registry import make_policy
+    from sapsam.strategy.registry import make_policy
 
     assert make_policy("fitted", "standard", 4).source == str(mine)
 
@@ -142,8 +142,8 @@ def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
 
 
 def test_resumed_run_reports_the_time_of_all_sessions(tmp_path):
-    from analysis.measure.simulate import Simulation, elapsed
-    from analysis.measure.simulate import run as simulate
+    from sapsam.measure.simulate import Simulation, elapsed
+    from sapsam.measure.simulate import run as simulate
 
     out = tmp_path / "sim"
     sim = Simulation(("standard",), 4, ("fitted",) * 4, 400, 0, 100)
@@ -222,24 +222,24 @@ def test_bad_input_in_a_terminal_is_one_line_exit_2():
 
 
 def test_compile_notice_only_when_kernels_are_not_cached(monkeypatch):
-    import analysis.base.jit
+    import sapsam.base.jit
 
-    monkeypatch.setattr(analysis.base.jit, "cached", lambda dispatchers, **arguments: False)
+    monkeypatch.setattr(sapsam.base.jit, "cached", lambda dispatchers, **arguments: False)
     result = run("best", HAND, "--samples", "100", "--quiet")
     assert result.exit_code == 0
     assert "first run only" not in result.stderr  # --quiet
     result = run("best", HAND, "--samples", "100")
     assert result.stderr.count("compiling kernels, first run only") == 1
-    monkeypatch.setattr(analysis.base.jit, "cached", lambda dispatchers, **arguments: True)
+    monkeypatch.setattr(sapsam.base.jit, "cached", lambda dispatchers, **arguments: True)
     assert "first run only" not in run("best", HAND, "--samples", "100").stderr
 
 
 def test_cache_check_sees_a_kernel_compiled_or_not(tmp_path, monkeypatch):
-    """:func:`analysis.base.jit.cached` on a kernel of its own: not cached, then cached."""
+    """:func:`sapsam.base.jit.cached` on a kernel of its own: not cached, then cached."""
     import importlib
     import sys
 
-    from analysis.base.jit import cached
+    from sapsam.base.jit import cached
 
     (tmp_path / "fresh_kernel.py").write_text(
         "from numba import njit\n\n@njit(cache=True)\ndef twice(x, route):\n"

@@ -1,5 +1,5 @@
 """The table simulator gives the same integers whatever runs its blocks: one process with 1 or
-2 Numba threads, a Dask cluster of worker processes (analysis.measure.cluster), or a run interrupted
+2 Numba threads, a Dask cluster of worker processes (sapsam.measure.cluster), or a run interrupted
 (even killed) and resumed from its checkpoint."""
 
 import json
@@ -13,15 +13,15 @@ import numba
 import numpy as np
 import pytest
 
-from analysis.measure.cluster import _cached_simulations, dask_compute
-from analysis.measure.simulate import (
+from sapsam.kernels import simulate as ks
+from sapsam.measure.cluster import _cached_simulations, dask_compute
+from sapsam.measure.simulate import (
     CHECKPOINT,
     Simulation,
     compile_simulation,
     run,
     run_key,
 )
-from kernels import simulate as ks
 
 SIM = Simulation(rules=("basic", "standard"), players=4,
                  seats=("greedy", "balanced", "random", "greedy"), tables=120, block_size=20,
@@ -53,7 +53,7 @@ class Interrupt:
 
 def interrupted(sim, out, rounds, round_blocks):
     """Run ``sim`` into ``out`` and stop it after ``rounds`` rounds (checkpoint left behind)."""
-    from analysis.measure.simulate import compile_simulation, run_blocks
+    from sapsam.measure.simulate import compile_simulation, run_blocks
 
     compiled = compile_simulation(sim)
     stop = Interrupt(lambda blocks: run_blocks(sim, compiled, blocks), rounds)
@@ -127,7 +127,7 @@ def test_unreachable_scheduler_is_a_quick_clear_error():
 
 def test_killed_run_resumes_and_checkpoint_is_always_whole(local, tmp_path):
     checkpoint = tmp_path / CHECKPOINT
-    code = ("from analysis.measure.simulate import Simulation, run; "
+    code = ("from sapsam.measure.simulate import Simulation, run; "
             f"run({BIG!r}, out={str(tmp_path)!r}, round_blocks=1)")
     proc = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE)
     loads = 0

@@ -7,12 +7,12 @@ import numba
 import numpy as np
 import pytest
 
-from analysis.base.stats import Z95
-from analysis.game.ruleset_files import load_ruleset
-from analysis.measure.compare import Gap, policy_gap, policy_gaps
-from analysis.measure.simulate import Simulation, compile_simulation, run, seats_frame
-from analysis.play.deal import deal_tables, table_setup
-from analysis.play.seeds import Stream
+from sapsam.base.stats import Z95
+from sapsam.game.ruleset_files import load_ruleset
+from sapsam.measure.compare import Gap, policy_gap, policy_gaps
+from sapsam.measure.simulate import Simulation, compile_simulation, run, seats_frame
+from sapsam.play.deal import deal_tables, table_setup
+from sapsam.play.seeds import Stream
 
 
 def test_fitted_against_itself_is_exactly_zero():

@@ -8,17 +8,17 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analysis.cli import main
-from analysis.game import score
-from analysis.game.cards import parse_cards
-from analysis.game.ruleset_files import RulesetError, load_ruleset
-from analysis.game.settings import pareto_frontier, sorted_hand
-from analysis.measure.best import best_setting, candidates, simulate, unseen_cards
-from analysis.measure.exploit import exploitability
-from analysis.measure.simulate import Simulation, compile_simulation, run_blocks
-from analysis.strategy.fit import fit_equilibrium
-from analysis.strategy.registry import make_policy
-from kernels import simulate as K
+from sapsam.cli import main
+from sapsam.game import score
+from sapsam.game.cards import parse_cards
+from sapsam.game.ruleset_files import RulesetError, load_ruleset
+from sapsam.game.settings import pareto_frontier, sorted_hand
+from sapsam.kernels import simulate as K
+from sapsam.measure.best import best_setting, candidates, simulate, unseen_cards
+from sapsam.measure.exploit import exploitability
+from sapsam.measure.simulate import Simulation, compile_simulation, run_blocks
+from sapsam.strategy.fit import fit_equilibrium
+from sapsam.strategy.registry import make_policy
 
 C7 = ["Kh Js 2h | Qc Td 8s 8h 8c | As Ah Ac 9d 9c", "Ad Kd 5d | 7s 6h 3h 2s 2d | Kc Jc 6c 4c 2c",
       "Jh 5s 5c | Ks 9s 9h 3d 3c | Qd Ts 7h 7d 7c", "8d 6s 6d | Qs Qh Jd 5h 3s | Th Tc 4s 4h 4d"]

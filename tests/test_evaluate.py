@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from phevaluator import evaluate_cards
 
-from analysis.game import hands
-from kernels import evaluate as ev
+from sapsam.game import hands
+from sapsam.kernels import evaluate as ev
 
 N_FIVE = 2_598_960
 N_THREE = 22_100

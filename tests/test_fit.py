@@ -15,18 +15,18 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analysis.base.stats import Z95
-from analysis.cli import main
-from analysis.game.hands import rank3
-from analysis.game.ruleset_files import load_ruleset
-from analysis.measure.best import Candidate, simulate
-from analysis.measure.exploit import exploitability
-from analysis.play.seeds import Stream
-from analysis.play.strategy_files import load_strategy, manifest, strategy_path
-from analysis.strategy.fit import fit_and_save, fit_equilibrium, save_strategy
-from analysis.strategy.registry import make_policy
-from kernels import policies as KP
-from kernels.evaluate import N_STRENGTHS
+from sapsam.base.stats import Z95
+from sapsam.cli import main
+from sapsam.game.hands import rank3
+from sapsam.game.ruleset_files import load_ruleset
+from sapsam.kernels import policies as KP
+from sapsam.kernels.evaluate import N_STRENGTHS
+from sapsam.measure.best import Candidate, simulate
+from sapsam.measure.exploit import exploitability
+from sapsam.play.seeds import Stream
+from sapsam.play.strategy_files import load_strategy, manifest, strategy_path
+from sapsam.strategy.fit import fit_and_save, fit_equilibrium, save_strategy
+from sapsam.strategy.registry import make_policy
 
 FRONT_STRENGTHS = np.zeros(N_STRENGTHS, bool)
 FRONT_STRENGTHS[rank3(np.array(list(combinations(range(52), 3)), np.uint8))] = True
@@ -144,8 +144,7 @@ def small_fit(tmp_path_factory):
 
 def decision(hand, policy, compiled, opponents, state):
     """A policy's decision for a sorted hand as a Candidate (natural/surrender included)."""
-    split, natural, key, surrender = KP.decide(hand, policy.code, policy.tables, policy.points,
-                                               compiled.params, compiled.naturals, opponents,
+    split, natural, key, surrender = KP.decide(hand, policy.arrays, compiled.arrays, opponents,
                                                KP.searchable(policy.code, policy.tables, policy.points,
                                                              compiled.params),
                                                state, KP.policy_scratch())
@@ -282,7 +281,7 @@ def test_cli_exploit_bad_input_exits_2():
 
 def test_the_exploitability_table_gathers_every_result(tmp_path):
     """`sapsam exploit --out` results become one row each of results/exploit/table.md and .csv."""
-    from analysis.output.exploits import exploit_rows, write_table
+    from sapsam.output.exploits import exploit_rows, write_table
 
     for rules, players in (("two-four", 2), ("basic", 3)):
         out = tmp_path / f"{rules}-{players}p-greedy.json"
@@ -304,7 +303,7 @@ def test_the_exploitability_table_gathers_every_result(tmp_path):
 
 def test_interrupted_fit_resumes_to_the_same_strategy(tmp_path):
     """Rounds are checkpointed: 2 rounds, then a resumed run to 4, equal 4 rounds in one go."""
-    from analysis.strategy.fit import fit_equilibrium
+    from sapsam.strategy.fit import fit_equilibrium
 
     whole, _, whole_history = fit_equilibrium("basic", 2, iterations=4, hands=400, seed=5, tolerance=0)
     checkpoint = tmp_path / "fit.partial.npz"
@@ -319,7 +318,7 @@ def test_interrupted_fit_resumes_to_the_same_strategy(tmp_path):
 
 def test_interrupted_exploit_resumes_to_the_same_numbers(tmp_path):
     """Deals are checkpointed: 2 deals, then a resumed run to 4, equal 4 deals in one go."""
-    from analysis.measure.exploit import exploitability
+    from sapsam.measure.exploit import exploitability
 
     whole = exploitability("two-four", 2, "greedy", deals=4, samples=20, seed=9)
     checkpoint = tmp_path / "exploit.partial.npz"

@@ -11,17 +11,17 @@ import pytest
 from click.testing import CliRunner
 from conftest import SEED, deal_hands
 
-from analysis.base.fits import isotonic, segmentations
-from analysis.cli import main
-from analysis.game.cards import parse_setting
-from analysis.game.hands import setting_strengths
-from analysis.game.ruleset_files import load_ruleset
-from analysis.measure.compare import policy_gap
-from analysis.play.seeds import Stream
-from analysis.strategy import houseway as H
-from analysis.strategy.fit import fitted_strategy
-from analysis.strategy.registry import make_policy
-from kernels import policies as KP
+from sapsam.base.fits import isotonic, segmentations
+from sapsam.cli import main
+from sapsam.game.cards import parse_setting
+from sapsam.game.hands import setting_strengths
+from sapsam.game.ruleset_files import load_ruleset
+from sapsam.kernels import policies as KP
+from sapsam.measure.compare import policy_gap
+from sapsam.play.seeds import Stream
+from sapsam.strategy import houseway as H
+from sapsam.strategy.fit import fitted_strategy
+from sapsam.strategy.registry import make_policy
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +33,7 @@ def house_way_plays(rules, hands):
     """(rows, natural, natural_key, surrender) of the ``houseway`` policy at 4 players."""
     compiled = rules.compile()
     policy = make_policy("houseway", rules, 4)
-    return KP.play_hands(hands, policy.code, policy.tables, policy.points, compiled.params,
-                         compiled.naturals, 3, Stream(SEED, "field").states(8))
+    return KP.play_hands(hands, policy.arrays, compiled.arrays, 3, Stream(SEED, "field").states(8))
 
 
 def test_isotonic_is_the_weighted_monotone_fit():
@@ -95,7 +94,7 @@ def test_the_house_way_sets_every_hand_legally_by_its_chart(standard):
     r = rows[set_].astype(np.int64)
     assert np.all((r[:, 2] >= r[:, 1]) & (r[:, 1] >= r[:, 0]))  # never a foul
     # the chart's best total among the frontier, and below the threshold only when surrendering
-    from analysis.game.settings import pareto_frontier
+    from sapsam.game.settings import pareto_frontier
 
     for hand, row, sur in list(zip(hands, rows, surrender))[:60]:
         members = [m.strengths for m in pareto_frontier(hand, wheel_rank=str(rules.wheel_rank)).members]
@@ -166,8 +165,9 @@ def test_the_regret_picks_what_the_kernel_plays_and_the_search_lowers_it(standar
     no_surrender = standard.points.copy()
     no_surrender[KP.SURRENDER_BELOW] = -np.inf
     compiled = rules.compile()
-    played, natural, _, _ = KP.play_hands(hands, KP.HOUSEWAY, np.zeros(H._kv.TABLE_SHAPE),
-                                          no_surrender, compiled.params, compiled.naturals[:0], 3,
+    houseway = KP.Policy(KP.HOUSEWAY, np.zeros(H._kv.TABLE_SHAPE), no_surrender)
+    played, natural, _, _ = KP.play_hands(hands, houseway,
+                                          compiled.arrays._replace(naturals=compiled.naturals[:0]), 3,
                                           Stream(SEED, "field").states(8))
     assert np.array_equal(picked, played.astype(np.int64))
     worse = [(s, [p[0]] + [min(x + 3, H.MAX_POINTS) for x in p[1:]]) for s, p in chart]
@@ -180,7 +180,7 @@ def test_one_hand_is_explained_by_the_rule_that_decided_it(standard):
     rules = load_ruleset("standard")
     hands = deal_hands(np.random.default_rng(SEED + 7), 40)
     rows, natural, _, surrender = house_way_plays(rules, hands)
-    from analysis.strategy.houseway_chart import decide_hand
+    from sapsam.strategy.houseway_chart import decide_hand
 
     for hand, r, nat, sur in zip(hands, rows, natural, surrender):
         decision = decide_hand(standard, hand, rules, 4)

@@ -9,16 +9,16 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analysis.cli import main
-from analysis.game import score
-from analysis.game.cards import parse_hand
-from analysis.game.hands import describe_low, rank5_low
-from analysis.game.ruleset_files import RulesetError, load_ruleset
-from analysis.game.settings import legal_splits, pareto_frontier, scales, split_strengths
-from analysis.strategy.registry import make_policy
-from kernels import policies as KP
-from kernels import value as KV
-from kernels.low_settings import low_split_strengths
+from sapsam.cli import main
+from sapsam.game import score
+from sapsam.game.cards import parse_hand
+from sapsam.game.hands import describe_low, rank5_low
+from sapsam.game.ruleset_files import RulesetError, load_ruleset
+from sapsam.game.settings import legal_splits, pareto_frontier, scales, split_strengths
+from sapsam.kernels import policies as KP
+from sapsam.kernels import value as KV
+from sapsam.kernels.low_settings import low_split_strengths
+from sapsam.strategy.registry import make_policy
 
 C5 = ["Ah Ad Qc | 7s 5d 4h 3c 2s | Kc Kd Ks 8d 6h",
       "As Kh Qd | 8c 6c 4d 3d 2h | Js Jh Jd Jc 9s"]
@@ -130,8 +130,7 @@ def test_decisions_are_the_best_legal_setting(name, players):
         hand = np.sort(rng.permutation(52)[:13]).astype(np.uint8)
         want = _brute_force(hand, policy, compiled, players - 1)
         for prune in (True, False):
-            split = KP.decide(hand, policy.code, policy.tables, policy.points, compiled.params,
-                              compiled.naturals, players - 1, prune, state, scratch)[0]
+            split = KP.decide(hand, policy.arrays, compiled.arrays, players - 1, prune, state, scratch)[0]
             assert split == want
 
 
@@ -143,8 +142,7 @@ def test_greedy_and_random_set_legal_hands(high_order):
             policy = make_policy(name, rules, 4)
             for _ in range(20):
                 hand = np.sort(rng.permutation(52)[:13]).astype(np.uint8)
-                split = KP.decide(hand, policy.code, policy.tables, policy.points, compiled.params,
-                                  compiled.naturals, 3, False, np.array([7], np.uint64),
+                split = KP.decide(hand, policy.arrays, compiled.arrays, 3, False, np.array([7], np.uint64),
                                   KP.policy_scratch())[0]
                 assert KP.split_legal(hand, split, compiled.params)
 

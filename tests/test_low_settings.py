@@ -5,11 +5,11 @@ against every legal split by brute force."""
 import numpy as np
 import pytest
 
-from analysis.game.cards import parse_hand
-from kernels.evaluate import rank3, rank5
-from kernels.low_settings import low_pareto_frontier, low_split_strengths
-from kernels.lowball import rank5_low
-from kernels.settings import FIVE_POSITIONS, FRONT_POSITIONS, SPLIT_ROWS
+from sapsam.game.cards import parse_hand
+from sapsam.kernels.evaluate import rank3, rank5
+from sapsam.kernels.low_settings import low_pareto_frontier, low_split_strengths
+from sapsam.kernels.lowball import rank5_low
+from sapsam.kernels.settings import FIVE_POSITIONS, FRONT_POSITIONS, SPLIT_ROWS
 
 HANDS = ["As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d",  # a straight, pairs and low cards
          "7s 5d 4h 3c 2s 8d 6h Kc Kd Ks Ah Ad Qc",  # a perfect low beside trips

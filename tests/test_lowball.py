@@ -5,8 +5,8 @@ from collections import Counter
 
 import numpy as np
 
-from analysis.game.cards import parse_cards
-from kernels.lowball import N_LOW, rank5_low
+from sapsam.game.cards import parse_cards
+from sapsam.kernels.lowball import N_LOW, rank5_low
 
 
 def reference_key(cards):

@@ -8,20 +8,20 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from analysis.cli import main
-from analysis.game import score
-from analysis.game.ruleset_files import load_ruleset
-from analysis.game.settings import sorted_hand
-from analysis.measure.best import candidates, simulate
-from analysis.measure.match import (
+from sapsam.cli import main
+from sapsam.game import score
+from sapsam.game.ruleset_files import load_ruleset
+from sapsam.game.settings import sorted_hand
+from sapsam.kernels import match as KM
+from sapsam.measure.best import candidates, simulate
+from sapsam.measure.match import (
     deal_points,
     match_equity,
     match_setting,
     play_matches,
 )
-from analysis.play.seeds import Stream
-from analysis.strategy.registry import make_policy
-from kernels import match as KM
+from sapsam.play.seeds import Stream
+from sapsam.strategy.registry import make_policy
 
 RULES = "first-to-11"
 HAND = "As Ks Qs Js Ts 9h 9d 8c 7c 6d 5s 4h 3c"
@@ -182,7 +182,7 @@ def test_bad_input_is_one_line_and_status_2(args, message):
 def test_decision_differences_by_score():
     """The chart's data: where the settings differ, the held-out gain is a real number with an
     interval; at the first deal (0-0) the gain is small against the end of a match."""
-    from analysis.measure.match import decision_differences
+    from sapsam.measure.match import decision_differences
 
     frame = decision_differences(RULES, 2, hands=6, samples=400, seed=3)
     assert len(frame) == 121 and (frame.hands == 6).all()

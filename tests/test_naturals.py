@@ -20,9 +20,9 @@ import numpy as np
 import pytest
 from conftest import SEED, deal_hands
 
-from analysis.game.cards import parse_cards
-from analysis.game.settings import split_cards
-from kernels import naturals as kn
+from sapsam.game.cards import parse_cards
+from sapsam.game.settings import split_cards
+from sapsam.kernels import naturals as kn
 
 KINDS = kn.NATURAL_KINDS
 RANK = {ch: i for i, ch in enumerate(naive.RANK_CHARS)}
@@ -35,7 +35,7 @@ OPTIONS += [("small", RANK[r]) for r in "89T"] + [("big", RANK[r]) for r in "789
 
 
 def kernel_key(hand, kind, option=0):
-    """kernels.naturals.natural_key of a hand (text or codes), sorted as the kernel wants."""
+    """sapsam.kernels.naturals.natural_key of a hand (text or codes), sorted as the kernel wants."""
     cards = parse_cards(hand) if isinstance(hand, str) else np.asarray(hand, np.uint8)
     return int(kn.natural_key(np.sort(cards), KINDS.index(kind), option))
 
@@ -157,7 +157,7 @@ def test_no_natural_in_an_ordinary_hand():
 
 def test_options_from_ruleset_fields():
     """NaturalHand.parameter (what the kernels get) equals the option read from the fields."""
-    from analysis.game.ruleset_files import load_ruleset, ruleset_ids
+    from sapsam.game.ruleset_files import load_ruleset, ruleset_ids
 
     seen = set()
     for rid in ruleset_ids():
@@ -373,7 +373,7 @@ def test_natural_setting_none_for_other_kinds():
 
 def test_best_natural_picks_the_highest():
     """A clean dragon is also a dragon, three flushes and all one colour: the highest wins."""
-    from analysis.game.ruleset_files import load_ruleset
+    from sapsam.game.ruleset_files import load_ruleset
 
     compiled = load_ruleset("standard").compile()
     index, key = kn.best_natural(np.sort(parse_cards(CLEAN_DRAGON)), compiled.naturals)

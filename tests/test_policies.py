@@ -17,19 +17,19 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from analysis.game.cards import parse_hand
-from analysis.game.hands import rank3, rank5
-from analysis.game.ruleset_files import load_ruleset, ruleset_ids
-from analysis.game.settings import pareto_frontier, split_cards, split_strengths
-from analysis.play.policy import Policy, row_percentiles
-from analysis.play.seeds import Stream
-from analysis.strategy.fit import balanced_field
-from analysis.strategy.registry import make_policy
-from kernels import policies as KP
-from kernels import value as KV
-from kernels.evaluate import N_STRENGTHS
-from kernels.lowball import rank5_low
-from kernels.naturals import best_natural
+from sapsam.game.cards import parse_hand
+from sapsam.game.hands import rank3, rank5
+from sapsam.game.ruleset_files import load_ruleset, ruleset_ids
+from sapsam.game.settings import pareto_frontier, split_cards, split_strengths
+from sapsam.kernels import policies as KP
+from sapsam.kernels import value as KV
+from sapsam.kernels.evaluate import N_STRENGTHS
+from sapsam.kernels.lowball import rank5_low
+from sapsam.kernels.naturals import best_natural
+from sapsam.play.policy import Policy, row_percentiles
+from sapsam.play.seeds import Stream
+from sapsam.strategy.fit import balanced_field
+from sapsam.strategy.registry import make_policy
 
 POLICY_NAMES = ("random", "greedy", "balanced", "table")
 # (ruleset, players): the standard table (royalties, naturals, surrender) and heads-up 2-4
@@ -61,8 +61,7 @@ def decide(hand, policy, rules, players, state=None):
     compiled = rules.compile()
     state = np.array([12345], np.uint64) if state is None else state
     search = KP.searchable(policy.code, policy.tables, policy.points, compiled.params)
-    return KP.decide(hand, policy.code, policy.tables, policy.points, compiled.params,
-                     compiled.naturals, players - 1, search, state, KP.policy_scratch())
+    return KP.decide(hand, policy.arrays, compiled.arrays, players - 1, search, state, KP.policy_scratch())
 
 
 def setting_keys(hand, split, wheel=False):
@@ -81,7 +80,7 @@ def warm_policies():
             decide(hand, p, rules_of(rules_id), players)
     p = policy_of("random", "two-four", 2)
     c = rules_of("two-four").compile()
-    KP.play_hands(hand[None], p.code, p.tables, p.points, c.params, c.naturals, 1,
+    KP.play_hands(hand[None], p.arrays, c.arrays, 1,
                   Stream(0, "field").states(1))
 
 
@@ -272,8 +271,7 @@ def test_random_is_uniform_over_legal_settings():
     draws = 10 * n_legal
     splits = np.empty(draws, np.int64)
     for i in range(draws):
-        splits[i] = KP.decide(hand, policy.code, policy.tables, policy.points, compiled.params,
-                              compiled.naturals, 1, False, state, scratch)[0]
+        splits[i] = KP.decide(hand, policy.arrays, compiled.arrays, 1, False, state, scratch)[0]
     counts = np.bincount(splits, minlength=72072)
     assert counts[~legal].sum() == 0, "random drew an illegal split"
     # per split: chi-square with n_legal - 1 degrees of freedom (10 expected per cell); accept
@@ -317,7 +315,7 @@ def play(name, rules_id, players, hands, seed=0, chunks=8):
     rules = rules_of(rules_id)
     p = policy_of(name, rules_id, players)
     c = rules.compile()
-    return KP.play_hands(hands, p.code, p.tables, p.points, c.params, c.naturals, players - 1,
+    return KP.play_hands(hands, p.arrays, c.arrays, players - 1,
                          Stream(seed, "field").states(chunks))
 
 
@@ -379,7 +377,7 @@ def small_field(rng):
     """Per-row strength distributions on a few strengths each, chosen so that any draw of
     three rows is a legal setting and the rows reach royalty categories: fronts up to a pair
     of queens or trips, middles from two pair to a full house, backs from a straight up."""
-    from kernels.evaluate import CATEGORY_OF, FLUSH5, NONFLUSH5, RANK3_TABLE
+    from sapsam.kernels.evaluate import CATEGORY_OF, FLUSH5, NONFLUSH5, RANK3_TABLE
 
     three = np.unique(RANK3_TABLE)
     five = np.union1d(np.unique(NONFLUSH5[NONFLUSH5 >= 0]), np.unique(FLUSH5[FLUSH5 >= 0]))
@@ -400,7 +398,7 @@ def small_field(rng):
 def settled_ev(rules, triple, mass, support, opponents):
     """Exact EV of ``triple`` against ``opponents`` independent draws from ``mass``: every
     combination of the opponents' rows settled by the kernel and weighed (seat 0 the bank)."""
-    from analysis.game.score import points_scale, settle_tables
+    from sapsam.game.score import points_scale, settle_tables
 
     draws = list(product(*support))  # one opponent's settings (rows independent)
     weights = np.array([mass[0, a] * mass[1, b] * mass[2, c] for a, b, c in draws])

@@ -19,18 +19,20 @@ import pytest
 import test_naturals as tn
 from conftest import SEED, deal_hands
 
-from analysis.base.files import write_atomic
-from analysis.base.stats import wilson_interval
-from analysis.game import exact
-from analysis.measure.simulate import (
+from sapsam.base.files import write_atomic
+from sapsam.base.stats import wilson_interval
+from sapsam.game import exact
+from sapsam.kernels import naturals as kn
+from sapsam.kernels import simulate as ks
+from sapsam.measure.simulate import (
     CHECKPOINT,
     Simulation,
     compile_simulation,
     run,
     run_key,
 )
-from analysis.output.plots import figure, log_share_axis, share_label
-from analysis.output.report import (
+from sapsam.output.plots import figure, log_share_axis, share_label
+from sapsam.output.report import (
     NATURAL_COLUMNS,
     TOTALS,
     natural_label,
@@ -38,8 +40,6 @@ from analysis.output.report import (
     report_files,
     write_report,
 )
-from kernels import naturals as kn
-from kernels import simulate as ks
 
 KINDS = kn.NATURAL_KINDS
 N_HANDS = comb(52, 13)

@@ -17,12 +17,12 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.cli import main
-from analysis.game import mechanisms, score
-from analysis.game.mechanisms import Category
-from analysis.game.ruleset_files import RulesetError, as_dict, load_ruleset, ruleset_ids
-from kernels import settle as ks
-from kernels.naturals import NATURAL_KINDS
+from sapsam.cli import main
+from sapsam.game import mechanisms, score
+from sapsam.game.mechanisms import Category
+from sapsam.game.ruleset_files import RulesetError, as_dict, load_ruleset, ruleset_ids
+from sapsam.kernels import settle as ks
+from sapsam.kernels.naturals import NATURAL_KINDS
 
 RULESET_IDS = ("basic", "two-four", "one-six", "pagat-typical", "pagat-sweep", "pagat-middle",
                "pagat-overall", "pagat-extras", "pagat-surrender", "pagat-pool",

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis.game.ruleset_files import RULESET_DIR, load_ruleset, ruleset_ids
-from analysis.output import rulesdoc
+from sapsam.game.ruleset_files import RULESET_DIR, load_ruleset, ruleset_ids
+from sapsam.output import rulesdoc
 
 REPO = Path(__file__).resolve().parent.parent
 RULES_MD = REPO / "RULES.md"
@@ -27,7 +27,7 @@ def section(doc, ruleset_id):
 
 def test_committed_rules_md_is_rendered_from_the_rulesets():
     assert RULES_MD.read_text(encoding="utf-8") == rulesdoc.render(), (
-        "RULES.md is out of date: run `python -m analysis.output.rulesdoc` and commit RULES.md")
+        "RULES.md is out of date: run `python -m sapsam.output.rulesdoc` and commit RULES.md")
 
 
 @pytest.mark.parametrize("ruleset_id", ruleset_ids())

@@ -1,4 +1,4 @@
-"""The search (kernels.search) makes the same decisions as the whole frontier did, bit for bit.
+"""The search (sapsam.kernels.search) makes the same decisions as the whole frontier did, bit for bit.
 
 The reference is the decision as made before the search (tests/reference_decide.py).  The
 default run compares 20,000 hands per policy and table, and the paths a search can take
@@ -11,29 +11,29 @@ import pytest
 from numba import njit, prange
 from reference_decide import reference_decisions
 
-from analysis.game.ruleset_files import load_ruleset
-from analysis.play.deal import deal_sorted_hands
-from analysis.play.policy import Policy
-from analysis.play.seeds import Stream
-from analysis.strategy.registry import make_policy
-from kernels import policies as KP
-from kernels import settings as KS
-from kernels import settle
-from kernels import value as KV
-from kernels.evaluate import N_STRENGTHS
-from kernels.search import CANDIDATE_ROOM, FIVE_CLASSES
+from sapsam.game.ruleset_files import load_ruleset
+from sapsam.kernels import policies as KP
+from sapsam.kernels import settings as KS
+from sapsam.kernels import settle
+from sapsam.kernels import value as KV
+from sapsam.kernels.evaluate import N_STRENGTHS
+from sapsam.kernels.search import CANDIDATE_ROOM, FIVE_CLASSES
+from sapsam.play.deal import deal_sorted_hands
+from sapsam.play.policy import Policy
+from sapsam.play.seeds import Stream
+from sapsam.strategy.registry import make_policy
 
 
 @njit(cache=True, parallel=True)
-def kernel_decisions(hands, policy, tables, points, params, naturals, opponents, search, out):
-    """``out`` int64 (n, 4): kernels.policies.decide for each hand."""
+def kernel_decisions(hands, policy, rules, opponents, search, out):
+    """``out`` int64 (n, 4): sapsam.kernels.policies.decide for each hand."""
     n = hands.shape[0]
     for c in prange(64):
         scratch = KP.policy_scratch()
         state = np.zeros(1, np.uint64)
         for i in range(c * n // 64, (c + 1) * n // 64):
-            split, natural, key, surrender = KP.decide(hands[i], policy, tables, points, params, naturals,
-                                                       opponents, search, state, scratch)
+            split, natural, key, surrender = KP.decide(hands[i], policy, rules, opponents, search, state,
+                                                       scratch)
             out[i, 0], out[i, 1], out[i, 2], out[i, 3] = split, natural, key, surrender
 
 
@@ -46,7 +46,8 @@ def compare(policy, rules, players, hands, general=False):
     args = (policy.code, policy.tables, policy.points, compiled.params, compiled.naturals, players - 1)
     search = KP.searchable(*args[:4])
     got = np.empty((len(hands), 4), np.int64)
-    kernel_decisions(hands, *args, search if general else KP.search_mode(*args[:4]), got)
+    kernel_decisions(hands, policy.arrays, compiled.arrays, players - 1,
+                     search if general else KP.search_mode(*args[:4]), got)
     want = np.empty((len(hands), 4), np.int64)
     reference_decisions(hands, *args, want)
     return got, want, search

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from analysis.play.seeds import PURPOSES, Stream
+from sapsam.play.seeds import PURPOSES, Stream
 
 
 def test_purpose_codes_are_distinct():

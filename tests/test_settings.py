@@ -10,9 +10,9 @@ from conftest import SEED, deal_hands
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.game import settings as api
-from kernels import settings as ks
-from kernels.evaluate import WHEEL_SECOND, eval3, eval5
+from sapsam.game import settings as api
+from sapsam.kernels import settings as ks
+from sapsam.kernels.evaluate import WHEEL_SECOND, eval3, eval5
 
 N_NAIVE_DEALS = 30
 WHEEL_HANDS = [  # hands holding A-2-3-4-5 where the wheel option changes the answer

@@ -14,11 +14,11 @@ import pytest
 from click.testing import CliRunner
 from conftest import SEED
 
-from analysis.cli import main
-from analysis.game import score
-from analysis.game.ruleset_files import load_ruleset, ruleset_ids
-from analysis.game.settings import settled_rows
-from kernels import evaluate as ev
+from sapsam.cli import main
+from sapsam.game import score
+from sapsam.game.ruleset_files import load_ruleset, ruleset_ids
+from sapsam.game.settings import settled_rows
+from sapsam.kernels import evaluate as ev
 
 RULESET_IDS = ("basic", "two-four", "one-six", "pagat-typical", "pagat-sweep", "pagat-middle",
                "pagat-overall", "pagat-extras", "pagat-surrender", "pagat-pool",
@@ -297,7 +297,7 @@ def random_table(rng, rules, n):
 
 def kernel_rows(seats, wheel_second, rules=None):
     """Strength triples (T, P, 3) of the seats' settings with the kernel evaluator (a low
-    middle's by :func:`analysis.game.settings.settled_rows`, a foul it alone cannot show
+    middle's by :func:`sapsam.game.settings.settled_rows`, a foul it alone cannot show
     made visible)."""
     t, p = len(seats), len(seats[0])
     if rules is not None and rules.low_middle:
@@ -314,7 +314,7 @@ def kernel_rows(seats, wheel_second, rules=None):
 
 
 def kernel_settle(rules, tables, parallel=True):
-    """Settle naive tables [(seats, bank, chips)] with analysis.game.score.settle_tables."""
+    """Settle naive tables [(seats, bank, chips)] with sapsam.game.score.settle_tables."""
     seats = [s for s, _, _ in tables]
     rows = kernel_rows(seats, str(rules.wheel_rank) == "second", rules)
     natural = np.array([[s.natural for s in t] for t in seats], np.int64)

@@ -9,19 +9,19 @@ import naive
 import numpy as np
 import pytest
 
-from analysis.cli import main
-from analysis.game.mechanisms import BankRotation, Game
-from analysis.game.ruleset_files import load_ruleset
-from analysis.measure.simulate import (
+from sapsam.cli import main
+from sapsam.game.mechanisms import BankRotation, Game
+from sapsam.game.ruleset_files import load_ruleset
+from sapsam.kernels import rng as rng_kernels
+from sapsam.kernels import simulate as K
+from sapsam.measure.simulate import (
     Simulation,
     compile_simulation,
     run,
     run_blocks,
     seats_frame,
 )
-from analysis.play.seeds import Stream
-from kernels import rng as rng_kernels
-from kernels import simulate as K
+from sapsam.play.seeds import Stream
 
 MASK = (1 << 64) - 1
 
@@ -150,9 +150,9 @@ def test_seats_decide_as_the_policy_kernel_does(rules_ids, policy, tables):
     tables between seats: its totals with fitted (or house-way) seats equal those of the deals
     replayed through ``decide`` (one hand, one ruleset at a time) and the settlement kernel,
     naturals and surrenders included."""
-    from analysis.game.score import settle_tables
-    from analysis.strategy.registry import make_policy
-    from kernels.policies import decide, policy_scratch, searchable, split_rows
+    from sapsam.game.score import settle_tables
+    from sapsam.kernels.policies import decide, policy_scratch, searchable, split_rows
+    from sapsam.strategy.registry import make_policy
 
     sim = Simulation(rules_ids, 4, (policy,) * 4, tables=tables, seed=5, block_size=16)
     acc, _, _ = run_blocks(sim, compile_simulation(sim), range(sim.blocks))
@@ -166,8 +166,7 @@ def test_seats_decide_as_the_policy_kernel_does(rules_ids, policy, tables):
         rows, natural, key, surrender, aces, bank = [], [], [], [], [], []
         search = searchable(seat.code, seat.tables, seat.points, compiled.params)
         for table, hands in naive_deals(sim):
-            decisions = [decide(np.array(h, np.uint8), seat.code, seat.tables, seat.points,
-                                compiled.params, compiled.naturals, 3, search, state, scratch)
+            decisions = [decide(np.array(h, np.uint8), seat.arrays, compiled.arrays, 3, search, state, scratch)
                          for h in hands]
             rows.append([split_rows(np.array(h, np.uint8), d[0], compiled.params) if d[0] >= 0
                          else (0, 0, 0)

@@ -9,11 +9,11 @@ import pytest
 from click.testing import CliRunner
 from terminal import HAND, environment, in_terminal, piped
 
-from analysis.cli import main
-from analysis.game.ruleset_files import load_ruleset, ruleset_ids
-from analysis.play import strategy_files as files
-from analysis.strategy import fit
-from analysis.strategy.registry import make_policy
+from sapsam.cli import main
+from sapsam.game.ruleset_files import load_ruleset, ruleset_ids
+from sapsam.play import strategy_files as files
+from sapsam.strategy import fit
+from sapsam.strategy.registry import make_policy
 
 MINE = '''extends = "standard"
 id = "mine"

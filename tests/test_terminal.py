@@ -107,7 +107,7 @@ def test_help_and_version_do_not_load_numba():
     """``--help`` and ``--version`` import the command line only: no Numba, no kernels."""
     import subprocess
 
-    code = ("import sys; from analysis.cli import main\n"
+    code = ("import sys; from sapsam.cli import main\n"
             "heavy = [m for m in ('numba', 'kernels', 'pandas', 'matplotlib') if m in sys.modules]\n"
             "assert not heavy, heavy")
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -118,7 +118,7 @@ def test_help_and_version_do_not_load_numba():
 
 def test_a_bar_copes_with_a_total_not_known_yet(monkeypatch, capsys):
     """The crash of issue 12: a task whose total comes later (or never), drawn for real."""
-    from analysis.base import progress
+    from sapsam.base import progress
 
     monkeypatch.setattr(progress, "shows_progress", lambda quiet=False: True)
     monkeypatch.setenv("FORCE_COLOR", "1")  # rich draws as on a terminal

@@ -1,4 +1,4 @@
-"""kernels.threads.parallel_for: every index once, on any number of threads; a failure stops
+"""sapsam.kernels.threads.parallel_for: every index once, on any number of threads; a failure stops
 the loop and reaches the caller."""
 
 import threading
@@ -8,7 +8,7 @@ import numba
 import numpy as np
 import pytest
 
-from kernels.threads import parallel_for
+from sapsam.kernels.threads import parallel_for
 
 
 @pytest.mark.parametrize("threads", [1, 2])

@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from analysis.cli import main
-from analysis.web import requests as rq
-from analysis.web.app import create_app
+from sapsam.cli import main
+from sapsam.web import requests as rq
+from sapsam.web.app import create_app
 
 HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
 SETTING = "5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts"
@@ -206,6 +206,35 @@ def test_bad_body(client, body, field):
     assert bad(client.post("/api/best", json=body), 422, field)
 
 
+@pytest.mark.parametrize("path, body, field", [
+    ("/api/best", {"hand": HAND, "seed": False}, "seed"),  # not the seed 0
+    ("/api/best", {"hand": HAND, "samples": True}, "samples"),
+    ("/api/best", {"hand": HAND, "samples": "5000"}, "samples"),  # not coerced
+    ("/api/best", {"hand": HAND, "samples": 5000.0}, "samples"),  # a whole number is an integer
+    ("/api/best", {"hand": HAND, "players": 2.5}, "players"),
+    ("/api/best", {"hand": HAND, "scores": [8, "10"]}, 1),
+    ("/api/score", {"settings": SHOWDOWN, "bank": True}, "bank"),
+    ("/api/score", {"settings": SHOWDOWN, "names": ["Amy", 2]}, 1),
+    ("/api/paigow/best", {"tiles": "6-6 1-1 4-2 5-3", "banking": 1}, "banking"),
+    ("/api/paigow/best", {"tiles": "6-6 1-1 4-2 5-3", "banking": "true"}, "banking"),
+    ("/api/paigow/best", {"tiles": "6-6 1-1 4-2 5-3", "commission": "0.05"}, "commission"),
+    ("/api/ofc/place", {"hand": "Ah 2c 3d 4d 5d", "seed": "1"}, "seed"),
+    ("/api/jobs", {"kind": "exploit", "deals": False}, "deals"),
+    ("/api/jobs", {"kind": "simulate", "tables": 400.0}, "tables"),
+])
+def test_strict_types(client, path, body, field):
+    """Each field takes only its own JSON type: no boolean, string or float for a whole number,
+    no number for a boolean, no string for a number (a 422, never coerced)."""
+    bad(client.post(path, json=body), 422, field)
+
+
+def test_a_number_for_a_fraction_and_a_body_not_utf8(client):
+    answer = client.post("/api/paigow/best", json={"tiles": "6-6 1-1 4-2 5-3", "commission": 0})
+    assert answer.status_code == 200, answer.text  # a whole number is a number
+    response = client.post("/api/best", content=b'{"hand": "\xff"}', headers={"content-type": "application/json"})
+    assert response.status_code == 422 and response.json()["detail"][0]["type"] == "json_invalid"
+
+
 def test_malformed_json_and_a_body_too_large(client):
     response = client.post("/api/best", content=b'{"hand": ', headers={"content-type": "application/json"})
     assert response.status_code == 422 and response.json()["detail"]
@@ -306,6 +335,7 @@ def test_bad_jobs_the_game_checks(client):
     bad(client.post("/api/jobs", json={"kind": "exploit", "rules": "all"}), 400, "rules")
     missing = client.get("/api/jobs/999")
     assert missing.status_code == 404 and "999" in missing.json()["detail"]
+    assert client.delete("/api/jobs/999").status_code == 404
 
 
 # --- the page, the docs, nothing from the internet ---------------------------------------------

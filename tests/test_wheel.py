@@ -134,23 +134,31 @@ def _clean_output(result):
     return result
 
 
-def test_wheel_ships_package_data(wheel):
-    """Every strategy (with its manifest), ruleset, layer and the plot style of the checkout is
-    in the wheel."""
+def _wheel_name(path):
+    """Where a file of the checkout goes in the wheel (pyproject.toml's ``package-dir``)."""
+    for folder, package in (("kernels/", "sapsam/kernels/"), ("results/charts/", "sapsam/web/charts/"),
+                            ("analysis/", "sapsam/")):
+        if path.startswith(folder):
+            return package + path[len(folder):]
+    return None
+
+
+def test_wheel_ships_one_import_name_and_every_file(wheel):
+    """The wheel installs exactly one top-level name, ``sapsam``, holding every file of the
+    checkout's analysis/ and kernels/ (code, strategies, rulesets, each game's data, the page)
+    and the shipped charts; no machine's compile cache."""
     names = set(zipfile.ZipFile(wheel).namelist())
-    shipped = [p.relative_to(ROOT).as_posix()
-               for pattern in ("analysis/play/strategies/*-*p.npz",
-                               "analysis/play/strategies/*-*p.json", "analysis/game/rulesets/*.toml",
-                               "analysis/game/ofc_rulesets/*.toml", "analysis/play/ofc_strategies/*.json",
-                               "analysis/output/*.md",
-                               "analysis/*/__init__.py", "analysis/output/sapsam.mplstyle")
-               for p in sorted(ROOT.glob(pattern))]
-    assert any(s.endswith(".npz") for s in shipped) and any(s.endswith(".toml") for s in shipped)
-    assert [s for s in shipped if s not in names] == []
+    tops = {n.split("/")[0] for n in names if ".dist-info/" not in n}
+    assert tops == {"sapsam"}, f"top-level names other than sapsam: {sorted(tops - {'sapsam'})}"
+    tracked = subprocess.run(["git", "ls-files", "analysis", "kernels", "results/charts"], cwd=ROOT,
+                             capture_output=True, text=True, check=True).stdout.split()
+    assert len(tracked) > 100 and any(t.endswith(".npz") for t in tracked)
+    assert [t for t in tracked if _wheel_name(t) not in names] == []
     assert not [n for n in names if n.endswith((".nbi", ".nbc", ".pyc"))]  # no machine's cache
-    assert "kernels/__init__.py" in names and "analysis/cli/__init__.py" in names
+    assert {"sapsam/__init__.py", "sapsam/__main__.py", "sapsam/kernels/__init__.py",
+            "sapsam/games.py", "sapsam/ofc/kernels/board.py", "sapsam/paigow/kernels.py"} <= names
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
-    assert "sapsam = analysis.cli:run" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "sapsam = sapsam.cli:run" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
 
 def test_venv_is_fresh_and_outside_the_checkout(venv):
@@ -158,7 +166,7 @@ def test_venv_is_fresh_and_outside_the_checkout(venv):
     assert re.search(r"include-system-site-packages\s*=\s*false", config), config
     result = _check(subprocess.run(
         [str(venv["python"]), "-c",
-         "import sys, analysis, kernels; print(analysis.__file__); print(kernels.__file__);"
+         "import sys, sapsam, sapsam.kernels; print(sapsam.__file__); print(sapsam.kernels.__file__);"
          "print('\\n'.join(sys.path))"],
         capture_output=True, text=True, timeout=120, cwd=venv["cwd"], env=venv["env"]))
     analysis_file, kernels_file, *path = result.stdout.splitlines()
@@ -171,6 +179,9 @@ def test_version(venv):
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     result = _clean_output(_sapsam(venv, "sapsam --version", "--version"))
     assert version in result.stdout
+    module = _clean_output(_timed("python -m sapsam --version", [str(venv["python"]), "-m", "sapsam", "--version"],
+                                  timeout=120, cwd=venv["cwd"], env=venv["env"]))
+    assert module.stdout == result.stdout
 
 
 def test_best_runs_for_every_shipped_ruleset(venv):
@@ -178,7 +189,7 @@ def test_best_runs_for_every_shipped_ruleset(venv):
     names at 2, 3 and 4 players, each answered from the shipped fit (none fitted on demand)."""
     ids = list(json.loads(_clean_output(_sapsam(venv, "sapsam rules --json", "rules",
                                                 "--json")).stdout))
-    package = venv["purelib"] / "analysis"
+    package = venv["purelib"] / "sapsam"
     assert sorted(ids) == sorted(p.stem for p in (package / "game" / "rulesets").glob("*.toml"))
     shipped = sorted((p.stem.rpartition("-")[0], int(p.stem.rpartition("-")[2][:-1]))
                      for p in (package / "play" / "strategies").glob("*-*p.npz"))
@@ -196,7 +207,7 @@ def test_best_runs_for_every_shipped_ruleset(venv):
     result = _sapsam(venv, "best (first: compiles)", *_best_args(*first), timeout=1200)
     outputs = [(first, result.returncode, result.stdout + result.stderr)]
     script = ("import json, sys\nfrom click.testing import CliRunner\n"
-              "from analysis.cli import main\n"
+              "from sapsam.cli import main\n"
               "for args in json.loads(sys.argv[1]):\n"
               "    r = CliRunner().invoke(main, args)\n"
               "    print(json.dumps([r.exit_code, r.output]))\n")
@@ -272,7 +283,7 @@ def test_serve_from_the_wheel(venv):
 
         page = get("/").decode()
         assert "sapsam" in page and "https://" not in page
-        for path in ("/static/app.js", "/static/style.css", "/docs",
+        for path in ("/static/app.js", "/static/style.css", "/games/ofc.js", "/games/paigow.js", "/docs",
                      "/docs-static/swagger-ui-bundle.js"):
             get(path)
         charts = json.loads(get("/api/charts"))

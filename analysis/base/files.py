@@ -24,12 +24,12 @@ def git_revision():
 
 def provenance(**what):
     """``what`` (ruleset, policies, samples, seed, ...) plus versions, git revision and date."""
+    from importlib.metadata import version
+
     import numba
     import numpy as np
 
-    import analysis
-
-    return {**what, "sapsam": analysis.__version__, "numpy": np.__version__,
+    return {**what, "sapsam": version("sapsam"), "numpy": np.__version__,
             "numba": numba.__version__, "python": platform.python_version(),
             "git": git_revision(), "date": datetime.now(UTC).isoformat(timespec="seconds")}
 

@@ -1,7 +1,7 @@
 """The ``sapsam`` command line.
 
-One module per group of commands (:mod:`~analysis.cli.hands`, :mod:`~analysis.cli.decide`,
-:mod:`~analysis.cli.strategy`, :mod:`~analysis.cli.simulate`), each parsing and printing only;
+One module per group of commands (:mod:`~sapsam.cli.hands`, :mod:`~sapsam.cli.decide`,
+:mod:`~sapsam.cli.strategy`, :mod:`~sapsam.cli.simulate`), each parsing and printing only;
 the work is done in :mod:`analysis`.  Every command validates its input first: bad input
 prints one line ``Error: ...`` and exits with status 2, never a traceback.  An interrupted
 command prints one line (with the command that resumes it, where there is one) and exits
@@ -13,25 +13,33 @@ import sys
 
 import click
 
-from analysis.cli.common import interrupted_line
-from analysis.cli.decide import best_command, review_command
-from analysis.cli.hands import rules_command, score_command, settings_command
-from analysis.cli.match import match_command
-from analysis.cli.ofc import ofc_command
-from analysis.cli.paigow import paigow_command
-from analysis.cli.serve import serve_command
-from analysis.cli.simulate import report_command, simulate_command
-from analysis.cli.strategy import (
+from sapsam.cli.common import interrupted_line
+from sapsam.cli.decide import best_command, review_command
+from sapsam.cli.hands import rules_command, score_command, settings_command
+from sapsam.cli.match import match_command
+from sapsam.cli.serve import serve_command
+from sapsam.cli.simulate import report_command, simulate_command
+from sapsam.cli.strategy import (
     chart_command,
     exploit_command,
     fit_command,
     houseway_command,
 )
+from sapsam.games import GAMES
 
 
 class Sapsam(click.Group):
     """The command group, whose errors are one line however it is invoked (console script,
-    ``python -m analysis.cli`` or click's test runner)."""
+    ``python -m sapsam`` or click's test runner)."""
+
+    def list_commands(self, ctx):
+        return sorted([*self.commands, *(game.name for game in GAMES)])
+
+    def get_command(self, ctx, name):
+        """Every other game's command group comes from the registry, loaded when asked for
+        (its module imports this package's common parts)."""
+        game = next((game for game in GAMES if game.name == name), None)
+        return game.load("commands") if game else super().get_command(ctx, name)
 
     def main(self, args=None, **options):
         options["standalone_mode"] = False
@@ -71,9 +79,9 @@ def compile_command(quiet):
     """Compile and cache every kernel now (otherwise the first run of each command does)."""
     import time
 
-    from analysis.base.jit import all_kernels, cached
-    from analysis.base.progress import Progress
-    from analysis.measure.warmup import warm
+    from sapsam.base.jit import cached
+    from sapsam.base.progress import Progress
+    from sapsam.compile import all_kernels, warm
 
     start = time.perf_counter()
     fresh = not cached(all_kernels())
@@ -87,7 +95,7 @@ def compile_command(quiet):
 
 for command in (settings_command, rules_command, score_command, best_command, review_command,
                 fit_command, exploit_command, simulate_command, report_command, chart_command,
-                houseway_command, serve_command, paigow_command, match_command, ofc_command):
+                houseway_command, serve_command, match_command):
     main.add_command(command)
 
 

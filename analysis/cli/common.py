@@ -1,6 +1,7 @@
 """What every command shares: bad input as one line and exit status 2, output paths checked
-before any work, comma-separated lists, the console, the first-compile notice, and the line
-an interrupted run leaves behind.
+before any work, comma-separated lists, the options many commands take (``--rules``, ``--seed``,
+``--json``, ``--quiet``), the console, the first-compile notice, and the line an interrupted
+run leaves behind.
 
 Nothing here imports Numba, so ``sapsam --help`` and ``--version`` answer at once.
 """
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from analysis.base.files import unwritable
+from sapsam.base.files import unwritable
 
 WIDE = 120  # columns from which tables show every column
 
@@ -99,6 +100,32 @@ class OutputFolder(click.ParamType):
         return str(value)
 
 
+RULESET_HELP = "Ruleset id or TOML file."
+
+
+def rules_option(default="standard", help=RULESET_HELP, **attrs):
+    """--rules, one ruleset (``ruleset``), shown with its ``default``; None for none (a
+    required option: ``required=True``)."""
+    if default is not None:
+        attrs.update(default=default, show_default=True)
+    return click.option("--rules", "ruleset", help=help, **attrs)
+
+
+def seed_option(default=0):
+    """--seed, a whole number shown with its default."""
+    return click.option("--seed", type=click.IntRange(0), default=default, show_default=True)
+
+
+def json_option(help="Print JSON."):
+    """--json (``as_json``): the result as JSON."""
+    return click.option("--json", "as_json", is_flag=True, help=help)
+
+
+def quiet_option(help="No progress bar."):
+    """--quiet: no progress bar."""
+    return click.option("--quiet", is_flag=True, help=help)
+
+
 def resume_options(command):
     """--resume and --fresh, for a command that checkpoints its work."""
     command = click.option("--fresh", is_flag=True,
@@ -120,7 +147,7 @@ def resume_or_fresh(resume, fresh, out=True):
 def distinct_rulesets(names):
     """Load rulesets (ids or files) and refuse one met twice, however it was named; returns
     the names."""
-    from analysis.game.ruleset_files import load_ruleset
+    from sapsam.game.ruleset_files import load_ruleset
 
     seen = {}
     for name in names:
@@ -136,14 +163,14 @@ def fits_ready(rulesets, players, policies, bars, quiet):
     """Fit now, with progress, the strategies the ``policies`` need (``fitted``, ``houseway``)
     for any of the ``rulesets`` (ids, files or rulesets) that has neither a shipped nor an
     earlier fit; the fit is cached, so the next command finds it
-    (:func:`analysis.strategy.fit.fitted_strategy`).  Off a terminal, where no bar shows, one
+    (:func:`sapsam.strategy.fit.fitted_strategy`).  Off a terminal, where no bar shows, one
     line on stderr says that a fit of a minute or two has begun."""
     if not {"fitted", "houseway"} & set(policies):
         return
-    from analysis.game.rules import Ruleset
-    from analysis.game.ruleset_files import load_ruleset
-    from analysis.play.strategy_files import find_strategy
-    from analysis.strategy.fit import fitted_strategy
+    from sapsam.game.rules import Ruleset
+    from sapsam.game.ruleset_files import load_ruleset
+    from sapsam.play.strategy_files import find_strategy
+    from sapsam.strategy.fit import fitted_strategy
 
     for rules in rulesets:
         rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
@@ -198,10 +225,10 @@ def table(*columns, title=None):
 
 def compile_notice(quiet, *dispatchers, **arguments):
     """One line on stderr when kernels a command needs are not compiled and cached yet (for
-    ``arguments`` of these values' types: :func:`analysis.base.jit.cached`)."""
+    ``arguments`` of these values' types: :func:`sapsam.base.jit.cached`)."""
     if quiet:
         return
-    from analysis.base.jit import cached
+    from sapsam.base.jit import cached
 
     if not cached(dispatchers, **arguments):
         click.echo("compiling kernels, first run only (a minute or two)...", err=True)

@@ -4,19 +4,23 @@ import json
 
 import click
 
-from analysis.cli.common import (
+from sapsam.cli.common import (
     Names,
     OutputFile,
     compile_notice,
     console,
     fits_ready,
+    json_option,
     print_verdict,
+    quiet_option,
     reports_bad_input,
+    rules_option,
+    seed_option,
     table,
     wide,
 )
-from analysis.game.cards import format_cards
-from analysis.play.names import POLICY_NAMES
+from sapsam.game.cards import format_cards
+from sapsam.play.names import POLICY_NAMES
 
 _POLICY = click.Choice(POLICY_NAMES)
 
@@ -24,7 +28,7 @@ _POLICY = click.Choice(POLICY_NAMES)
 def _opponents(bars, quiet, name, rules, players, strategy):
     """The opponents' policy, made before sampling (a fit on demand or a house way takes
     seconds)."""
-    from analysis.strategy.registry import make_policy
+    from sapsam.strategy.registry import make_policy
 
     if strategy is None:
         fits_ready([rules], players, [name], bars, quiet)
@@ -36,12 +40,12 @@ def _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet, o
     """Load, warn of a first compile, and rank the candidates with a progress bar: one
     result per entry of ``others`` (the player's other hand in criss-cross, where ``hand``
     is a pair of hands and each is ranked knowing the other)."""
-    from analysis.base.jit import best_kernels
-    from analysis.base.memory import require_memory
-    from analysis.base.progress import Progress
-    from analysis.game.cards import parse_hand
-    from analysis.game.ruleset_files import load_ruleset
-    from analysis.measure.best import SAMPLE_BYTES, best_setting, sampler_search
+    from sapsam.base.memory import require_memory
+    from sapsam.base.progress import Progress
+    from sapsam.compile import best_kernels
+    from sapsam.game.cards import parse_hand
+    from sapsam.game.ruleset_files import load_ruleset
+    from sapsam.measure.best import SAMPLE_BYTES, best_setting, sampler_search
 
     hands = hand if isinstance(hand, tuple) else (hand,)
     for each in (*hands, *others):
@@ -62,11 +66,11 @@ def _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet, o
 
 def _decide_match(hand, ruleset, scores, opponents, samples, seed, strategy, quiet):
     """As :func:`_decide`, ranking by the chance of winning a match from ``scores``."""
-    from analysis.base.jit import best_kernels, match_equity_kernels
-    from analysis.base.progress import Progress
-    from analysis.game.cards import parse_hand
-    from analysis.measure.best import sampler_search
-    from analysis.measure.match import check_scores, match_rules, match_setting
+    from sapsam.base.progress import Progress
+    from sapsam.compile import best_kernels, match_equity_kernels
+    from sapsam.game.cards import parse_hand
+    from sapsam.measure.best import sampler_search
+    from sapsam.measure.match import check_scores, match_rules, match_setting
 
     parse_hand(hand)
     rules = match_rules(ruleset)
@@ -87,24 +91,24 @@ _OTHER = click.option("--other", default=None,
 
 @click.command("best")
 @click.argument("hand")
-@click.option("--rules", "ruleset", default="standard", show_default=True, help="Ruleset id or TOML file.")
+@rules_option()
 @_PLAYERS
 @_OTHER
 @click.option("--opponents", type=_POLICY, default="fitted", show_default=True, help="Opponent policy.")
 @click.option("--samples", type=click.IntRange(1), default=10000, show_default=True,
               help="Sampled opponent tables (the most used with --precision).")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@seed_option()
 @click.option("--precision", type=click.FloatRange(0, min_open=True), default=None,
               help="Stop once the best is separated or every CI half-width is below this.")
 @click.option("--top", type=click.IntRange(1), default=None, help="Show only the best K.")
 @click.option("--strategy", type=click.Path(dir_okay=False, exists=True), default=None,
               help="Strategy file for fitted opponents.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 @click.option("--csv", "csv_path", type=OutputFile(), default=None,
               help="Also write every candidate to this CSV file.")
 @click.option("--score", "scores", type=Names(whole=True, repeats=True), default=None,
               help="A match's score, yours first (e.g. 8,10,3,6): rank by the chance of winning it.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@quiet_option()
 @reports_bad_input
 def best_command(hand, ruleset, players, other, opponents, samples, seed, precision, top,
                  strategy, as_json, csv_path, scores, quiet):
@@ -117,7 +121,7 @@ def best_command(hand, ruleset, players, other, opponents, samples, seed, precis
     and shows where it differs from playing for the points of this deal.
     """
     if scores is not None:
-        from analysis.cli.match import print_match_decision
+        from sapsam.cli.match import print_match_decision
 
         if precision is not None or other is not None:
             raise ValueError("--score ranks a match's settings: without --precision or --other")
@@ -126,7 +130,7 @@ def best_command(hand, ruleset, players, other, opponents, samples, seed, precis
         result = _decide_match(hand, ruleset, scores, opponents, samples, seed, strategy,
                                quiet or as_json)
         if csv_path:
-            from analysis.base.files import write_atomic
+            from sapsam.base.files import write_atomic
 
             write_atomic(csv_path, result.table.to_csv(index=False))
         if as_json:
@@ -141,7 +145,7 @@ def best_command(hand, ruleset, players, other, opponents, samples, seed, precis
     if csv_path:
         import pandas as pd
 
-        from analysis.base.files import write_atomic
+        from sapsam.base.files import write_atomic
 
         frames = [r.table.assign(hand=r.hand_text) if len(results) > 1 else r.table for r in results]
         write_atomic(csv_path, pd.concat(frames).to_csv(index=False))
@@ -184,20 +188,20 @@ def _print_ranking(result, top):
 @click.command("review")
 @click.argument("hand")
 @click.argument("setting")
-@click.option("--rules", "ruleset", default="standard", show_default=True, help="Ruleset id or TOML file.")
+@rules_option()
 @_PLAYERS
 @_OTHER
 @click.option("--opponents", type=_POLICY, default="fitted", show_default=True, help="Opponent policy.")
 @click.option("--samples", type=click.IntRange(1), default=10000, show_default=True)
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@seed_option()
 @click.option("--strategy", type=click.Path(dir_okay=False, exists=True), default=None)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@json_option()
+@quiet_option()
 @reports_bad_input
 def review_command(hand, setting, ruleset, players, other, opponents, samples, seed, strategy,
                    as_json, quiet):
     """Review the SETTING played with a 13-card HAND: its rank and EV loss against the best."""
-    from analysis.measure.review import played_setting, review_of
+    from sapsam.measure.review import played_setting, review_of
 
     cards, rows = played_setting(hand, setting)
     result, = _decide(cards, ruleset, players, opponents, samples, seed, strategy,

@@ -4,11 +4,13 @@ import json
 
 import click
 
-from analysis.cli.common import (
+from sapsam.cli.common import (
     Names,
     compile_notice,
     console,
+    json_option,
     reports_bad_input,
+    rules_option,
     table,
     wide,
 )
@@ -16,7 +18,7 @@ from analysis.cli.common import (
 
 @click.command("settings")
 @click.argument("hand")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@json_option("Print JSON instead of a table.")
 @click.option("--wheel-rank", type=click.Choice(["ace-low", "second"]), default=None,
               help="Where A-2-3-4-5 ranks among straights  [default: ace-low]")
 @click.option("--rules", "ruleset", default=None, metavar="RULESET",
@@ -30,10 +32,10 @@ def settings_command(hand, as_json, wheel_rank, ruleset):
     the legal settings no other legal setting matches or beats in every row, one per
     distinct strength triple (the others with that triple are counted as 'same').
     """
-    from analysis.base.jit import hand_kernels
-    from analysis.game import settings as _settings
-    from analysis.game.cards import format_cards, parse_hand
-    from analysis.output.answers import settings_answer, settings_frontier
+    from sapsam.compile import hand_kernels
+    from sapsam.game import settings as _settings
+    from sapsam.game.cards import format_cards, parse_hand
+    from sapsam.output.answers import settings_answer, settings_frontier
 
     parse_hand(hand)  # bad cards are told before anything else
     if ruleset is not None and wheel_rank is not None:
@@ -63,7 +65,7 @@ def settings_command(hand, as_json, wheel_rank, ruleset):
 
 @click.command("rules")
 @click.argument("ruleset", required=False)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 @reports_bad_input
 def rules_command(ruleset, as_json):
     """List the named rulesets, or show RULESET (an id or a TOML file) in full.
@@ -71,8 +73,8 @@ def rules_command(ruleset, as_json):
     RULES.md explains every ruleset: where it comes from and each default chosen where the
     sources are silent.
     """
-    from analysis.game import ruleset_files as _rules
-    from analysis.output.answers import rules_answer
+    from sapsam.game import ruleset_files as _rules
+    from sapsam.output.answers import rules_answer
 
     if ruleset is None:
         if as_json:
@@ -94,14 +96,13 @@ def rules_command(ruleset, as_json):
 
 @click.command("score")
 @click.argument("declarations", nargs=-1, required=True)
-@click.option("--rules", "ruleset", default="standard", show_default=True,
-              help="Ruleset id or TOML file.")
+@rules_option()
 @click.option("--bank", type=click.IntRange(1), default=None,
               help="The bank's seat (1-based) in a bank game.")
 @click.option("--chips", type=Names(repeats=True, whole=True), default=None,
               help="Chip stacks A,B,C,D: chip-limited settlement.")
 @click.option("--names", type=Names(), default=None, help="Seat names, e.g. North,East,South,West.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 @reports_bad_input
 def score_command(declarations, ruleset, bank, chips, names, as_json):
     """Settle a showdown of 2-4 players.
@@ -109,8 +110,8 @@ def score_command(declarations, ruleset, bank, chips, names, as_json):
     Each DECLARATION is 'front | middle | back', 'natural:<13 cards>' or
     'surrender:<13 cards>'. A foul setting is scored as a foul and flagged.
     """
-    from analysis.game import score as _score
-    from analysis.output.answers import score_answer
+    from sapsam.game import score as _score
+    from sapsam.output.answers import score_answer
 
     result = _score.score_showdown(ruleset, declarations, bank=None if bank is None else bank - 1,
                                    chips=list(chips) if chips else None, names=list(names) if names else None)

@@ -4,29 +4,32 @@ import json
 
 import click
 
-from analysis.cli.common import (
+from sapsam.cli.common import (
     Names,
     compile_notice,
     console,
     fits_ready,
+    json_option,
+    quiet_option,
     reports_bad_input,
+    rules_option,
+    seed_option,
     table,
     wide,
 )
-from analysis.play.names import POLICY_NAMES
+from sapsam.play.names import POLICY_NAMES
 
 
 @click.command("match")
-@click.option("--rules", "ruleset", default="first-to-11", show_default=True,
-              help="A ruleset played as a match (scoring.game = 'match'): id or TOML file.")
+@rules_option("first-to-11", help="A ruleset played as a match (scoring.game = 'match'): id or TOML file.")
 @click.option("--seats", type=Names(POLICY_NAMES, repeats=True), default="fitted,fitted,fitted,fitted",
               show_default=True, help="A policy per seat, comma-separated (2 to 4 seats).")
 @click.option("--matches", type=click.IntRange(1, 10**7), default=2000, show_default=True)
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@seed_option()
 @click.option("--strategy", type=click.Path(dir_okay=False, exists=True), default=None,
               help="Strategy file for the fitted seats.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@json_option()
+@quiet_option()
 @reports_bad_input
 def match_command(ruleset, seats, matches, seed, strategy, as_json, quiet):
     """Play matches to the target between the seats' policies: each seat's chance of winning
@@ -35,9 +38,9 @@ def match_command(ruleset, seats, matches, seed, strategy, as_json, quiet):
     Every match is dealt from its own tables (fixed by --seed), everyone playing each deal by
     their policy; a tie for the lead at the target is played on until one player leads alone.
     """
-    from analysis.base.jit import match_kernels
-    from analysis.base.progress import Progress
-    from analysis.measure.match import match_rules, play_matches
+    from sapsam.base.progress import Progress
+    from sapsam.compile import match_kernels
+    from sapsam.measure.match import match_rules, play_matches
 
     rules = match_rules(ruleset, len(seats))
     quiet = quiet or as_json
@@ -64,7 +67,7 @@ def match_command(ruleset, seats, matches, seed, strategy, as_json, quiet):
 
 def print_match_decision(result, top=None):
     """``sapsam best --score``: the settings by the chance of winning the match."""
-    from analysis.game.cards import format_cards
+    from sapsam.game.cards import format_cards
 
     out = console()
     scores = ",".join(map(str, result.scores.tolist()))

@@ -1,6 +1,8 @@
-"""``sapsam serve``: the web app and its REST API (:mod:`analysis.web.app`)."""
+"""``sapsam serve``: the web app and its REST API (:mod:`sapsam.web.app`)."""
 
 import click
+
+from sapsam.cli.common import quiet_option
 
 
 @click.command("serve")
@@ -8,7 +10,7 @@ import click
               help="Address to listen on (the default is this machine only).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
 @click.option("--open", "open_page", is_flag=True, help="Open the page in a browser.")
-@click.option("--quiet", is_flag=True, help="No progress bar while the kernels load.")
+@quiet_option("No progress bar while the kernels load.")
 def serve_command(host, port, open_page, quiet):
     """Serve the web app (analyse, train, review, charts) and the REST API under /api,
     documented at /docs.  Ctrl-C stops it."""
@@ -17,9 +19,9 @@ def serve_command(host, port, open_page, quiet):
 
     import uvicorn
 
-    from analysis.base.progress import Progress
-    from analysis.measure.warmup import warm
-    from analysis.web.app import create_app
+    from sapsam.base.progress import Progress
+    from sapsam.compile import warm
+    from sapsam.web.app import create_app
 
     try:  # a port in use is told now, in one line, not by a traceback from the server
         with socket.create_server((host, port)):

@@ -2,20 +2,22 @@
 
 import click
 
-from analysis.cli.common import (
+from sapsam.cli.common import (
     Names,
     OutputFolder,
     compile_notice,
     console,
     distinct_rulesets,
     fits_ready,
+    quiet_option,
     reports_bad_input,
     resumable,
     resume_options,
     resume_or_fresh,
+    seed_option,
     table,
 )
-from analysis.play.names import POLICY_NAMES
+from sapsam.play.names import POLICY_NAMES
 
 MAX_TABLES = 10**10  # the int64 tallies are exact up to this many hands (analysis/game/mechanisms.py)
 
@@ -30,7 +32,7 @@ MAX_TABLES = 10**10  # the int64 tallies are exact up to this many hands (analys
               show_default=True, help="A policy per seat, comma-separated, or one for every seat.")
 @click.option("--tables", type=click.IntRange(1, MAX_TABLES), default=100000, show_default=True,
               help="Tables dealt (at most 10**10: the tallies' bound, analysis/game/mechanisms.py).")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@seed_option()
 @click.option("--block-size", type=click.IntRange(1), default=500, show_default=True,
               help="Tables per block (one random stream each; the unit of checkpoints and tasks).")
 @click.option("--out", required=True, type=OutputFolder(),
@@ -39,7 +41,7 @@ MAX_TABLES = 10**10  # the int64 tallies are exact up to this many hands (analys
 @click.option("--scheduler", default=None, help="Run the blocks on this Dask scheduler (tcp://HOST:PORT).")
 @click.option("--workers", type=click.IntRange(1), default=None,
               help="Start a local Dask cluster of this many worker processes.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@quiet_option()
 @reports_bad_input
 def simulate_command(rulesets, players, seats, tables, seed, block_size, out, resume, fresh,
                      scheduler, workers, quiet):
@@ -53,11 +55,11 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
     import time
     from pathlib import Path
 
-    from analysis.base.files import exclusive, read_checkpoint
-    from analysis.base.jit import simulate_kernels
-    from analysis.base.progress import Progress
-    from analysis.game import ruleset_files as _rules
-    from analysis.measure.simulate import (
+    from sapsam.base.files import exclusive, read_checkpoint
+    from sapsam.base.progress import Progress
+    from sapsam.compile import simulate_kernels
+    from sapsam.game import ruleset_files as _rules
+    from sapsam.measure.simulate import (
         CHECKPOINT,
         Simulation,
         compile_simulation,
@@ -65,7 +67,7 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
         run,
         seats_frame,
     )
-    from analysis.output.report import write_report
+    from sapsam.output.report import write_report
 
     resume_or_fresh(resume, fresh)
     if scheduler and workers:
@@ -89,7 +91,7 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
             fits_ready(ids, players, sim.seats, bars, quiet)
             progress = bars.task("tables", tables, unit="tables")
             if scheduler or workers:
-                from analysis.measure.cluster import dask_compute
+                from sapsam.measure.cluster import dask_compute
 
                 backend = f"dask {scheduler or f'LocalCluster({workers} workers)'}"
                 with dask_compute(sim, scheduler=scheduler, workers=workers) as compute:
@@ -121,7 +123,7 @@ def report_command(folder):
     """Re-render the report of a finished simulation in FOLDER (no simulating)."""
     from pathlib import Path
 
-    from analysis.output.report import render_report
+    from sapsam.output.report import render_report
 
     if not any((Path(folder) / name).is_file() for name in ("manifest.json", "checkpoint.npz")):
         raise ValueError(f"{folder} holds no simulation (no manifest.json or checkpoint.npz)")

@@ -5,7 +5,7 @@ import json
 
 import click
 
-from analysis.cli.common import (
+from sapsam.cli.common import (
     Names,
     OutputFile,
     OutputFolder,
@@ -13,32 +13,36 @@ from analysis.cli.common import (
     console,
     distinct_rulesets,
     fits_ready,
+    json_option,
     print_verdict,
+    quiet_option,
     reports_bad_input,
     resumable,
     resume_options,
     resume_or_fresh,
+    rules_option,
+    seed_option,
     unwritable,
     wrapped,
 )
-from analysis.play.names import CHART_KINDS, POLICY_NAMES
+from sapsam.play.names import CHART_KINDS, POLICY_NAMES
 
 _POLICY = click.Choice(POLICY_NAMES)
 
 
 @click.command("fit")
-@click.option("--rules", "ruleset", required=True, help="Ruleset id or TOML file.")
+@rules_option(None, required=True)
 @click.option("--players", type=click.IntRange(2, 4), default=None,
               help="Table size  [default: the ruleset's, 4 but in criss-cross]")
 @click.option("--iterations", type=click.IntRange(1), default=30, show_default=True)
 @click.option("--hands", type=click.IntRange(100), default=20000, show_default=True,
               help="Hands dealt per iteration.")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@seed_option()
 @click.option("--out", type=OutputFile(), default=None,
               help="Strategy file, ending in .npz [default: <ruleset>-<players>p.npz in your "
                    "data folder, where sapsam looks first].")
 @resume_options
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@quiet_option()
 @reports_bad_input
 def fit_command(ruleset, players, iterations, hands, seed, out, resume, fresh, quiet):
     """Fit a strategy by blended iterated best response and store it with a manifest.
@@ -47,11 +51,11 @@ def fit_command(ruleset, players, iterations, hands, seed, out, resume, fresh, q
     the same strategy as an uninterrupted fit.  The shipped strategies are never overwritten
     unless --out names them.
     """
-    from analysis.base.files import lock_beside
-    from analysis.base.jit import policy_kernels
-    from analysis.base.progress import Progress
-    from analysis.game.ruleset_files import load_ruleset
-    from analysis.strategy.fit import default_strategy_path, fit_and_save, strategy_file
+    from sapsam.base.files import lock_beside
+    from sapsam.base.progress import Progress
+    from sapsam.compile import policy_kernels
+    from sapsam.game.ruleset_files import load_ruleset
+    from sapsam.strategy.fit import default_strategy_path, fit_and_save, strategy_file
 
     resume_or_fresh(resume, fresh)
     rules = load_ruleset(ruleset)
@@ -73,31 +77,31 @@ def fit_command(ruleset, players, iterations, hands, seed, out, resume, fresh, q
 
 
 @click.command("exploit")
-@click.option("--rules", "ruleset", default="two-four", show_default=True)
+@rules_option("two-four", help=None)
 @click.option("--players", type=click.IntRange(2, 4), default=2, show_default=True)
 @click.option("--policy", type=_POLICY, default="fitted", show_default=True)
 @click.option("--deals", type=click.IntRange(1), default=200, show_default=True)
 @click.option("--samples", type=click.IntRange(4), default=2000, show_default=True,
               help="Sampled opponent tables per hand (half choose the best response, half measure it).")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@seed_option()
 @click.option("--strategy", type=click.Path(dir_okay=False, exists=True), default=None)
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option()
 @click.option("--out", type=OutputFile(), default=None,
               help="Write the result with its provenance to this JSON file (and checkpoint "
                    "finished deals beside it).")
 @resume_options
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@quiet_option()
 @reports_bad_input
 def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as_json, out, resume,
                     fresh, quiet):
     """What a policy loses per hand to its Monte Carlo best response (duplicate deals)."""
     from contextlib import nullcontext
 
-    from analysis.base.files import checkpoint_beside, lock_beside, provenance, write_json
-    from analysis.base.jit import best_kernels
-    from analysis.base.progress import Progress
-    from analysis.measure.best import sampler_search
-    from analysis.measure.exploit import exploitability
+    from sapsam.base.files import checkpoint_beside, lock_beside, provenance, write_json
+    from sapsam.base.progress import Progress
+    from sapsam.compile import best_kernels
+    from sapsam.measure.best import sampler_search
+    from sapsam.measure.exploit import exploitability
 
     resume_or_fresh(resume, fresh, out)
     checkpoint = checkpoint_beside(out) if out else None
@@ -126,7 +130,7 @@ def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as
                f"{result.deals} deals played from every seat, {result.samples} samples per hand")
 
 
-# analysis.output.charts.CHART_KINDS, spelled out so that the command line does not import pandas
+# sapsam.output.charts.CHART_KINDS, spelled out so that the command line does not import pandas
 # (tests/test_charts.py checks they agree)
 @click.command("chart")
 @click.argument("kind", type=click.Choice(CHART_KINDS))
@@ -137,13 +141,13 @@ def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as
 @click.option("--samples", type=click.IntRange(1), default=None,
               help="Hands (front) or tables (rulesets: per ruleset; declare, policies) "
                    "[default: 20,000; rulesets 4,000]; rows is exact.")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@seed_option()
 @click.option("--policies", type=Names(POLICY_NAMES), default="greedy,balanced",
               show_default=True,
               help="Policies measured against fitted (rulesets, policies), comma-separated.")
 @click.option("--out", type=OutputFolder(), default="results/charts",
               show_default=True, help="Folder for the chart, its data and manifest.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@quiet_option()
 @reports_bad_input
 def chart_command(kind, rulesets, players, samples, seed, policies, out, quiet):
     """Draw a strategy chart of the fitted strategy: KIND is rows (win chance by hand and row),
@@ -153,10 +157,10 @@ def chart_command(kind, rulesets, players, samples, seed, policies, out, quiet):
 
     Writes <kind>-<rules>-<players>p.png/.svg, the data as .csv and a .json manifest.
     """
-    from analysis.base.jit import policy_kernels
-    from analysis.base.progress import Progress
-    from analysis.game.ruleset_files import ruleset_ids
-    from analysis.output.charts import write_chart
+    from sapsam.base.progress import Progress
+    from sapsam.compile import policy_kernels
+    from sapsam.game.ruleset_files import ruleset_ids
+    from sapsam.output.charts import write_chart
 
     if kind == "rulesets":
         rules = "all" if rulesets in (None, ("all",)) else distinct_rulesets(rulesets)
@@ -187,7 +191,7 @@ def chart_command(kind, rulesets, players, samples, seed, policies, out, quiet):
               help="With HAND: the opponents' policy.")
 @click.option("--other", default=None,
               help="With HAND in criss-cross: your other hand (13 cards); the opponent holds the rest.")
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True)
+@seed_option()
 @click.option("--out", type=OutputFolder(), default="results/houseway",
               show_default=True, help="Folder for <rules>-<players>p.md/.json, the chart page "
               "(-chart.pdf/.png) and costs-<players>p.csv.")
@@ -195,8 +199,8 @@ def chart_command(kind, rulesets, players, samples, seed, policies, out, quiet):
               help="Also measure charts of 2 to 24 lines (the price of simplicity).")
 @click.option("--ship", is_flag=True,
               help="Also store each chart in the package (maintainers: make houseways).")
-@click.option("--json", "as_json", is_flag=True, help="With HAND: print JSON.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@json_option("With HAND: print JSON.")
+@quiet_option()
 @reports_bad_input
 def houseway_command(hand, rulesets, players, tables, samples, opponents, other, seed, out, price,
                      ship, as_json, quiet):
@@ -207,16 +211,16 @@ def houseway_command(hand, rulesets, players, tables, samples, opponents, other,
     HAND: how the house way sets that hand and which rule decided it, next to the best
     setting and the EV the house way gives up (paired, with its 95% CI).
     """
-    from analysis.base.jit import policy_kernels
-    from analysis.base.progress import Progress
-    from analysis.game.ruleset_files import load_ruleset, ruleset_ids
-    from analysis.output.houseway import (
+    from sapsam.base.progress import Progress
+    from sapsam.compile import policy_kernels
+    from sapsam.game.ruleset_files import load_ruleset, ruleset_ids
+    from sapsam.output.houseway import (
         write_costs,
         write_houseway,
         write_price_of_simplicity,
     )
-    from analysis.strategy.houseway import ship_chart
-    from analysis.strategy.houseway_chart import has_house_way
+    from sapsam.strategy.houseway import ship_chart
+    from sapsam.strategy.houseway_chart import has_house_way
 
     if hand is not None:
         return _houseway_hand(hand, rulesets, players, opponents, samples, seed, as_json, quiet,
@@ -254,12 +258,12 @@ def houseway_command(hand, rulesets, players, tables, samples, opponents, other,
 
 def _houseway_hand(hand, rulesets, players, opponents, samples, seed, as_json, quiet, other):
     """``sapsam houseway HAND``: the house way's decision explained, beside the best."""
-    from analysis.base.jit import best_kernels
-    from analysis.base.progress import Progress
-    from analysis.game.cards import parse_hand
-    from analysis.game.ruleset_files import load_ruleset
-    from analysis.measure.best import sampler_search
-    from analysis.measure.review import houseway_review
+    from sapsam.base.progress import Progress
+    from sapsam.compile import best_kernels
+    from sapsam.game.cards import parse_hand
+    from sapsam.game.ruleset_files import load_ruleset
+    from sapsam.measure.best import sampler_search
+    from sapsam.measure.review import houseway_review
 
     parse_hand(hand)  # bad cards are told before anything else
     if rulesets == ("all",) or len(rulesets) != 1:

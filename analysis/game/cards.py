@@ -14,6 +14,7 @@ import re
 import numpy as np
 
 RANKS = "23456789TJQKA"
+ACE = RANKS.index("A")  # 12: an ace's rank (a code >> 2)
 SUITS = "cdhs"
 CARD_DTYPE = np.uint8
 _SUIT_ALIASES = {"♣": "c", "♧": "c", "♦": "d", "♢": "d", "♥": "h", "♡": "h", "♠": "s", "♤": "s"}
@@ -73,6 +74,16 @@ def parse_setting(text):
     rows = [parse_cards(p, n, name) for p, n, name in zip(parts, (3, 5, 5), ("front", "middle", "back"))]
     parse_cards(" ".join(format_cards(r) for r in rows), 13, "setting")  # no card in two rows
     return tuple(rows)
+
+
+def count_aces(cards):
+    """The aces among card codes, counted along the last axis (as the kernels count them,
+    :func:`sapsam.kernels.evaluate.is_ace`).
+
+    >>> int(count_aces(parse_cards("As Ad Kh")))
+    2
+    """
+    return ((np.asarray(cards) >> 2) == ACE).sum(axis=-1)
 
 
 def format_card(code):

@@ -1,9 +1,9 @@
 """Exact probabilities of the naturals over all C(52, 13) thirteen-card hands.
 
-A simulation counts how often each natural is held (:func:`analysis.measure.simulate.naturals_frame`);
+A simulation counts how often each natural is held (:func:`sapsam.measure.simulate.naturals_frame`);
 this module gives the number it should approach.  Every natural of
-:data:`kernels.naturals.NATURAL_KINDS` is counted exactly, in integers, by one of three means
-(definitions and ``parameter`` meanings: the docstring of :mod:`kernels.naturals`):
+:data:`sapsam.kernels.naturals.NATURAL_KINDS` is counted exactly, in integers, by one of three means
+(definitions and ``parameter`` meanings: the docstring of :mod:`sapsam.kernels.naturals`):
 
 Closed forms (choose the cards outright):
 
@@ -18,7 +18,7 @@ Count profiles with the kernel as judge (``dragon``, ``six-pairs``, ``five-pairs
 ``four-trips``, ``three-quads``).  These depend only on how many ranks are held 0, 1, 2, 3 and 4
 times, ``n = (n0, .., n4)`` with ``sum(n) = 13`` and ``sum(c * n_c) = 13``: 39 profiles.  A profile
 is shared by ``13! / prod(n_c!)`` rank patterns, each by ``prod C(4, c) ** n_c`` hands;
-:func:`kernels.naturals.natural_key` decides one representative hand per profile.  So the
+:func:`sapsam.kernels.naturals.natural_key` decides one representative hand per profile.  So the
 count is exactly what the simulator detects, summed over every hand.
 
 Enumeration of the hands themselves:
@@ -29,7 +29,7 @@ Enumeration of the hands themselves:
   each weighted by ``prod C(4, c)`` suit choices.
 - ``three-flushes`` depends on the suit counts only (rows of one suit of sizes 3, 5 and 5 exist
   whenever the counts allow them, whatever the ranks): the 560 suit-count patterns ``(a, b, c,
-  d)``, each decided by :func:`kernels.naturals.natural_key` on a representative hand and
+  d)``, each decided by :func:`sapsam.kernels.naturals.natural_key` on a representative hand and
   weighted by ``C(13, a) C(13, b) C(13, c) C(13, d)`` hands.
 - ``three-straight-flushes`` depends on ranks and suits together: every choice of a suited
   five-card run for back and for middle and a suited three-card run for front (both front aces;
@@ -46,7 +46,7 @@ from math import comb, factorial, prod
 
 import numpy as np
 
-from kernels.naturals import (
+from sapsam.kernels.naturals import (
     ALL_ONE_COLOUR,
     BIG,
     CLEAN_DRAGON,
@@ -69,7 +69,7 @@ from kernels.naturals import (
 
 N_HANDS = comb(52, 13)  # 635,013,559,600 thirteen-card hands
 
-# allowed ``parameter`` values per kind (kernels.naturals docstring); other kinds take 0 only
+# allowed ``parameter`` values per kind (sapsam.kernels.naturals docstring); other kinds take 0 only
 PARAMETERS = {SIX_PAIRS: range(3), THREE_STRAIGHTS: range(3), FOUR_TRIPS: range(2),
               SMALL: range(13), BIG: range(13)}
 
@@ -97,9 +97,9 @@ def natural_probability(kind, parameter=0):
     Parameters
     ----------
     kind : int or str
-        Code (position in :data:`kernels.naturals.NATURAL_KINDS`) or name of the natural.
+        Code (position in :data:`sapsam.kernels.naturals.NATURAL_KINDS`) or name of the natural.
     parameter : int
-        Its option, as :mod:`kernels.naturals` documents (six pairs 0..2, three straights
+        Its option, as :mod:`sapsam.kernels.naturals` documents (six pairs 0..2, three straights
         0..2, four trips 0..1, small and big a rank index 0..12; 0 for every other kind).
 
     Returns

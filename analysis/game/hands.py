@@ -1,6 +1,6 @@
 """Hand strengths for people: evaluation wrappers and descriptions in words.
 
-Strengths are the dense ordinals of :mod:`kernels.evaluate` (0..7916, fronts and 5-card hands
+Strengths are the dense ordinals of :mod:`sapsam.kernels.evaluate` (0..7916, fronts and 5-card hands
 on one scale).  ``describe`` turns one into words::
 
     >>> describe(strength("Kh Ks Kd 8c 8d"))
@@ -11,9 +11,9 @@ on one scale).  ``describe`` turns one into words::
 
 import numpy as np
 
-from analysis.game.cards import as_hands, parse_cards
-from kernels import evaluate as _ev
-from kernels import lowball as _low
+from sapsam.game.cards import as_hands, parse_cards
+from sapsam.kernels import evaluate as _ev
+from sapsam.kernels import lowball as _low
 
 CATEGORY_NAMES = (
     "High card", "Pair", "Two pair", "Three of a kind", "Straight", "Flush",
@@ -45,7 +45,7 @@ def strength(cards):
 
 
 def rank5_low(hands):
-    """2-7 low strengths of 5-card hands (:mod:`kernels.lowball`, higher the better low)."""
+    """2-7 low strengths of 5-card hands (:mod:`sapsam.kernels.lowball`, higher the better low)."""
     return _low.rank5_low(as_hands(hands, 5))
 
 

@@ -11,7 +11,7 @@ from pydantic import ConfigDict, model_validator
 from pydantic.dataclasses import dataclass as validated
 from pydantic_core import PydanticCustomError
 
-from kernels.naturals import NATURAL_KINDS
+from sapsam.kernels.naturals import NATURAL_KINDS
 
 
 class Game(StrEnum):
@@ -102,13 +102,13 @@ class WheelRank(StrEnum):
 
 NaturalKind = StrEnum("NaturalKind", {k.upper().replace("-", "_"): k for k in NATURAL_KINDS})
 
-NaturalKind.__doc__ = "Special 13-card hands (RULES.md A4); see kernels.naturals for definitions."
+NaturalKind.__doc__ = "Special 13-card hands (RULES.md A4); see sapsam.kernels.naturals for definitions."
 
 STRICT = ConfigDict(extra="forbid", frozen=True)
 
 # Bounds of every number in a ruleset.  The kernels count points in int64: a seat's points per
-# hand x (kernels.settle, in units of 1 / P_SCALE) are summed, and summed squared, over every
-# hand of a run (kernels.simulate, A_SUM and A_SUMSQ per ruleset and seat).  A run of up to 1e10
+# hand x (sapsam.kernels.settle, in units of 1 / P_SCALE) are summed, and summed squared, over every
+# hand of a run (sapsam.kernels.simulate, A_SUM and A_SUMSQ per ruleset and seat).  A run of up to 1e10
 # hands stays exact if x**2 * 1e10 < 2**62, that is |x| <= 21,474.  With V = VALUE_MAX,
 # N = NATURAL_MAX, M = MULTIPLIER_MAX, the worst hand of 4 players (a seat has 3 opponents, or
 # the bank faces 3 players):
@@ -261,7 +261,7 @@ class NaturalHand:
 
     @property
     def parameter(self):
-        """The kind's option as the integer kernels.naturals expects."""
+        """The kind's option as the integer sapsam.kernels.naturals expects."""
         ranks = "23456789TJQKA"
         return {
             "six-pairs": ("strict", "quads-as-two", "any").index(self.six_pairs_counts),

@@ -2,7 +2,7 @@
 
 :class:`Ruleset` is a complete ruleset (RULES.md part A): immutable and hashable, equal when
 its content is.  :meth:`Ruleset.compile` flattens it, once per process, into the integer
-arrays :mod:`kernels.settle` takes (:class:`CompiledRules`).  Files: :mod:`analysis.game.ruleset_files`.
+arrays :mod:`sapsam.kernels.settle` takes (:class:`CompiledRules`).  Files: :mod:`sapsam.game.ruleset_files`.
 """
 
 from dataclasses import dataclass, field
@@ -12,7 +12,7 @@ import numpy as np
 from pydantic import model_validator
 from pydantic.dataclasses import dataclass as validated
 
-from analysis.game.mechanisms import (
+from sapsam.game.mechanisms import (
     STRICT,
     Bank,
     Base,
@@ -39,8 +39,8 @@ from analysis.game.mechanisms import (
     WheelRank,
     bounded,
 )
-from kernels import settle as _k
-from kernels.naturals import NATURAL_KINDS
+from sapsam.kernels import settle as _k
+from sapsam.kernels.naturals import NAT_COLUMNS, NAT_KIND, NAT_PARAMETER, NAT_TIER, NAT_VALUE, NATURAL_KINDS
 
 
 @validated(config=STRICT)
@@ -167,7 +167,7 @@ class Ruleset:
         return _digest(self)
 
     def compile(self):
-        """Flat integer arrays for :mod:`kernels.settle` (see :class:`CompiledRules`), built
+        """Flat integer arrays for :mod:`sapsam.kernels.settle` (see :class:`CompiledRules`), built
         once per process for each ruleset content."""
         return _compiled(self)
 
@@ -204,17 +204,22 @@ class CompiledRules:
 
     Attributes
     ----------
-    params : ndarray(int64), shape (kernels.settle.N_PARAMS,)
-        Scalars at the indices named ``P_*`` in :mod:`kernels.settle`.
+    params : ndarray(int64), shape (sapsam.kernels.settle.N_PARAMS,)
+        Scalars at the indices named ``P_*`` in :mod:`sapsam.kernels.settle`.
     royalty : ndarray(int64), shape (3, 9)
         Units per (row, category); rows front, middle, back.
-    naturals : ndarray(int64), shape (k, 4)
-        Per natural, ascending: kind code, option parameter, value, tier.
+    naturals : ndarray(int64), shape (k, sapsam.kernels.naturals.NAT_COLUMNS)
+        Per natural, ascending: kind code, option parameter, value, tier (columns ``NAT_*``).
     """
 
     params: np.ndarray
     royalty: np.ndarray
     naturals: np.ndarray
+
+    @property
+    def arrays(self):
+        """The three arrays as the kernels take them together (:class:`sapsam.kernels.settle.Rules`)."""
+        return _k.Rules(self.params, self.royalty, self.naturals)
 
     @property
     def wheel_second(self):
@@ -274,11 +279,12 @@ class CompiledRules:
         for row, table in enumerate((rules.royalties.front, rules.royalties.middle, rules.royalties.back)):
             for category, units in table.items():
                 royalty[row, list(Category).index(category)] = units
-        naturals = np.zeros((len(rules.naturals.hands), 4), np.int64)
+        naturals = np.zeros((len(rules.naturals.hands), NAT_COLUMNS), np.int64)
         tier = -1
         for i, hand in enumerate(rules.naturals.hands):
             tier += 0 if (hand.same_tier and i) else 1
-            naturals[i] = (NATURAL_KINDS.index(str(hand.kind)), hand.parameter, hand.value, tier)
+            naturals[i, NAT_KIND], naturals[i, NAT_PARAMETER] = NATURAL_KINDS.index(str(hand.kind)), hand.parameter
+            naturals[i, NAT_VALUE], naturals[i, NAT_TIER] = hand.value, tier
         if rules.surrender.mode == SurrenderMode.FIXED:
             p[_k.P_SURRENDER_COST] = rules.surrender.units
         elif rules.surrender.mode == SurrenderMode.TWO_ROWS:

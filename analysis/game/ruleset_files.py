@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pydantic
 
-from analysis.game.rules import Ruleset
+from sapsam.game.rules import Ruleset
 
 RULESET_DIR = Path(__file__).with_name("rulesets")
 _CATALOGUE = ("basic", "two-four", "one-six", "pagat-typical", "pagat-sweep", "pagat-middle",
@@ -164,11 +164,11 @@ def as_toml(rules):
     return tomli_w.dumps(as_dict(rules), multiline_strings=False, indent=2)
 
 
-if __name__ == "__main__":  # `python -m analysis.game.ruleset_files --tables`, for the Makefile
+if __name__ == "__main__":  # `python -m sapsam.game.ruleset_files --tables`, for the Makefile
     import sys
 
     if sys.argv[1:] != ["--tables"]:
-        sys.exit("usage: python -m analysis.game.ruleset_files --tables")
+        sys.exit("usage: python -m sapsam.game.ruleset_files --tables")
     for rid in ruleset_ids():  # each named ruleset and table size it is played at
         for players in load_ruleset(rid).tables:
             print(rid, players)

@@ -2,7 +2,7 @@
 
 A player's *declaration* is a setting ``front | middle | back``, ``natural:<13 cards>`` or
 ``surrender:<13 cards>``.  :func:`score_showdown` validates the declarations against the
-ruleset, evaluates them and settles the table with :func:`kernels.settle.settle_into`;
+ruleset, evaluates them and settles the table with :func:`sapsam.kernels.settle.settle_into`;
 :func:`settle_tables` is the array interface for many tables at once.
 
 >>> result = score_showdown("two-four", ["6s 6d 4c | Ts Td 9s Qd 8c | 3s 3d 3c 2s 2d",
@@ -15,14 +15,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis.game.cards import format_cards, parse_hand, parse_setting
-from analysis.game.hands import setting_strengths
-from analysis.game.mechanisms import Game, SurrenderMode
-from analysis.game.rules import Ruleset
-from analysis.game.ruleset_files import load_ruleset
-from analysis.game.settings import settled_rows
-from kernels import settle as _k
-from kernels.naturals import NATURAL_KINDS, best_natural, natural_key
+from sapsam.game.cards import count_aces, format_cards, parse_hand, parse_setting
+from sapsam.game.hands import setting_strengths
+from sapsam.game.mechanisms import Game, SurrenderMode
+from sapsam.game.rules import Ruleset
+from sapsam.game.ruleset_files import load_ruleset
+from sapsam.game.settings import settled_rows
+from sapsam.kernels import settle as _k
+from sapsam.kernels.naturals import NAT_KIND, NATURAL_KINDS, best_natural, natural_key
 
 ROWS = ("front", "middle", "back")
 # a chip stack only caps payments (a stack above any payment is unlimited); the bound keeps
@@ -165,7 +165,7 @@ def score_showdown(rules, declarations, bank=None, chips=None, names=None):
                 allowed = ", ".join(str(h.kind) for h in rules.naturals.hands) or "none"
                 raise ValueError(f"{names[i]} declares a natural, but {format_cards(np.sort(d.cards)[::-1])} "
                                  f"is none of {rules.id}'s naturals ({allowed})")
-            status.append(f"natural: {NATURAL_KINDS[compiled.naturals[natural[i], 0]]}")
+            status.append(f"natural: {NATURAL_KINDS[compiled.naturals[natural[i], NAT_KIND]]}")
         elif d.kind == "surrender":
             if rules.surrender.mode == SurrenderMode.NONE:
                 raise ValueError(f"{names[i]} surrenders, but {rules.id} has no surrender")
@@ -176,7 +176,7 @@ def score_showdown(rules, declarations, bank=None, chips=None, names=None):
             status.append("set" if legal else "foul")
     if "foul" in status and rules.fouls.mode != "as-swept":
         raise ValueError(f"{names[status.index('foul')]}'s setting is a foul, which {rules.id} does not allow")
-    aces = np.array([int(((d.cards >> 2) == 12).sum()) for d in decl], np.int64)
+    aces = np.array([int(count_aces(d.cards)) for d in decl], np.int64)
     is_bank = rules.scoring.game == Game.BANK
     if bank is not None and not is_bank:
         raise ValueError(f"{rules.id} is not a bank game; --bank applies only to bank rulesets")
@@ -195,8 +195,9 @@ def score_showdown(rules, declarations, bank=None, chips=None, names=None):
     points = np.empty((1, n), np.int64)
     detail = np.empty((n, n, _k.N_DETAIL), np.int64)
     results = np.empty((n, n, 3), np.int8)
-    _k.settle_into(params, compiled.royalty, compiled.naturals, rows[None], natural[None], key[None],
-                   surrender[None], aces[None], np.array([seat], np.int64), stacks[None], points, 0,
+    table = _k.Table(rows[None], natural[None], key[None], surrender[None], aces[None],
+                     np.array([seat], np.int64), stacks[None])
+    _k.settle_into(_k.Rules(params, compiled.royalty, compiled.naturals), table, points, 0,
                    _k.new_work(), detail, results, True)
     points = points[0]
     return Showdown(rules, names, decl, tuple(status), points, int(params[_k.P_SCALE]), detail,
@@ -239,8 +240,8 @@ def settle_tables(rules, rows, natural=None, natural_key=None, surrender=None, a
     chips = np.full((t, p), -1, np.int64) if chips is None else np.asarray(chips, np.int64)
     if np.any(natural >= len(compiled.naturals)):
         raise ValueError("natural index beyond the ruleset's naturals")
-    return _k.settle_tables(compiled.params, compiled.royalty, compiled.naturals, rows, natural,
-                            natural_key, surrender, aces, bank, chips, parallel=parallel)
+    return _k.settle_tables(compiled.arrays, _k.Table(rows, natural, natural_key, surrender, aces, bank, chips),
+                            parallel=parallel)
 
 
 def points_scale(rules):

@@ -1,6 +1,6 @@
 """Ways to set a 13-card hand: all splits, the legal ones, and the Pareto frontier.
 
-Thin wrappers over :mod:`kernels.settings` (and :mod:`kernels.low_settings` when the middle
+Thin wrappers over :mod:`sapsam.kernels.settings` (and :mod:`sapsam.kernels.low_settings` when the middle
 plays as a 2-7 low): they validate and sort the hand, call the kernel and return cards and
 strengths a person (or a report) can use.  ``wheel_rank``, ``middle`` and ``order`` are a
 ruleset's (:func:`scales`)::
@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis.game.cards import as_hands, format_setting, parse_hand
-from analysis.game.hands import describe, describe_low, rank5_low, setting_strengths
-from kernels import low_settings as _low
-from kernels import settings as _st
-from kernels import settle as _settle
+from sapsam.game.cards import as_hands, format_setting, parse_hand
+from sapsam.game.hands import describe, describe_low, rank5_low, setting_strengths
+from sapsam.kernels import low_settings as _low
+from sapsam.kernels import settings as _st
+from sapsam.kernels import settle as _settle
 
 N_SPLITS = _st.N_SPLITS
 
@@ -57,7 +57,7 @@ class Setting:
 
     def describe(self):
         """The three rows in words, front first (standard hand order)."""
-        from analysis.game.hands import rank3, rank5
+        from sapsam.game.hands import rank3, rank5
 
         middle = describe_low(self.strengths[1]) if self.low_middle else describe(rank5(self.middle)[0])
         return describe(rank3(self.front)[0]), middle, describe(rank5(self.back)[0])
@@ -86,7 +86,7 @@ def setting_rows(front, middle, back, rules):
 
 def settled_rows(front, middle, back, rules):
     """(the triple a setting is settled with, legal): its own strength triple, or
-    :data:`kernels.settle.FOUL_ROWS` for a foul the triple cannot show (a low middle out of
+    :data:`sapsam.kernels.settle.FOUL_ROWS` for a foul the triple cannot show (a low middle out of
     the high order), since settlement judges a foul from the triple alone."""
     rows, legal = setting_rows(front, middle, back, rules)
     hidden = not legal and rules.low_middle and rows[2] >= rows[0]  # fouled by the high order

@@ -17,20 +17,20 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from analysis.base.memory import require_memory
-from analysis.base.stats import Z95
-from analysis.game.cards import format_cards, format_setting
-from analysis.game.mechanisms import Game, SurrenderMode
-from analysis.game.rules import Ruleset
-from analysis.game.ruleset_files import load_ruleset
-from analysis.game.score import points_scale
-from analysis.game.settings import pareto_frontier, scales, settled_rows, sorted_hand
-from analysis.play.policy import Policy
-from analysis.play.seeds import Stream
-from analysis.strategy.registry import make_policy
-from kernels import montecarlo as _mc
-from kernels import policies as _kp
-from kernels.naturals import NATURAL_KINDS, best_natural
+from sapsam.base.memory import require_memory
+from sapsam.base.stats import Z95
+from sapsam.game.cards import format_cards, format_setting
+from sapsam.game.mechanisms import Game, SurrenderMode
+from sapsam.game.rules import Ruleset
+from sapsam.game.ruleset_files import load_ruleset
+from sapsam.game.score import points_scale
+from sapsam.game.settings import pareto_frontier, scales, settled_rows, sorted_hand
+from sapsam.kernels import montecarlo as _mc
+from sapsam.kernels import policies as _kp
+from sapsam.kernels.naturals import NAT_KIND, NATURAL_KINDS, best_natural
+from sapsam.play.policy import Policy
+from sapsam.play.seeds import Stream
+from sapsam.strategy.registry import make_policy
 
 BLOCK = 100  # samples per RNG block
 SAMPLE_BYTES = 40  # memory per candidate and sample: points, their copies and the summary's
@@ -89,6 +89,22 @@ class BestResult:
                 "players": self.players, "opponents": self.opponents, "samples": self.samples,
                 "seed": self.seed, "candidates": self.to_records(top)}
 
+    def to_frame(self):
+        """The ranking as a DataFrame, one row per candidate, best first, indexed by rank
+        from 1: setting, EV and CI, paired gap to the best and its CI, rows' win/tie/loss,
+        sweeps, royalties."""
+        frame = self.table.copy()
+        frame.index = pd.RangeIndex(1, len(frame) + 1, name="rank")
+        return frame
+
+    def __str__(self):
+        """The ranking as ``sapsam best`` shows it, in plain text."""
+        other = "" if self.other is None else f" (other hand {format_cards(self.other, descending=True)})"
+        columns = ["setting", "ev", "ci_low", "ci_high", "gap", "gap_low", "gap_high"]
+        return (f"Hand: {self.hand_text}{other}\n{self.rules.id}, {self.players} players, "
+                f"{self.opponents} opponents, {self.samples:,} sampled tables (seed {self.seed})\n"
+                + self.to_frame()[columns].to_string(float_format="{:+.3f}".format))
+
 
 def candidates(hand, rules, extra=()):
     """The candidate decisions of a sorted hand under a ruleset (frontier first)."""
@@ -98,7 +114,7 @@ def candidates(hand, rules, extra=()):
     if len(compiled.naturals):
         index, key = best_natural(hand, compiled.naturals)
         if index >= 0:
-            kind = NATURAL_KINDS[compiled.naturals[index, 0]]
+            kind = NATURAL_KINDS[compiled.naturals[index, NAT_KIND]]
             out.append(Candidate(f"natural ({kind})", (0, 0, 0), int(index), int(key)))
     if rules.surrender.mode != SurrenderMode.NONE:
         out.append(Candidate("surrender", (0, 0, 0), surrender=True))
@@ -119,7 +135,7 @@ def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=
     rules : Ruleset or str
     players : int
         Table size, 2 to 4 (the hand is seat 1; in a bank game the bank is the last seat).
-    opponents : str or analysis.play.policy.Policy
+    opponents : str or sapsam.play.policy.Policy
         Opponent policy: random, greedy, balanced, table, fitted or houseway (or one made).
     samples : int
         Sampled opponent tables (the most used with ``precision``).
@@ -186,7 +202,7 @@ def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=
 
 def sampler_search(opponents, rules):
     """The ``search`` argument the sampler is compiled for against opponents named
-    ``opponents`` (:func:`kernels.policies.search_mode`, told from the name before the policy
+    ``opponents`` (:func:`sapsam.kernels.policies.search_mode`, told from the name before the policy
     is made: a valued policy under a high middle searches alone), so that a command can say
     whether that kernel still has to compile."""
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
@@ -220,7 +236,7 @@ def simulate(cards, rules, players, policy, cands, samples, stream, first_block=
     """Points of each candidate against the same sampled opponents.
 
     Samples are numbered from ``first_block * BLOCK``; block ``b`` always draws the same
-    opponents for the same hand and ``stream`` (an :class:`analysis.play.seeds.Stream`, or a seed
+    opponents for the same hand and ``stream`` (an :class:`sapsam.play.seeds.Stream`, or a seed
     for ``Stream(seed, "opponents")``), so rounds of a race extend one run.  ``unseen``
     (default: the 39 cards not in the hand; required in criss-cross, :func:`unseen_cards`) is the
     pack the opponents are dealt from; a smaller one models dead cards, or makes an exactly
@@ -230,8 +246,8 @@ def simulate(cards, rules, players, policy, cands, samples, stream, first_block=
     -------
     points : ndarray(int64), shape (C, samples)
         The hand's points (units of 1 / scale) per candidate and sample; in the match game
-        with ``packed``, every seat's (:data:`kernels.montecarlo.sample_blocks`).
-    stats : ndarray(int64), shape (C, kernels.montecarlo.N_STATS)
+        with ``packed``, every seat's (:data:`sapsam.kernels.montecarlo.sample_blocks`).
+    stats : ndarray(int64), shape (C, sapsam.kernels.montecarlo.N_STATS)
     """
     compiled = rules.compile()
     table = rules.opposing_hands(players) + 1  # the hand and the hands it is compared with
@@ -247,12 +263,8 @@ def simulate(cards, rules, players, policy, cands, samples, stream, first_block=
                       np.array([c.natural for c in cands], np.int64),
                       np.array([c.natural_key for c in cands], np.int64),
                       np.array([c.surrender for c in cands], np.bool_), unseen, table,
-                      policy.code, policy.tables, policy.points,
-                      _kp.search_mode(policy.code, policy.tables, policy.points, compiled.params),
-                      compiled.params,
-                      compiled.royalty, compiled.naturals, bank,
-                      stream.states(blocks, first_block), BLOCK, samples,
-                      points, stats)
+                      policy.arrays, _kp.search_mode(*policy.arrays, compiled.params), compiled.arrays,
+                      bank, stream.states(blocks, first_block), BLOCK, samples, points, stats)
     if rules.scoring.game == Game.MATCH and not packed:
         points &= 7  # the hand's own
     return points, stats.sum(axis=0)

@@ -1,14 +1,14 @@
 """Scale-out backend of the table simulator: one ``dask.distributed`` task per block.
 
 :func:`dask_compute` gives a ``compute(blocks) -> (acc, hist, held)`` for
-:func:`analysis.measure.simulate.run`, running every block as its own task on a Dask cluster: an
+:func:`sapsam.measure.simulate.run`, running every block as its own task on a Dask cluster: an
 existing scheduler (``tcp://HOST:PORT``) or a ``LocalCluster`` of worker processes on loopback
 started (and shut down) here::
 
     with dask_compute(sim, workers=4) as backend:
         acc, hist, held = run(sim, out="results/sim", resume=True, compute=backend)
 
-A task ships only the :class:`~analysis.measure.simulate.Simulation` (a few hundred bytes) and a block
+A task ships only the :class:`~sapsam.measure.simulate.Simulation` (a few hundred bytes) and a block
 index; each worker process compiles the simulation itself (rulesets, policy tables) once and
 keeps it.  Block ``i``'s stream depends only on ``(seed, i)`` and the totals are int64 sums, so
 the numbers are those of the local backend, bit for bit.  To make sure the workers really run
@@ -25,7 +25,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from analysis.measure.simulate import (
+from sapsam.measure.simulate import (
     compile_simulation,
     empty_totals,
     fingerprint,

@@ -7,14 +7,14 @@ table by table removes the luck of the deal, so the gap has a much tighter inter
 either EV (the duplicate-deal idea of duplicate bridge; in Monte Carlo terms, common random
 numbers).  :func:`policy_gaps` measures several policies on one deal, sharing the baseline.
 
-The tables are set up as :mod:`kernels.simulate` sets them: each table deals ``13 * players``
+The tables are set up as :mod:`sapsam.kernels.simulate` sets them: each table deals ``13 * players``
 cards from one shuffled pack; the aces each hand holds go to the aces bet; in a bank game the
 bank rotates with the table number (``table % players``) or sits at the ruleset's seat; chip
 stacks are unlimited.
 
-Randomness (:mod:`analysis.play.seeds`): the tables come from the seed's ``tables`` stream; the
+Randomness (:mod:`sapsam.play.seeds`): the tables come from the seed's ``tables`` stream; the
 policies' own random choices (``random`` only) from one stream per chunk of hands
-(:data:`analysis.play.seeds.CHUNKS`), the baseline's from the ``field`` stream and seat 0's policy
+(:data:`sapsam.play.seeds.CHUNKS`), the baseline's from the ``field`` stream and seat 0's policy
 from the ``seat`` stream.  The chunking, not the thread count, fixes the numbers.
 
 Intervals are normal-theory 95% intervals, mean +- 1.96 SD / sqrt(tables).
@@ -24,16 +24,16 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from analysis.base.progress import shifted
-from analysis.base.stats import mean_interval
-from analysis.game.rules import Ruleset
-from analysis.game.ruleset_files import load_ruleset
-from analysis.game.score import points_scale, settle_tables
-from analysis.play.deal import deal_tables, table_setup
-from analysis.play.policy import Policy
-from analysis.play.seeds import CHUNKS, Stream
-from analysis.strategy.registry import make_policy
-from kernels.policies import play_hands
+from sapsam.base.progress import shifted
+from sapsam.base.stats import mean_interval
+from sapsam.game.rules import Ruleset
+from sapsam.game.ruleset_files import load_ruleset
+from sapsam.game.score import points_scale, settle_tables
+from sapsam.kernels.policies import play_hands
+from sapsam.play.deal import deal_tables, table_setup
+from sapsam.play.policy import Policy
+from sapsam.play.seeds import CHUNKS, Stream
+from sapsam.strategy.registry import make_policy
 
 
 @dataclass(frozen=True)
@@ -93,9 +93,9 @@ def policy_gap(rules, players, policy, baseline="fitted", tables=20000, seed=0, 
     players : int
         2, 3 or 4 seats.
     policy, baseline : str
-        Policy names (:func:`analysis.strategy.registry.make_policy`); ``fitted`` needs a fitted
+        Policy names (:func:`sapsam.strategy.registry.make_policy`); ``fitted`` needs a fitted
         strategy for the ruleset and table size.  ``policy`` may also be a ready
-        :class:`analysis.play.policy.Policy` (a house way with another chart, say).
+        :class:`sapsam.play.policy.Policy` (a house way with another chart, say).
     tables : int
         Seeded tables dealt (each settled twice).
     seed : int
@@ -131,7 +131,7 @@ def policy_gaps(rules, players, policies, baseline="fitted", tables=20000, seed=
     rules : Ruleset or str
     players : int
     policies : sequence of str or Policy
-        Policies for seat 0 (names, or ready :class:`analysis.play.policy.Policy` objects), each
+        Policies for seat 0 (names, or ready :class:`sapsam.play.policy.Policy` objects), each
         measured against ``baseline``.
     baseline : str
     tables, seed : int
@@ -193,14 +193,14 @@ def decide(policy, rules, players, hands, states, progress=None):
 
     Parameters
     ----------
-    policy : analysis.play.policy.Policy
+    policy : sapsam.play.policy.Policy
     rules : Ruleset
     players : int
         Table size (the policy plays against ``rules.opposing_hands(players)`` hands).
     hands : ndarray(uint8), shape (..., 13)
         Sorted hands.
     states : ndarray(uint64), shape (chunks,)
-        One random stream per chunk of consecutive hands (:func:`kernels.policies.play_hands`).
+        One random stream per chunk of consecutive hands (:func:`sapsam.kernels.policies.play_hands`).
     progress : callable, optional
         ``progress(hands_decided, hands)`` now and then.
 
@@ -212,9 +212,8 @@ def decide(policy, rules, players, hands, states, progress=None):
     compiled = rules.compile()
     shape = hands.shape[:-1]
     flat = np.ascontiguousarray(hands.reshape(-1, 13), np.uint8)
-    rows, natural, key, surrender = play_hands(flat, policy.code, policy.tables,
-                                               policy.points, compiled.params,
-                                               compiled.naturals, rules.opposing_hands(players), states,
+    rows, natural, key, surrender = play_hands(flat, policy.arrays, compiled.arrays,
+                                               rules.opposing_hands(players), states,
                                                progress)
     return Decisions(rows.reshape(*shape, 3), natural.reshape(shape), key.reshape(shape),
                      surrender.reshape(shape))

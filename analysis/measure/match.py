@@ -3,11 +3,11 @@ player's chance of winning from any score, and the setting that most often wins 
 
 - :func:`play_matches` deals tables in chunks (chunk ``c`` from ``Stream(seed, "match", (c,))``,
   each seat deciding by its policy), plays their points out into matches in order
-  (:func:`kernels.match.play_out`) and counts each seat's wins (Wilson 95% intervals; the
+  (:func:`sapsam.kernels.match.play_out`) and counts each seat's wins (Wilson 95% intervals; the
   matches are independent, each from its own deals).
 - :func:`match_equity` estimates the distribution of a deal's points among players of one
   policy (``deals`` tables, made symmetric over the seats, which it is in truth) and solves
-  each player's chance of winning from every score (:func:`kernels.match.equity`).
+  each player's chance of winning from every score (:func:`sapsam.kernels.match.equity`).
 - :func:`match_setting` ranks a hand's settings both ways from a score: the points of this
   deal, and the chance of winning the match when, after this deal, everyone plays the
   opponents' policy (which plays for points).  Every candidate meets the same sampled
@@ -20,19 +20,19 @@ from itertools import permutations
 import numpy as np
 import pandas as pd
 
-from analysis.base.stats import Z95, wilson_interval
-from analysis.game.cards import format_cards
-from analysis.game.mechanisms import Game
-from analysis.game.rules import Ruleset
-from analysis.game.ruleset_files import load_ruleset
-from analysis.game.settings import sorted_hand
-from analysis.measure.best import BLOCK, candidates, simulate
-from analysis.measure.compare import Decisions, decide, settle_decisions
-from analysis.play.deal import deal_tables, table_setup
-from analysis.play.policy import Policy
-from analysis.play.seeds import CHUNKS, Stream
-from analysis.strategy.registry import make_policy
-from kernels import match as _km
+from sapsam.base.stats import Z95, wilson_interval
+from sapsam.game.cards import format_cards
+from sapsam.game.mechanisms import Game
+from sapsam.game.rules import Ruleset
+from sapsam.game.ruleset_files import load_ruleset
+from sapsam.game.settings import sorted_hand
+from sapsam.kernels import match as _km
+from sapsam.measure.best import BLOCK, candidates, simulate
+from sapsam.measure.compare import Decisions, decide, settle_decisions
+from sapsam.play.deal import deal_tables, table_setup
+from sapsam.play.policy import Policy
+from sapsam.play.seeds import CHUNKS, Stream
+from sapsam.strategy.registry import make_policy
 
 CHUNK = 4096  # tables dealt per chunk of a match run (fixed: it fixes the numbers)
 EQUITY_DEALS = 40000  # tables the field's points per deal are estimated from
@@ -137,7 +137,7 @@ class MatchEquity:
     target: int
     outcomes: np.ndarray  # int64 (K, P): a deal's distinct points
     probs: np.ndarray  # float64 (K,)
-    pre: np.ndarray  # kernels.match.equity
+    pre: np.ndarray  # sapsam.kernels.match.equity
     tie: np.ndarray
     deals: int
 
@@ -214,6 +214,12 @@ class MatchDecision:
                 "points_best": self.points_best["setting"],
                 "candidates": self.table.to_dict(orient="records")}
 
+    def to_frame(self):
+        """One row per candidate, most match wins first, indexed by rank from 1."""
+        frame = self.table.copy()
+        frame.index = pd.RangeIndex(1, len(frame) + 1, name="rank")
+        return frame
+
 
 def match_setting(hand, rules, scores, opponents="fitted", samples=10000, seed=0,
                   strategy=None, progress=None):
@@ -286,7 +292,7 @@ def decision_differences(rules, players, hands=200, samples=1000, seed=0, progre
     share of hands where the choices differ (Wilson 95% interval) and the mean gain in the
     chance of winning (normal 95% interval; zero where they agree).
     """
-    from analysis.play.deal import deal_sorted_hands
+    from sapsam.play.deal import deal_sorted_hands
 
     rules = match_rules(rules, players)
     if hands < 2 or samples < 4:

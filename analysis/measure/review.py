@@ -7,10 +7,10 @@ is a paired gap; :func:`review_of` reads its place from that ranking.
 
 import numpy as np
 
-from analysis.game.cards import format_setting, parse_hand, parse_setting
-from analysis.game.settings import settled_rows
-from analysis.measure.best import candidates
-from analysis.play.policy import Policy
+from sapsam.game.cards import format_setting, parse_hand, parse_setting
+from sapsam.game.settings import settled_rows
+from sapsam.measure.best import candidates
+from sapsam.play.policy import Policy
 
 
 def played_setting(hand, setting):
@@ -24,7 +24,7 @@ def played_setting(hand, setting):
 
 
 def review_of(result, rows):
-    """The played ``rows`` in a :class:`~analysis.measure.best.BestResult` computed with
+    """The played ``rows`` in a :class:`~sapsam.measure.best.BestResult` computed with
     ``extra=[rows]``: a dict of its rank, EV and CI, the best setting, the loss and its CI,
     whether the loss is distinguishable from 0, and whether the setting is legal (the JSON of
     ``sapsam review``)."""
@@ -55,13 +55,13 @@ def houseway_review(hand, rules, players=4, opponents="fitted", samples=10000, s
     """How the house way sets ``hand`` and which rule decided it, beside the best setting
     against ``opponents`` (a policy name or a ready Policy): the
     JSON of ``sapsam houseway HAND`` (the review of the house way's decision, with ``hand`` and
-    ``houseway``: :meth:`~analysis.strategy.houseway_chart.HandDecision.to_dict`).
+    ``houseway``: :meth:`~sapsam.strategy.houseway_chart.HandDecision.to_dict`).
     ``stage(label, total, unit)`` gives progress callbacks (deriving, sampling); ``other`` is
-    the player's other hand in criss-cross (:func:`analysis.measure.best.best_setting`)."""
-    from analysis.measure.best import best_setting
-    from analysis.strategy.houseway import derive
-    from analysis.strategy.houseway_chart import decide_hand
-    from analysis.strategy.registry import make_policy
+    the player's other hand in criss-cross (:func:`sapsam.measure.best.best_setting`)."""
+    from sapsam.measure.best import best_setting
+    from sapsam.strategy.houseway import derive
+    from sapsam.strategy.houseway_chart import decide_hand
+    from sapsam.strategy.registry import make_policy
 
     cards = parse_hand(hand)
     way = derive(rules, players, progress=stage("deriving the house way", None, "hands")

@@ -2,10 +2,10 @@
 
 :class:`Simulation` fixes a run: rulesets, table size, one policy per seat, tables, seed and
 block size.  Block ``i`` (tables ``i * block_size`` onwards) has its own random stream
-(:mod:`analysis.play.seeds`), so the totals do not depend on threads, machines, or on whether
+(:mod:`sapsam.play.seeds`), so the totals do not depend on threads, machines, or on whether
 the run was interrupted and resumed.  Totals are exact integers:
 
-- ``acc`` int64 (R, P, kernels.simulate.N_ACC): per ruleset and seat (a player: in
+- ``acc`` int64 (R, P, sapsam.kernels.simulate.N_ACC): per ruleset and seat (a player: in
   criss-cross a seat deals two hands, and a "hand" below is a deal of both), hands, sum and sum of
   squares of points, fouls, surrenders, naturals declared, sweeps given and taken, home runs,
   hands as the bank;
@@ -25,18 +25,18 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from analysis.base.files import load_npz, read_checkpoint, write_npz
-from analysis.base.memory import require_memory
-from analysis.base.stats import Z95
-from analysis.game.mechanisms import BankRotation, Game
-from analysis.game.ruleset_files import load_ruleset
-from analysis.play.names import POLICY_NAMES
-from analysis.play.seeds import SCHEME, Stream
-from analysis.strategy.registry import make_policy
-from kernels import policies as _kp
-from kernels import simulate as _ks
-from kernels.naturals import NATURAL_KINDS
-from kernels.settle import N_PARAMS, P_SCALE
+from sapsam.base.files import load_npz, read_checkpoint, write_npz
+from sapsam.base.memory import require_memory
+from sapsam.base.stats import Z95
+from sapsam.game.mechanisms import BankRotation, Game
+from sapsam.game.ruleset_files import load_ruleset
+from sapsam.kernels import policies as _kp
+from sapsam.kernels import simulate as _ks
+from sapsam.kernels.naturals import NAT_COLUMNS, NAT_KIND, NAT_PARAMETER, NATURAL_KINDS
+from sapsam.kernels.settle import N_PARAMS, P_SCALE, Rules
+from sapsam.play.names import POLICY_NAMES
+from sapsam.play.seeds import SCHEME, Stream
+from sapsam.strategy.registry import make_policy
 
 CHECKPOINT = "checkpoint.npz"
 
@@ -97,8 +97,8 @@ class Compiled:
 
     rulesets: tuple
     seat_policy: np.ndarray
-    tables: np.ndarray  # float64 (M,) + kernels.policies.TABLE_SHAPE: the distinct models'
-    points: np.ndarray  # float64 (M,) + kernels.policies.POINTS_SHAPE: ... and their points
+    tables: np.ndarray  # float64 (M,) + sapsam.kernels.policies.TABLE_SHAPE: the distinct models'
+    points: np.ndarray  # float64 (M,) + sapsam.kernels.policies.POINTS_SHAPE: ... and their points
     seat_model: np.ndarray  # int64 (R, P): which model each seat uses under each ruleset
     params: np.ndarray
     royalty: np.ndarray
@@ -112,10 +112,15 @@ class Compiled:
     @cached_property
     def seat_search(self):
         """bool (R, P): whether each seat may search for its setting under each ruleset
-        (kernels.policies.searchable); derived from the arrays above, so not fingerprinted."""
+        (sapsam.kernels.policies.searchable); derived from the arrays above, so not fingerprinted."""
         return np.array([[_kp.searchable(code, self.tables[model], self.points[model], params)
                           for code, model in zip(self.seat_policy, models)]
                          for params, models in zip(self.params, self.seat_model)], np.bool_)
+
+
+def _kind(row):
+    """(kind, parameter) of a row of a naturals table, as ints."""
+    return int(row[NAT_KIND]), int(row[NAT_PARAMETER])
 
 
 def compile_simulation(sim):
@@ -125,15 +130,15 @@ def compile_simulation(sim):
     hands = table_hands(rulesets, players)
     compiled = [r.compile() for r in rulesets]
     k_max = max(1, max(len(c.naturals) for c in compiled))
-    naturals = np.zeros((n_rules, k_max, 4), np.int64)
+    naturals = np.zeros((n_rules, k_max, NAT_COLUMNS), np.int64)
     n_naturals = np.zeros(n_rules, np.int64)
-    kinds = sorted({(int(row[0]), int(row[1])) for c in compiled for row in c.naturals}) or [(0, 0)]
+    kinds = sorted({_kind(row) for c in compiled for row in c.naturals}) or [(0, 0)]
     natural_index = np.zeros((n_rules, k_max), np.int64)
     for r, c in enumerate(compiled):
         n_naturals[r] = len(c.naturals)
         naturals[r, :len(c.naturals)] = c.naturals
         for k, row in enumerate(c.naturals):
-            natural_index[r, k] = kinds.index((int(row[0]), int(row[1])))
+            natural_index[r, k] = kinds.index(_kind(row))
     strategies = dict(sim.strategies)
     # each distinct model (EV table and points) once, seats sharing a policy share it: the
     # tables of a run are the simulator's working set, and 4 copies of 18 rulesets' tables
@@ -174,7 +179,7 @@ def table_hands(rulesets, players):
 
 
 def fingerprint(compiled):
-    """SHA-256 of the kernel arrays of a :class:`~analysis.measure.simulate.Compiled` (hex)."""
+    """SHA-256 of the kernel arrays of a :class:`~sapsam.measure.simulate.Compiled` (hex)."""
     digest = hashlib.sha256()
     for f in fields(Compiled):
         value = getattr(compiled, f.name)
@@ -217,10 +222,10 @@ def run_blocks(sim, compiled, blocks):
     acc = np.zeros((len(blocks), n_rules, sim.players, _ks.N_ACC), np.int64)
     hist = np.zeros((len(blocks), n_rules, sim.players, _ks.N_HIST), np.int64)
     held = np.zeros((len(blocks), n_rules, k_max), np.int64)
-    _ks.simulate_blocks(states, first, counts, len(compiled.seat_policy), compiled.seat_policy,
-                        compiled.tables, compiled.points, compiled.seat_model,
-                        compiled.seat_search, compiled.params,
-                        compiled.royalty, compiled.naturals, compiled.n_naturals,
+    seats = _ks.Seats(compiled.seat_policy, compiled.tables, compiled.points, compiled.seat_model,
+                      compiled.seat_search)
+    rules = Rules(compiled.params, compiled.royalty, compiled.naturals)
+    _ks.simulate_blocks(states, first, counts, len(compiled.seat_policy), seats, rules, compiled.n_naturals,
                         compiled.natural_kinds, compiled.natural_index, compiled.bank_mode,
                         compiled.bank_seat, acc, hist, held)
     return acc.sum(axis=0), hist.sum(axis=0), held.sum(axis=0)
@@ -238,7 +243,7 @@ def run(sim, out=None, resume=False, progress=None, round_blocks=8, compute=None
     resume : bool
         Continue from the checkpoint in ``out`` (refused if it belongs to another run).  An
         existing checkpoint is never overwritten without ``resume`` or ``fresh``
-        (:func:`analysis.base.files.read_checkpoint`).
+        (:func:`sapsam.base.files.read_checkpoint`).
     progress : callable, optional
         ``progress(tables_done, tables)`` after every round.
     round_blocks : int
@@ -324,7 +329,7 @@ def naturals_frame(sim, compiled, held, exact=None):
     for r, rules in enumerate(compiled.rulesets):
         hands = sim.tables * len(compiled.seat_policy)
         for k in range(int(compiled.n_naturals[r])):
-            kind, parameter = (int(x) for x in compiled.naturals[r, k, :2])
+            kind, parameter = _kind(compiled.naturals[r, k])
             count = int(held[r, k])
             rows.append({"ruleset": rules.id, "natural": NATURAL_KINDS[kind], "count": count,
                          "hands": hands, "frequency": count / hands,

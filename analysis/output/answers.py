@@ -1,26 +1,38 @@
 """The JSON answers of the one-hand commands, shared by the command line's ``--json`` and the
-web API (:mod:`analysis.web.app`), so that both give the same data for the same request.
+web API (:mod:`sapsam.web.app`), so that both give the same data for the same request, and
+the typed results of the Python API (:mod:`sapsam.api`) whose ``to_dict()`` is that JSON.
 
-``best`` and ``review`` answer with :meth:`analysis.measure.best.BestResult.to_dict` and
-:func:`analysis.measure.review.review_of`; the three here have no result type of their own.
+``best`` answers with :meth:`sapsam.measure.best.BestResult.to_dict`; ``review`` with
+:func:`sapsam.measure.review.review_of` (typed: :class:`ReviewResult`); the three functions
+here have no result type in the layers below (typed: :class:`SettingsResult`,
+:class:`RulesetList`, :class:`ScoreResult`).
 """
 
-from analysis.game import ruleset_files as _rules
-from analysis.game import settings as _settings
-from analysis.game.cards import format_cards
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+from sapsam.game import ruleset_files as _rules
+from sapsam.game import settings as _settings
+from sapsam.game.cards import format_cards
+from sapsam.game.rules import Ruleset
 
 
 def settings_frontier(hand, wheel_rank="ace-low", ruleset=None):
-    """The frontier ``sapsam settings`` shows: under a ruleset's scales (an id or a TOML file:
-    its wheel rank, a low middle) when one is given, else with ``wheel_rank``."""
-    scales = (_settings.scales(_rules.load_ruleset(ruleset)) if ruleset is not None
-              else {"wheel_rank": wheel_rank})
+    """The frontier ``sapsam settings`` shows: under a ruleset's scales (an id, a TOML file or
+    a Ruleset: its wheel rank, a low middle) when one is given, else with ``wheel_rank``."""
+    if ruleset is not None and not isinstance(ruleset, Ruleset):
+        ruleset = _rules.load_ruleset(ruleset)
+    scales = _settings.scales(ruleset) if ruleset is not None else {"wheel_rank": wheel_rank}
     return _settings.pareto_frontier(hand, **scales)
 
 
 def settings_answer(hand, wheel_rank="ace-low", ruleset=None):
     """``sapsam settings --json``: the legal count and the Pareto frontier of a hand."""
-    frontier = settings_frontier(hand, wheel_rank, ruleset)
+    return frontier_answer(settings_frontier(hand, wheel_rank, ruleset))
+
+
+def frontier_answer(frontier):
+    """A :class:`~sapsam.game.settings.Frontier` as ``sapsam settings --json`` gives it."""
     return {
         "hand": format_cards(frontier.hand, descending=True),
         "legal": frontier.legal,
@@ -43,7 +55,204 @@ def rules_answer(ruleset=None):
 
 def score_answer(result):
     """``sapsam score --json``: a settled showdown
-    (:func:`analysis.game.score.score_showdown`)."""
+    (:func:`sapsam.game.score.score_showdown`)."""
     return {"rules": result.rules.id, "names": list(result.names), "status": list(result.status),
             "totals": result.totals, "pairs": result.pairs(),
             **({"players": result.player_totals} if result.rules.hands > 1 else {})}
+
+
+def _ranked(records):
+    """A DataFrame of ``records``, its index the rank from 1."""
+    import pandas as pd
+
+    frame = pd.DataFrame(records)
+    frame.index = pd.RangeIndex(1, len(frame) + 1, name="rank")
+    return frame
+
+
+class _Answer:
+    """A dataclass whose fields are a command's JSON answer (those with ``json=False``
+    metadata aside): ``to_dict()`` gives that JSON."""
+
+    def to_dict(self):
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.metadata.get("json", True)}
+
+
+_HIDDEN = {"json": False}  # a field that is not part of the JSON
+
+
+@dataclass(frozen=True)
+class SettingsResult(_Answer):
+    """The legal settings of a hand and its Pareto frontier (``sapsam settings``)."""
+
+    hand: str
+    legal: int  # legal splits of the 72,072
+    distinct: int  # distinct strength triples among them
+    frontier: list  # per member: [front, middle, back] as text
+    details: list  # per member: setting, split, strengths, rows in words, same
+    members: tuple = field(default=(), metadata=_HIDDEN, repr=False)  # the Settings
+
+    @classmethod
+    def of(cls, frontier):
+        return cls(**frontier_answer(frontier), members=frontier.members)
+
+    def to_frame(self):
+        """One row per frontier member: its rows' cards and names, strengths, the settings
+        with the same strengths."""
+        return _ranked([{"setting": d["setting"], **dict(zip(("front", "middle", "back"), rows)),
+                         **{f"{r}_hand": h for r, h in zip(("front", "middle", "back"), d["rows"])},
+                         "strengths": tuple(d["strengths"]), "split": d["split"], "same": d["same"]}
+                        for rows, d in zip(self.frontier, self.details)])
+
+
+class RulesetList(tuple):
+    """The named rulesets' ids in catalogue order (``sapsam rules``): a tuple of str."""
+
+    def to_dict(self):
+        """Each ruleset's one-line description by id (``sapsam rules --json``)."""
+        return {rid: _rules.load_ruleset(rid).describe() for rid in self}
+
+    def to_frame(self):
+        """One row per ruleset: id, name, table size, scoring in a line."""
+        import pandas as pd
+
+        loaded = [_rules.load_ruleset(rid) for rid in self]
+        return pd.DataFrame({"id": list(self), "name": [r.name for r in loaded],
+                             "players": [r.players for r in loaded],
+                             "scoring": [r.describe() for r in loaded]})
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    """A settled showdown (``sapsam score``): ``showdown`` is the
+    :class:`~sapsam.game.score.Showdown`."""
+
+    showdown: object
+
+    def __getattr__(self, name):  # rules, names, status, totals, pairs(), player_totals...
+        if name == "showdown":  # not set yet (a copy being made)
+            raise AttributeError(name)
+        return getattr(self.showdown, name)
+
+    def to_dict(self):
+        return score_answer(self.showdown)
+
+    def to_frame(self):
+        """One row per pair compared: the seats, the rows' winners, units to the first seat
+        and their breakdown."""
+        return _ranked([{"first": p["names"][0], "second": p["names"][1], "units": p["units"],
+                         **(p["rows"] or dict.fromkeys(("front", "middle", "back"))),
+                         **p["breakdown"]} for p in self.showdown.pairs()])
+
+
+@dataclass(frozen=True)
+class ReviewResult(_Answer):
+    """A played setting against the best candidates of its hand (``sapsam review``);
+    ``ranking`` is the :class:`~sapsam.measure.best.BestResult` it was ranked in."""
+
+    setting: str
+    legal: bool
+    rank: int  # from 1
+    candidates: int
+    ev: float
+    ci: list
+    best: str
+    best_ev: float
+    loss: float  # the best's EV less this one's, paired
+    loss_ci: list
+    distinguishable: bool  # the loss from 0, at 95%
+    samples: int
+    ranking: object = field(default=None, metadata=_HIDDEN, repr=False)
+
+    @classmethod
+    def of(cls, result, rows):
+        from sapsam.measure.review import review_of
+
+        return cls(**review_of(result, rows), ranking=result)
+
+    def to_frame(self):
+        """The ranking it was reviewed in, one row per candidate."""
+        return self.ranking.to_frame()
+
+
+@dataclass(frozen=True)
+class HouseWayReview(_Answer):
+    """How the house way sets a hand, which rule decided it, and what it gives up against
+    the best setting (``sapsam houseway HAND``)."""
+
+    hand: str
+    rules: str
+    players: int
+    opponents: str
+    seed: int
+    houseway: dict  # decision, rule, reason, lines
+    rank: int
+    candidates: int
+    ev: float
+    ci: list
+    best: str
+    best_ev: float
+    loss: float
+    loss_ci: list
+    distinguishable: bool
+    samples: int
+
+
+@dataclass(frozen=True)
+class SimulationReport:
+    """A simulation's tables: ``frames`` holds the DataFrames ``seats``, ``naturals`` and
+    ``points`` (:func:`sapsam.output.report.report_frames`); ``folder`` and ``manifest`` where
+    a report was written."""
+
+    simulation: object  # sapsam.measure.simulate.Simulation
+    frames: dict = field(repr=False)
+    folder: Path = None
+    manifest: dict = field(default=None, repr=False)
+
+    def to_frame(self):
+        """One row per ruleset and seat: hands, EV per hand and its 95% CI, SD, events."""
+        return self.frames["seats"].copy()
+
+    def to_dict(self):
+        return {"simulation": self.simulation.describe(),
+                **{name: frame.to_dict(orient="records") for name, frame in self.frames.items()}}
+
+
+@dataclass(frozen=True)
+class HouseWayResult:
+    """The house way (:class:`~sapsam.strategy.houseway.HouseWay`) and its paired cost
+    against fitted players (:class:`~sapsam.measure.compare.Gap`); ``paths`` the files
+    written."""
+
+    way: object
+    gap: object
+    paths: tuple = ()
+
+    def describe(self):
+        return self.way.describe()
+
+    def to_dict(self):
+        return {**self.way.to_dict(), "cost": self.gap.to_dict()}
+
+
+@dataclass(frozen=True)
+class ChartResult:
+    """A strategy chart's table (``frame``), what it was computed with (``info``), and the
+    files written (``paths``, with ``out``)."""
+
+    kind: str
+    frame: object = field(repr=False)  # pandas.DataFrame
+    info: dict
+    paths: tuple = ()
+
+    def to_frame(self):
+        return self.frame.copy()
+
+    def to_dict(self):
+        return {"kind": self.kind, **self.info, "data": self.frame.to_dict(orient="records")}
+
+    def figure(self):
+        """The chart as a matplotlib figure."""
+        from sapsam.output.chart_figures import chart_figure
+
+        return chart_figure(self.kind, self.frame, self.info)

@@ -1,12 +1,12 @@
-"""The figures of the strategy charts (:mod:`analysis.output.charts`), each drawn from its
+"""The figures of the strategy charts (:mod:`sapsam.output.charts`), each drawn from its
 tidy DataFrame alone.
 """
 
 import numpy as np
 
-from analysis.game.hands import CATEGORY_NAMES
-from analysis.output import plots
-from analysis.output.chart_frames import ROW_NAMES, check_kind
+from sapsam.game.hands import CATEGORY_NAMES
+from sapsam.output import plots
+from sapsam.output.chart_frames import ROW_NAMES, check_kind
 
 
 @plots.styled
@@ -26,7 +26,7 @@ def chart_figure(kind, frame, title_info):
     Returns
     -------
     matplotlib.figure.Figure
-        On the Agg canvas (:func:`analysis.output.plots.figure`), at most 14 inches wide.
+        On the Agg canvas (:func:`sapsam.output.plots.figure`), at most 14 inches wide.
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""The data of the strategy charts (:mod:`analysis.output.charts`): one tidy DataFrame per
+"""The data of the strategy charts (:mod:`sapsam.output.charts`): one tidy DataFrame per
 kind, computed from the fitted strategy, seeded deals and paired comparisons.
 """
 
@@ -7,24 +7,24 @@ from functools import cache
 import numpy as np
 import pandas as pd
 
-from analysis.base.progress import shifted
-from analysis.base.stats import mean_interval, wilson_interval
-from analysis.game.cards import RANKS
-from analysis.game.hands import CATEGORY_NAMES
-from analysis.game.rules import Ruleset
-from analysis.game.ruleset_files import load_ruleset
-from analysis.game.score import points_scale
-from analysis.measure.compare import decide, policy_gaps, settle_decisions
-from analysis.output.report import natural_label
-from analysis.play.deal import deal_sorted_hands, deal_tables, table_setup
-from analysis.play.names import CHART_KINDS
-from analysis.play.seeds import CHUNKS, Stream
-from analysis.play.strategy_files import load_strategy
-from analysis.strategy.fit import fitted_strategy
-from analysis.strategy.houseway_chart import has_house_way
-from analysis.strategy.registry import make_policy
-from kernels.evaluate import N_STRENGTHS, ORDINAL_TO_PACKED, RANK3_TABLE, WHEEL_SECOND
-from kernels.lowball import LOW_TO_PACKED, N_LOW
+from sapsam.base.progress import shifted
+from sapsam.base.stats import mean_interval, wilson_interval
+from sapsam.game.cards import RANKS
+from sapsam.game.hands import CATEGORY_NAMES
+from sapsam.game.rules import Ruleset
+from sapsam.game.ruleset_files import load_ruleset
+from sapsam.game.score import points_scale
+from sapsam.kernels.evaluate import N_STRENGTHS, ORDINAL_TO_PACKED, RANK3_TABLE, WHEEL_SECOND
+from sapsam.kernels.lowball import LOW_TO_PACKED, N_LOW
+from sapsam.measure.compare import decide, policy_gaps, settle_decisions
+from sapsam.output.report import natural_label
+from sapsam.play.deal import deal_sorted_hands, deal_tables, table_setup
+from sapsam.play.names import CHART_KINDS
+from sapsam.play.seeds import CHUNKS, Stream
+from sapsam.play.strategy_files import load_strategy
+from sapsam.strategy.fit import fitted_strategy
+from sapsam.strategy.houseway_chart import has_house_way
+from sapsam.strategy.registry import make_policy
 
 ROW_NAMES = ("front", "middle", "back")
 BASELINE = "fitted"
@@ -174,7 +174,7 @@ def front_frame(rules, players, hands, seed, progress=None):
 def declare_frame(rules, players, tables, seed, progress=None):
     """How often seat 0 of a table of fitted players declares or surrenders, and its worth.
 
-    Deals ``tables`` seeded tables (set up as :mod:`analysis.measure.compare` does), every seat
+    Deals ``tables`` seeded tables (set up as :mod:`sapsam.measure.compare` does), every seat
     playing fitted, settles them and sorts seat 0's hands by decision.
 
     Columns: ``rules``, ``players``, ``decision`` (``"set a hand"``, ``"surrender"`` or the
@@ -214,7 +214,7 @@ def declare_frame(rules, players, tables, seed, progress=None):
 def policies_frame(rules, players, policies, tables, seed, progress=None):
     """Seat 0's EV with each policy against fitted opponents and the paired gap to fitted.
 
-    Columns: those of :meth:`analysis.measure.compare.Gap.to_dict` (``rules``, ``players``,
+    Columns: those of :meth:`sapsam.measure.compare.Gap.to_dict` (``rules``, ``players``,
     ``policy``, ``baseline``, ``tables``, ``seed``, ``ev``, ``ev_ci_low``, ``ev_ci_high``,
     ``ev_baseline``, ``ev_baseline_ci_low``, ``ev_baseline_ci_high``, ``gap``, ``sd``,
     ``ci_low``, ``ci_high``), one row per policy, all in units per hand.
@@ -225,7 +225,7 @@ def policies_frame(rules, players, policies, tables, seed, progress=None):
 
 def rulesets_frame(rulesets, players, policies, tables, seed, progress=None):
     """:func:`policies_frame` for every ruleset, in order (the same seeded deals for each); the
-    house way only where there is one (:func:`analysis.strategy.houseway_chart.has_house_way`)."""
+    house way only where there is one (:func:`sapsam.strategy.houseway_chart.has_house_way`)."""
     each = tables * (players + len(policies))  # hands decided per ruleset
     total = each * len(rulesets)
     frames = []

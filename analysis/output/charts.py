@@ -6,7 +6,7 @@ from that frame alone (:func:`chart_figure`) and a folder of files (:func:`write
 ============  ================================================================================
 ``rows``      per-row win probability of each hand against one fitted opponent's row, exact
               from the strategy file: P(win) + P(tie) / 2 under the fitted per-row strength
-              distribution (:func:`kernels.value.ev_tables` keeps the same two numbers),
+              distribution (:func:`sapsam.kernels.value.ev_tables` keeps the same two numbers),
               that is against an opponent who sets a hand (not one who declares or surrenders).
               Hands are grouped by category and top rank (high card by its top card, pairs by
               the pair, ...); a group's marker is its median hand, its bar spans the weakest
@@ -15,7 +15,7 @@ from that frame alone (:func:`chart_figure`) and a folder of files (:func:`write
               ``samples`` seeded hands (high card by top rank, pair by rank, trips; hands
               declared a natural or surrendered are their own bar), with Wilson 95% intervals.
 ``rulesets``  per ruleset, seat 0's EV with each of ``policies`` against fitted opponents and
-              the paired gap to playing fitted itself (:func:`analysis.measure.compare.policy_gaps`,
+              the paired gap to playing fitted itself (:func:`sapsam.measure.compare.policy_gaps`,
               ``samples`` tables per ruleset, the same deals for every ruleset).
 ``declare``   how often the fitted strategy surrenders or declares each natural (seat 0 over
               ``samples`` seeded tables of fitted players, Wilson 95% intervals) and seat 0's
@@ -25,14 +25,14 @@ from that frame alone (:func:`chart_figure`) and a folder of files (:func:`write
 ``match``     a match ruleset (first to 11): by your score and the opponents', how often the
               setting that wins the match most differs from the one that scores the most
               points, and the chance of winning it gains (``samples`` hands;
-              :func:`analysis.measure.match.decision_differences`).
+              :func:`sapsam.measure.match.decision_differences`).
 ============  ================================================================================
 
 Files (:func:`write_chart`): ``<kind>-<rules>-<players>p.png``/``.svg``/``.csv`` and a
-``.json`` manifest with the inputs, the files, the wall time and :func:`analysis.base.files`
+``.json`` manifest with the inputs, the files, the wall time and :func:`sapsam.base.files`
 (STYLE.md item 11), every one written atomically.
 
-Intervals: shares get the Wilson score interval (:func:`analysis.base.stats.wilson_interval`),
+Intervals: shares get the Wilson score interval (:func:`sapsam.base.stats.wilson_interval`),
 sensible at zero counts; means get mean +- 1.96 SD / sqrt(n), rough where n is small (a rare
 natural seen a handful of times).
 """
@@ -43,19 +43,19 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.base.files import (
+from sapsam.base.files import (
     REPOSITORY,
     provenance,
     writable_folder,
     write_atomic,
     write_json,
 )
-from analysis.game.rules import Ruleset
-from analysis.game.ruleset_files import load_ruleset, ruleset_ids
-from analysis.measure.match import decision_differences
-from analysis.output import plots
-from analysis.output.chart_figures import chart_figure
-from analysis.output.chart_frames import (
+from sapsam.game.rules import Ruleset
+from sapsam.game.ruleset_files import load_ruleset, ruleset_ids
+from sapsam.measure.match import decision_differences
+from sapsam.output import plots
+from sapsam.output.chart_figures import chart_figure
+from sapsam.output.chart_frames import (
     BASELINE,
     CHART_KINDS,
     check_kind,
@@ -65,8 +65,8 @@ from analysis.output.chart_frames import (
     rows_frame,
     rulesets_frame,
 )
-from analysis.strategy.fit import fitted_strategy
-from analysis.strategy.registry import make_policy
+from sapsam.strategy.fit import fitted_strategy
+from sapsam.strategy.registry import make_policy
 
 DEFAULT_SAMPLES = {"rows": None, "front": 20000, "rulesets": 4000, "declare": 20000,
                    "policies": 20000, "match": 200}
@@ -308,7 +308,7 @@ def _manifest(kind, rulesets, players, samples, seed, policies, files, seconds):
             if path.is_relative_to(REPOSITORY) else str(path)
     ids = [r.id for r in rulesets]
     return provenance(
-        what=f"strategy chart '{kind}' (analysis.output.charts)", kind=kind,
+        what=f"strategy chart '{kind}' (sapsam.output.charts)", kind=kind,
         rules=ids if kind == "rulesets" else ids[0], players=players, samples=samples,
         samples_are={"rows": "none (exact)", "front": "hands", "rulesets": "tables per ruleset",
                      "declare": "tables", "policies": "tables",

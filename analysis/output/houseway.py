@@ -1,7 +1,7 @@
 """The house way's files: its chart and cost, the price of simplicity, and the cost table.
 
-A house way (:func:`analysis.strategy.houseway.derive`) is priced as its paired cost against
-the fitted strategy (:func:`analysis.measure.compare.policy_gap`): seat 0 follows the house
+A house way (:func:`sapsam.strategy.houseway.derive`) is priced as its paired cost against
+the fitted strategy (:func:`sapsam.measure.compare.policy_gap`): seat 0 follows the house
 way against fitted players on the same deals that seat 0 plays fitted.
 """
 
@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.base.files import provenance, write_atomic, write_json
-from analysis.measure.compare import policy_gap
-from analysis.output import plots
-from analysis.strategy.houseway import LINES, ROWS, as_policy, derive
+from sapsam.base.files import provenance, write_atomic, write_json
+from sapsam.measure.compare import policy_gap
+from sapsam.output import plots
+from sapsam.strategy.houseway import LINES, ROWS, as_policy, derive
 
 
 def write_houseway(rules, players, tables, seed, out, stage=None):
@@ -36,7 +36,7 @@ def write_houseway(rules, players, tables, seed, out, stage=None):
     text = way.describe() + "\n\n" + _cost_text(gap) + "\n"
     write_atomic(stem.with_suffix(".md"), text)
     write_json(stem.with_suffix(".json"), {
-        "what": "house way (analysis.strategy.houseway)", **way.to_dict(),
+        "what": "house way (sapsam.strategy.houseway)", **way.to_dict(),
         "derived_from": {"hands": way.hands, "seed": seed, "chart_lines": LINES},
         "cost": gap.to_dict(), "seconds": round(time.perf_counter() - start, 1),
         **provenance()})

@@ -5,7 +5,7 @@ reproducibly.
 module, the one look of every figure (without touching matplotlib's global settings).
 :func:`figure` builds a Figure on the Agg canvas (no pyplot state, no global backend switch, so
 it is safe in worker processes and tests); :func:`save_figure` writes it as PNG and SVG
-atomically (:func:`analysis.base.files.write_atomic`) with fixed metadata and SVG ids, so the
+atomically (:func:`sapsam.base.files.write_atomic`) with fixed metadata and SVG ids, so the
 same drawing gives the same bytes on every run.
 """
 
@@ -13,7 +13,7 @@ import functools
 import io
 from pathlib import Path
 
-from analysis.base.files import write_atomic
+from sapsam.base.files import write_atomic
 
 STYLE = Path(__file__).with_name("sapsam.mplstyle")
 

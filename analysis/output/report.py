@@ -1,6 +1,6 @@
 """The report of a table simulation: tables, plots, a Markdown summary and a manifest.
 
-:func:`write_report` turns the integer totals of :func:`analysis.measure.simulate.run` into a folder
+:func:`write_report` turns the integer totals of :func:`sapsam.measure.simulate.run` into a folder
 a reader can use without Python:
 
 =========================  ===========================================================
@@ -8,7 +8,7 @@ a reader can use without Python:
                            SD, 95% CI of the mean, event counts (fouls, surrenders,
                            naturals declared, sweeps given and taken, home runs, bank hands)
 ``naturals.csv/.parquet``  per ruleset and natural: hands holding it, frequency, the exact
-                           probability (:mod:`analysis.game.exact`), 95% Wilson interval, z-score
+                           probability (:mod:`sapsam.game.exact`), 95% Wilson interval, z-score
 ``points.csv/.parquet``    per ruleset and seat: hands ending on each whole number of units
 ``totals.npz``             the raw totals ``acc``, ``hist``, ``held`` (int64), the finished
                            blocks ``done`` and the run (JSON) — enough to re-render
@@ -19,7 +19,7 @@ a reader can use without Python:
 =========================  ===========================================================
 
 Every file is written atomically (a temporary file in the same folder, then ``os.replace``,
-as :mod:`analysis.base.files` does, but with the usual file permissions), so an interrupted
+as :mod:`sapsam.base.files` does, but with the usual file permissions), so an interrupted
 write never leaves a half file.  :func:`render_report` rebuilds all of it
 from ``totals.npz`` and ``manifest.json`` (or from the run's ``checkpoint.npz``) without
 simulating: ``sapsam report DIR``.
@@ -38,11 +38,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.base.files import load_npz, provenance, write_atomic, write_npz
-from analysis.base.stats import wilson_interval
-from analysis.game.cards import RANKS
-from analysis.game.exact import natural_probability
-from analysis.measure.simulate import (
+from sapsam.base.files import load_npz, provenance, write_atomic, write_npz
+from sapsam.base.stats import wilson_interval
+from sapsam.game.cards import RANKS
+from sapsam.game.exact import natural_probability
+from sapsam.kernels import simulate as _ks
+from sapsam.kernels.naturals import NAT_KIND, NAT_PARAMETER, NATURAL_KINDS
+from sapsam.measure.simulate import (
     CHECKPOINT,
     Simulation,
     compile_simulation,
@@ -51,10 +53,8 @@ from analysis.measure.simulate import (
     run_key,
     seats_frame,
 )
-from analysis.output import plots
-from analysis.output.report_figures import plot_ev, plot_naturals, plot_points
-from kernels import simulate as _ks
-from kernels.naturals import NATURAL_KINDS
+from sapsam.output import plots
+from sapsam.output.report_figures import plot_ev, plot_naturals, plot_points
 
 TOTALS = "totals.npz"
 MANIFEST = "manifest.json"
@@ -81,11 +81,11 @@ def write_report(out_dir, sim, compiled, totals, seconds, backend, *, done=None,
     ----------
     out_dir : path
         Folder (created if missing); files already there with the same names are replaced.
-    sim : analysis.measure.simulate.Simulation
-    compiled : analysis.measure.simulate.Compiled
+    sim : sapsam.measure.simulate.Simulation
+    compiled : sapsam.measure.simulate.Compiled
         ``compile_simulation(sim)``.
     totals : (acc, hist, held)
-        From :func:`analysis.measure.simulate.run`: ``acc`` int64 (R, P, N_ACC), ``hist`` int64
+        From :func:`sapsam.measure.simulate.run`: ``acc`` int64 (R, P, N_ACC), ``hist`` int64
         (R, P, N_HIST), ``held`` int64 (R, K).
     seconds : float or None
         Wall time of the run (None when unknown, e.g. rendered from a checkpoint).
@@ -151,15 +151,15 @@ def render_report(out_dir):
 
     Reads ``totals.npz`` and ``manifest.json`` (a finished report), or the run's
     ``checkpoint.npz`` when there is no report yet or the checkpoint has more finished blocks
-    (an interrupted or resumed run); rebuilds the :class:`~analysis.measure.simulate.Simulation` from
-    the saved run and calls :func:`~analysis.measure.simulate.compile_simulation` for the ruleset
+    (an interrupted or resumed run); rebuilds the :class:`~sapsam.measure.simulate.Simulation` from
+    the saved run and calls :func:`~sapsam.measure.simulate.compile_simulation` for the ruleset
     metadata.  Wall time and backend are kept from the manifest when its totals are used.
 
     Parameters
     ----------
     out_dir : path
         A folder written by :func:`write_report` or holding a checkpoint of
-        :func:`analysis.measure.simulate.run`.
+        :func:`sapsam.measure.simulate.run`.
 
     Returns
     -------
@@ -205,7 +205,7 @@ def _check_totals(sim, compiled, totals):
     try:
         acc, hist, held = totals
     except (TypeError, ValueError):
-        raise TypeError("totals must be the (acc, hist, held) of analysis.measure.simulate.run") from None
+        raise TypeError("totals must be the (acc, hist, held) of sapsam.measure.simulate.run") from None
     n_rules, k_max = compiled.naturals.shape[:2]
     want = {"acc": (n_rules, sim.players, _ks.N_ACC), "hist": (n_rules, sim.players, _ks.N_HIST),
             "held": (n_rules, k_max)}
@@ -242,7 +242,7 @@ def report_frames(sim, compiled, acc, hist, held):
 
     ``naturals`` counts the hands actually dealt (``acc`` hands summed over the seats), so a
     partial run's frequencies are right; it adds the option ``parameter``, a ``label``, the 95%
-    Wilson interval, the expected count and the z-score to :func:`analysis.measure.simulate.naturals_frame`.
+    Wilson interval, the expected count and the z-score to :func:`sapsam.measure.simulate.naturals_frame`.
     """
     seats = seats_frame(sim, compiled, acc)
     naturals = naturals_frame(sim, compiled, held, exact=natural_probability)
@@ -250,7 +250,7 @@ def report_frames(sim, compiled, acc, hist, held):
     parameters, labels = [], []
     for r in range(len(compiled.rulesets)):
         for k in range(int(compiled.n_naturals[r])):
-            kind, parameter = (int(x) for x in compiled.naturals[r, k, :2])
+            kind, parameter = (int(compiled.naturals[r, k, c]) for c in (NAT_KIND, NAT_PARAMETER))
             parameters.append(parameter)
             labels.append(natural_label(kind, parameter))
     naturals["hands"] = naturals["ruleset"].map(dealt).astype(np.int64)
@@ -276,7 +276,7 @@ def _manifest(sim, compiled, acc, done, seconds, backend, produced, key):
     starts = np.arange(sim.blocks) * sim.block_size
     sizes = np.minimum(sim.block_size, sim.tables - starts)
     what = {
-        "what": "table simulation report (analysis.output.report)",
+        "what": "table simulation report (sapsam.output.report)",
         "run": key,
         "rulesets": [r.id for r in compiled.rulesets],
         "ruleset_names": {r.id: r.name for r in compiled.rulesets},

@@ -1,10 +1,10 @@
-"""The plots of a simulation report (:mod:`analysis.output.report`): EV by ruleset, the
+"""The plots of a simulation report (:mod:`sapsam.output.report`): EV by ruleset, the
 distribution of points, and how often each natural is held against its exact probability.
 """
 
 import numpy as np
 
-from analysis.output import plots
+from sapsam.output import plots
 
 
 def _subtitle(sim, manifest):

@@ -1,20 +1,21 @@
 """Dealing: random hands and tables, as every analysis and the simulator deal them.
 
-Each comes from a :class:`~analysis.play.seeds.Stream`; a table is dealt from one shuffled
+Each comes from a :class:`~sapsam.play.seeds.Stream`; a table is dealt from one shuffled
 pack, a single hand from its own.
 """
 
 import numpy as np
 
-from analysis.base.memory import require_memory
-from analysis.game.mechanisms import BankRotation, Game
+from sapsam.base.memory import require_memory
+from sapsam.game.cards import count_aces
+from sapsam.game.mechanisms import BankRotation, Game
 
 HAND_BYTES = 200  # memory per hand dealt: cards and their sorted copy, decisions, points
 
 
 def deal_sorted_hands(n, stream):
     """``n`` random 13-card hands, each from its own shuffled deck, sorted: uint8 (n, 13),
-    drawn from ``stream`` (:class:`analysis.play.seeds.Stream`)."""
+    drawn from ``stream`` (:class:`sapsam.play.seeds.Stream`)."""
     require_memory(n * 120, f"{n:,} hands")  # a shuffled pack each, then the hand and its rows
     rng = stream.generator()
     decks = rng.permuted(np.broadcast_to(np.arange(52, dtype=np.uint8), (n, 52)), axis=1)
@@ -23,7 +24,7 @@ def deal_sorted_hands(n, stream):
 
 def deal_tables(tables, players, stream):
     """Deal ``tables`` tables of ``players`` hands, each table from one shuffled pack, drawn
-    from ``stream`` (:class:`analysis.play.seeds.Stream`).
+    from ``stream`` (:class:`sapsam.play.seeds.Stream`).
 
     Returns
     -------
@@ -38,7 +39,7 @@ def deal_tables(tables, players, stream):
 
 
 def table_setup(rules, hands):
-    """The aces each hand holds and each table's bank seat, as :mod:`kernels.simulate` has them.
+    """The aces each hand holds and each table's bank seat, as :mod:`sapsam.kernels.simulate` has them.
 
     Parameters
     ----------
@@ -52,7 +53,7 @@ def table_setup(rules, hands):
         ``table % P`` (rotating bank), the ruleset's seat (fixed bank), or -1 (no bank).
     """
     tables, players = hands.shape[:2]
-    aces = ((hands >> 2) == 12).sum(axis=2).astype(np.int64)
+    aces = count_aces(hands).astype(np.int64)
     if rules.scoring.game != Game.BANK:
         bank = np.full(tables, -1, np.int64)
     elif rules.bank.rotation == BankRotation.ROTATE:

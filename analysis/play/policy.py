@@ -1,9 +1,9 @@
 """Policies as the kernels play them.
 
-A :class:`Policy` bundles what :func:`kernels.policies.decide` needs: the policy code, the EV
+A :class:`Policy` bundles what :func:`sapsam.kernels.policies.decide` needs: the policy code, the EV
 tables of ``table``/``fitted`` (built from the field's per-row strength distributions under a
 ruleset) and the per-row points of ``balanced`` (row percentiles) and ``houseway`` (its chart,
-:mod:`analysis.strategy.houseway`).  Names become policies in :mod:`analysis.strategy.registry`.
+:mod:`sapsam.strategy.houseway`).  Names become policies in :mod:`sapsam.strategy.registry`.
 """
 
 from collections import Counter
@@ -14,10 +14,10 @@ from math import comb
 
 import numpy as np
 
-from kernels import policies as _kp
-from kernels import value as _kv
-from kernels.evaluate import CARD_WEIGHT, FLUSH5, N_STRENGTHS, NONFLUSH5, RANK3_TABLE
-from kernels.lowball import LOW_FLUSH5, LOW_NONFLUSH5
+from sapsam.kernels import policies as _kp
+from sapsam.kernels import value as _kv
+from sapsam.kernels.evaluate import CARD_WEIGHT, FLUSH5, N_STRENGTHS, NONFLUSH5, RANK3_TABLE
+from sapsam.kernels.lowball import LOW_FLUSH5, LOW_NONFLUSH5
 
 
 @cache
@@ -26,9 +26,10 @@ def row_percentiles():
 
     Returns ndarray(float64), shape (3, N_STRENGTHS): row 0 for 3-card fronts (22,100 hands),
     row 1 for 5-card hands (2,598,960), row 2 for 5-card hands as 2-7 lows
-    (:mod:`kernels.lowball`); the percentile counts ties as half.  Counted by combinatorics
+    (:mod:`sapsam.kernels.lowball`); the percentile counts ties as half.  Counted by combinatorics
     over rank multisets: a multiset with counts c_r has prod C(4, c_r) suit choices, four of
-    them flushes when its five ranks differ.
+    them flushes when its five ranks differ.  Every game that ranks its rows by these
+    strengths reads this one table.
     """
     counts = np.zeros((3, N_STRENGTHS))
     weights = CARD_WEIGHT[::4]
@@ -56,7 +57,7 @@ def row_percentiles():
 def balanced_points(low_middle=False):
     """``balanced``'s points table: the front's percentile, and the five-card one for the
     middle (as a 2-7 low with ``low_middle``) and the back (float64
-    kernels.policies.POINTS_SHAPE; never surrenders)."""
+    sapsam.kernels.policies.POINTS_SHAPE; never surrenders)."""
     pct = row_percentiles()
     points = np.zeros(_kp.POINTS_SHAPE)
     points[0, :-1], points[1, :-1], points[2, :-1] = pct[0], pct[2 if low_middle else 1], pct[1]
@@ -71,9 +72,14 @@ class Policy:
 
     name: str
     code: int
-    tables: np.ndarray  # float64 kernels.policies.TABLE_SHAPE; zeros unless table/fitted
-    points: np.ndarray  # float64 kernels.policies.POINTS_SHAPE: balanced's and houseway's
+    tables: np.ndarray  # float64 sapsam.kernels.policies.TABLE_SHAPE; zeros unless table/fitted
+    points: np.ndarray  # float64 sapsam.kernels.policies.POINTS_SHAPE: balanced's and houseway's
     source: str  # where the tables came from
+
+    @property
+    def arrays(self):
+        """The policy as the kernels take it (:class:`sapsam.kernels.policies.Policy`)."""
+        return _kp.Policy(self.code, self.tables, self.points)
 
     @classmethod
     def from_row_mass(cls, name, row_mass, rules, source, surrender_rate=0.0):

@@ -10,7 +10,7 @@ Every random number sapsam draws comes from
 - ``key`` says which piece of the work: a block of tables, a fit's round, a deal and seat.
 
 Any piece can so be (re)computed alone: the same numbers with 1 or 2 threads, locally or on a
-cluster, in one go or resumed.  The kernels draw from SplitMix64 (:mod:`kernels.rng`), one
+cluster, in one go or resumed.  The kernels draw from SplitMix64 (:mod:`sapsam.kernels.rng`), one
 ``uint64`` state per block (:meth:`Stream.states`); numpy code draws from a
 :class:`numpy.random.Generator` (:meth:`Stream.generator`).
 

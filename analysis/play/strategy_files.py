@@ -1,20 +1,20 @@
 """Fitted strategy files: where they are, reading them, and the policy they make.
 
 Fitted strategies are files ``<ruleset>-<players>p.npz`` with a JSON manifest beside them,
-written by ``sapsam fit`` (:mod:`analysis.strategy.fit`).  They ship inside the package
+written by ``sapsam fit`` (:mod:`sapsam.strategy.fit`).  They ship inside the package
 (``analysis/play/strategies/``); a user's own fits live in the user's data folder
 (:func:`user_strategy_dir`) and take precedence, so that a fit the user made is the one used;
 fits made on demand for any other ruleset or table size are cached there too
 (:func:`on_demand_dir`).  A strategy is used only for the rules it was fitted for: its manifest
-records their :meth:`~analysis.game.rules.Ruleset.digest`.
+records their :meth:`~sapsam.game.rules.Ruleset.digest`.
 """
 
 import json
 from functools import cache
 from pathlib import Path
 
-from analysis.play.policy import Policy
-from kernels.evaluate import N_STRENGTHS
+from sapsam.kernels.evaluate import N_STRENGTHS
+from sapsam.play.policy import Policy
 
 SHIPPED_STRATEGY_DIR = Path(__file__).resolve().parent / "strategies"
 
@@ -37,7 +37,7 @@ def strategy_name(rules_id, players):
 
 def on_demand_dir():
     """Where fits made on demand are cached: ``on-demand`` in :func:`user_strategy_dir`, one
-    file per ruleset content (:meth:`~analysis.game.rules.Ruleset.digest`) and table size."""
+    file per ruleset content (:meth:`~sapsam.game.rules.Ruleset.digest`) and table size."""
     return user_strategy_dir() / "on-demand"
 
 
@@ -55,7 +55,7 @@ def strategy_path(rules_id, players):
 
 
 def find_strategy(rules, players):
-    """The fitted strategy of a ruleset (a :class:`~analysis.game.rules.Ruleset`) at a table
+    """The fitted strategy of a ruleset (a :class:`~sapsam.game.rules.Ruleset`) at a table
     size, or None: the user's own fit, else the shipped one for the same rules (whatever their
     id), else a cached on-demand fit; each only if its manifest says it was fitted for these
     rules (their digest) and this table size, so that an edited ruleset file never plays an
@@ -110,7 +110,7 @@ def check_strategy(path, rules, players):
 def load_strategy(path):
     """A strategy file's per-row strength distribution (float64 (3, N_STRENGTHS)) and the
     share of the field that surrenders (0 for files without it)."""
-    from analysis.base.files import load_npz
+    from sapsam.base.files import load_npz
 
     data = load_npz(path, "strategy file (as 'sapsam fit' writes)", ("row_mass",))
     mass = data["row_mass"]
@@ -130,10 +130,10 @@ class MissingStrategy(ValueError):
 
 
 def fitted_policy(rules, players, strategy=None):
-    """The ``fitted`` policy of a ruleset (a :class:`~analysis.game.rules.Ruleset`) and table
+    """The ``fitted`` policy of a ruleset (a :class:`~sapsam.game.rules.Ruleset`) and table
     size: from ``strategy`` (a file, refused if made for other rules or another table size) or
     from :func:`find_strategy`; :class:`MissingStrategy` if there is none
-    (:func:`analysis.strategy.fit.fitted_strategy` fits one on demand)."""
+    (:func:`sapsam.strategy.fit.fitted_strategy` fits one on demand)."""
     if strategy is not None:
         path = Path(strategy)
         if not path.is_file():

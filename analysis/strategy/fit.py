@@ -8,7 +8,7 @@ fictitious-play average that keeps a floor so late iterations still move).  It s
 largest change of any row's cumulative distribution falls below ``tolerance`` or after
 ``iterations``.  Every iteration uses its own seeded deals, so a fit is reproducible from its
 seed.  The result is stored as ``<ruleset>-<players>p.npz`` in the user's strategy folder
-(:func:`analysis.play.strategy_files.user_strategy_dir`, or where asked) with a JSON manifest beside it
+(:func:`sapsam.play.strategy_files.user_strategy_dir`, or where asked) with a JSON manifest beside it
 (ruleset, players, iterations, hands, seed, versions).  Every round is checkpointed,
 so an interrupted fit resumes (``sapsam fit --resume``) with the same result.
 """
@@ -20,21 +20,21 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.base.files import (
+from sapsam.base.files import (
     checkpoint_beside,
     provenance,
     read_checkpoint,
     write_json,
     write_npz,
 )
-from analysis.game.rules import Ruleset
-from analysis.game.ruleset_files import load_ruleset
-from analysis.play.deal import deal_sorted_hands
-from analysis.play.policy import Policy, balanced_points
-from analysis.play.seeds import CHUNKS, SCHEME, Stream
-from kernels import policies as _kp
-from kernels import value as _kv
-from kernels.evaluate import N_STRENGTHS
+from sapsam.game.rules import Ruleset
+from sapsam.game.ruleset_files import load_ruleset
+from sapsam.kernels import policies as _kp
+from sapsam.kernels import value as _kv
+from sapsam.kernels.evaluate import N_STRENGTHS
+from sapsam.play.deal import deal_sorted_hands
+from sapsam.play.policy import Policy, balanced_points
+from sapsam.play.seeds import CHUNKS, SCHEME, Stream
 
 
 def played_field(policy, rules, players, hands, stream):
@@ -43,8 +43,7 @@ def played_field(policy, rules, players, hands, stream):
     None if no hand was set) and the share of hands it surrenders."""
     compiled = rules.compile()
     deals = deal_sorted_hands(hands, stream)
-    rows, _, _, surrender = _kp.play_hands(deals, policy.code, policy.tables, policy.points,
-                                           compiled.params, compiled.naturals,
+    rows, _, _, surrender = _kp.play_hands(deals, policy.arrays, compiled.arrays,
                                            rules.opposing_hands(players),
                                            stream.child(1).states(CHUNKS))
     rows = rows[rows[:, 0] >= 0].astype(np.int64)
@@ -92,8 +91,8 @@ def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.
     history : list of float
         The largest change of each round (row CDFs, or the weighted surrender rate).
     """
-    from analysis.play.policy import Policy
-    from analysis.strategy.fit import balanced_field
+    from sapsam.play.policy import Policy
+    from sapsam.strategy.fit import balanced_field
 
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
     rules.check_players(players)
@@ -155,14 +154,14 @@ def save_strategy(path, row_mass, surrender_rate, rules, players, history, hands
 def default_strategy_path(rules_id, players):
     """Where ``sapsam fit`` writes when not told: the user's strategy folder, never the
     strategies shipped in the package."""
-    from analysis.play.strategy_files import strategy_name, user_strategy_dir
+    from sapsam.play.strategy_files import strategy_name, user_strategy_dir
 
     return user_strategy_dir() / strategy_name(rules_id, players)
 
 
 def fit_and_save(rules, players, path=None, resume=False, fresh=False, **options):
     """Fit and store; returns the manifest.  Rounds are checkpointed beside the strategy file
-    (:func:`analysis.base.files.checkpoint_beside`, removed at the end); ``resume`` continues an interrupted fit,
+    (:func:`sapsam.base.files.checkpoint_beside`, removed at the end); ``resume`` continues an interrupted fit,
     ``fresh`` discards its checkpoint."""
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
     path = strategy_file(path or default_strategy_path(rules.id, players))
@@ -183,13 +182,13 @@ ON_DEMAND = {"iterations": 30, "hands": 20000, "seed": 0}
 
 def fitted_strategy(rules, players, stage=None):
     """The strategy file of a ruleset and table size
-    (:func:`analysis.play.strategy_files.find_strategy`), fitted now and cached if there is
-    none (:func:`analysis.play.strategy_files.on_demand_path`): any ruleset file, any table.
+    (:func:`sapsam.play.strategy_files.find_strategy`), fitted now and cached if there is
+    none (:func:`sapsam.play.strategy_files.on_demand_path`): any ruleset file, any table.
 
     ``stage(label, total, unit)`` gives the fit's progress callback (as
-    :meth:`analysis.base.progress.Progress.task`); it is called only when a fit is needed.
+    :meth:`sapsam.base.progress.Progress.task`); it is called only when a fit is needed.
     """
-    from analysis.play.strategy_files import find_strategy, on_demand_path
+    from sapsam.play.strategy_files import find_strategy, on_demand_path
 
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
     path = find_strategy(rules, players)
@@ -208,8 +207,8 @@ def balanced_field(players, low_middle=False, deals=4000):
     """Per-row strength distribution of ``balanced`` settings over ``deals`` random hands (the
     middle as a 2-7 low with ``low_middle``): a fixed part of the ``table`` policy and of a
     fit's start, so drawn from seed 0 whatever a command's ``--seed``."""
-    from analysis.play.seeds import Stream
-    from analysis.strategy.fit import played_row_mass
+    from sapsam.play.seeds import Stream
+    from sapsam.strategy.fit import played_row_mass
 
     policy = Policy("balanced", _kp.BALANCED, np.zeros(_kv.TABLE_SHAPE),
                     balanced_points(low_middle), "")

@@ -17,7 +17,7 @@ twice as much).
 :func:`derive` builds the chart from the fitted strategy of a ruleset and table size:
 
 a. Deal hands (the seed's ``houseway`` stream) and value every Pareto-frontier setting of each
-   with the fitted policy's own EV (:func:`kernels.value.setting_ev`, what it maximises).
+   with the fitted policy's own EV (:func:`sapsam.kernels.value.setting_ev`, what it maximises).
 b. Regress those values, within each hand (only the order inside a hand matters), on
    indicators of fine hand classes per row: category x top rank (:data:`CLASS_OF`), and make
    each row's class values non-decreasing in hand strength (pool adjacent violators).
@@ -35,7 +35,7 @@ A row given a single line scores nothing and needs no line on the chart (the tie
 so ``lines`` counts the lines of the rows that score.  The derived chart of a named ruleset
 ships with the package (``houseways/``, keyed by the fitted strategy's contents) and one derived
 on demand is cached beside the user's fits, so the ``houseway`` policy starts at once.  Its price
-is the paired cost against fitted (:func:`analysis.measure.compare.policy_gap`).
+is the paired cost against fitted (:func:`sapsam.measure.compare.policy_gap`).
 """
 
 import hashlib
@@ -44,16 +44,19 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.base.files import provenance, write_json
-from analysis.base.fits import isotonic, segmentations
-from analysis.base.progress import shifted
-from analysis.game.rules import Ruleset
-from analysis.game.ruleset_files import load_ruleset
-from analysis.play.deal import deal_sorted_hands
-from analysis.play.seeds import CHUNKS, Stream
-from analysis.play.strategy_files import fitted_policy, on_demand_dir
-from analysis.strategy.fit import fitted_strategy
-from analysis.strategy.houseway_chart import (  # noqa: F401 (the chart's names, re-exported)
+from sapsam.base.files import provenance, write_json
+from sapsam.base.fits import isotonic, segmentations
+from sapsam.base.progress import shifted
+from sapsam.game.rules import Ruleset
+from sapsam.game.ruleset_files import load_ruleset
+from sapsam.kernels import policies as _kp
+from sapsam.kernels import value as _kv
+from sapsam.kernels.settings import pareto_frontier_batch
+from sapsam.play.deal import deal_sorted_hands
+from sapsam.play.seeds import CHUNKS, Stream
+from sapsam.play.strategy_files import fitted_policy, on_demand_dir
+from sapsam.strategy.fit import fitted_strategy
+from sapsam.strategy.houseway_chart import (  # noqa: F401 (the chart's names, re-exported)
     CLASS_KEYS,
     CLASS_OF,
     ROWS,
@@ -66,9 +69,6 @@ from analysis.strategy.houseway_chart import (  # noqa: F401 (the chart's names,
     points_table,
     require_house_way,
 )
-from kernels import policies as _kp
-from kernels import value as _kv
-from kernels.settings import pareto_frontier_batch
 
 LINES = 12  # chart lines (of the rows that score) of the house way every command plays
 MAX_POINTS = 50  # the strongest line of any row scores at most this
@@ -373,8 +373,8 @@ def _play(policy, rules, players, hands, stream):
     """What a policy does with each hand (its choices from ``stream``'s child 1):
     (rows, natural, key, surrender)."""
     compiled = rules.compile()
-    return _kp.play_hands(hands, policy.code, policy.tables, policy.points, compiled.params,
-                          compiled.naturals, rules.opposing_hands(players), stream.child(1).states(CHUNKS))
+    return _kp.play_hands(hands, policy.arrays, compiled.arrays, rules.opposing_hands(players),
+                          stream.child(1).states(CHUNKS))
 
 
 def _threshold(totals, surrenders):
@@ -391,7 +391,7 @@ def _threshold(totals, surrenders):
 
 def _agreement(table, policy, rules, players, hands, stream):
     """Share of hands the house way sets (or declares, surrenders) as the fitted one does."""
-    from analysis.play.policy import Policy
+    from sapsam.play.policy import Policy
 
     house = Policy("houseway", _kp.HOUSEWAY, np.zeros(_kv.TABLE_SHAPE), table, "")
     mine = _play(house, rules, players, hands, stream)

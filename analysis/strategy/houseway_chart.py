@@ -5,17 +5,17 @@ A chart gives each row's hands points by line: a line is a run of fine classes o
 (:data:`CLASS_KEYS`, category x rank of the leading group, weakest first), e.g. "pair of 4s
 to pair of Js: 14".  The house way scores every legal setting by its rows' lines, plays the
 highest total and on a tie the stronger front, then middle, then back
-(:mod:`analysis.strategy.houseway` derives the chart; :mod:`kernels.policies` plays it).
+(:mod:`sapsam.strategy.houseway` derives the chart; :mod:`sapsam.kernels.policies` plays it).
 """
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from analysis.game.cards import RANKS
-from kernels import policies as _kp
-from kernels import value as _kv
-from kernels.evaluate import N_STRENGTHS, ORDINAL_TO_PACKED, RANK3_TABLE, WHEEL_SECOND
+from sapsam.game.cards import RANKS
+from sapsam.kernels import policies as _kp
+from sapsam.kernels import value as _kv
+from sapsam.kernels.evaluate import N_STRENGTHS, ORDINAL_TO_PACKED, RANK3_TABLE, WHEEL_SECOND
 
 ROWS = ("front", "middle", "back")
 
@@ -93,7 +93,7 @@ class HouseWay:
     surrender_below: float  # surrender when the best total is below this (-inf: never)
     declares: bool  # the ruleset pays naturals
     agreement: float  # share of sampled hands set exactly as the fitted strategy sets them
-    points: np.ndarray  # float64 kernels.policies.POINTS_SHAPE, on the ruleset's scale
+    points: np.ndarray  # float64 sapsam.kernels.policies.POINTS_SHAPE, on the ruleset's scale
     hands: int = 0  # sampled hands it was derived from
     regret: float = float("nan")  # mean fitted EV lost on those hands (in-sample)
 
@@ -190,7 +190,7 @@ def _ace_low(rows, wheel):
 
 def as_policy(way, source):
     """A :class:`HouseWay` as a policy the kernels play."""
-    from analysis.play.policy import Policy
+    from sapsam.play.policy import Policy
 
     return Policy("houseway", _kp.HOUSEWAY, np.zeros(_kv.TABLE_SHAPE), way.points, source)
 
@@ -227,23 +227,23 @@ def line_of(way, row, strength, wheel):
 def decide_hand(way, hand, rules, players):
     """The house way's decision for one hand (text or 13 card codes), as the kernels play it,
     with the rule and the chart lines that decided it: a :class:`HandDecision`."""
-    from analysis.game.settings import pareto_frontier, sorted_hand
-    from analysis.play.seeds import CHUNKS, Stream
-    from kernels.naturals import NATURAL_KINDS
+    from sapsam.game.settings import pareto_frontier, sorted_hand
+    from sapsam.kernels.naturals import NAT_KIND, NATURAL_KINDS
+    from sapsam.play.seeds import CHUNKS, Stream
 
     cards = sorted_hand(hand)
     compiled = rules.compile()
     policy = as_policy(way, "")
     rows, natural, _, surrender = _kp.play_hands(
-        cards[None], policy.code, policy.tables, policy.points, compiled.params,
-        compiled.naturals, rules.opposing_hands(players), Stream(0, "houseway").states(CHUNKS))
+        cards[None], policy.arrays, compiled.arrays, rules.opposing_hands(players),
+        Stream(0, "houseway").states(CHUNKS))
     numbers = way.rule_numbers
     frontier = pareto_frontier(cards, wheel_rank=str(rules.wheel_rank)).members
     totals = [sum(way.points[k, m.strengths[k]] for k in range(3)) for m in frontier]
     top = float(max(totals))
     tied = int(sum(t == top for t in totals))
     if natural[0] >= 0:
-        kind = NATURAL_KINDS[compiled.naturals[natural[0], 0]]
+        kind = NATURAL_KINDS[compiled.naturals[natural[0], NAT_KIND]]
         return HandDecision(numbers["declare"], f"natural ({kind})",
                             f"a natural ({kind}) is declared whenever held", (), top, tied)
     if surrender[0]:

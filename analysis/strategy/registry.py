@@ -1,18 +1,18 @@
 """Policies by name: the one place a name such as ``fitted`` or ``houseway`` becomes a
-:class:`~analysis.play.policy.Policy` for a ruleset and table size.
+:class:`~sapsam.play.policy.Policy` for a ruleset and table size.
 """
 
 import numpy as np
 
-from analysis.game.rules import Ruleset
-from analysis.game.ruleset_files import load_ruleset
-from analysis.play.names import POLICY_NAMES
-from analysis.play.policy import Policy, balanced_points
-from analysis.play.strategy_files import fitted_policy
-from analysis.strategy.fit import balanced_field, fitted_strategy
-from analysis.strategy.houseway import as_policy, derive, require_house_way
-from kernels import policies as _kp
-from kernels import value as _kv
+from sapsam.game.rules import Ruleset
+from sapsam.game.ruleset_files import load_ruleset
+from sapsam.kernels import policies as _kp
+from sapsam.kernels import value as _kv
+from sapsam.play.names import POLICY_NAMES
+from sapsam.play.policy import Policy, balanced_points
+from sapsam.play.strategy_files import fitted_policy
+from sapsam.strategy.fit import balanced_field, fitted_strategy
+from sapsam.strategy.houseway import as_policy, derive, require_house_way
 
 
 def make_policy(name, rules, players, strategy=None, stage=None):
@@ -25,11 +25,11 @@ def make_policy(name, rules, players, strategy=None, stage=None):
     players : int
     strategy : path, optional
         A strategy file for ``fitted`` (default: the one for this ruleset and table size,
-        fitted now and cached if there is none: :func:`analysis.strategy.fit.fitted_strategy`).
+        fitted now and cached if there is none: :func:`sapsam.strategy.fit.fitted_strategy`).
         ``table`` uses the field of ``balanced`` players.
     stage : callable, optional
         ``stage(label, total, unit)`` gives a progress callback for work that takes seconds: a
-        fit on demand, deriving the house way (as :meth:`analysis.base.progress.Progress.task`).
+        fit on demand, deriving the house way (as :meth:`sapsam.base.progress.Progress.task`).
     """
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
     if name not in POLICY_NAMES:

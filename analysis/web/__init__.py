@@ -1,1 +1,1 @@
-"""The web app: ``sapsam serve`` (:mod:`analysis.web.app`)."""
+"""The web app: ``sapsam serve`` (:mod:`sapsam.web.app`)."""

@@ -51,7 +51,7 @@ class Job:
 
     def stage_callback(self, label, total=None, unit="it"):
         """A progress callback for one stage of the work (as
-        :meth:`analysis.base.progress.Progress.task`) that raises :class:`Cancelled` once the
+        :meth:`sapsam.base.progress.Progress.task`) that raises :class:`Cancelled` once the
         job is cancelled."""
         if self.cancel.is_set():
             raise Cancelled
@@ -97,10 +97,14 @@ class Jobs:
         return list(self._jobs.values())
 
     def cancel(self, job_id):
-        """Cancel a waiting job at once, a running one at its next progress report."""
-        job = self._jobs[job_id]
+        """Cancel a waiting job at once, a running one at its next progress report; None if
+        there is no such job (or no longer)."""
+        with self._lock:
+            job, future = self._jobs.get(job_id), self._futures.get(job_id)
+        if job is None:
+            return None
         job.cancel.set()
-        if self._futures[job_id].cancel():
+        if future.cancel():
             job.state = "cancelled"
         return job
 

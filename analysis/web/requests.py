@@ -1,13 +1,13 @@
 """The bodies the web API accepts, with the limits that keep one request from taking the
 machine.  Pydantic checks their shape and bounds (a 422 naming the field); what only the game
-can check (cards, settings, ruleset ids) is checked by :mod:`analysis.web.app` (a 400 naming
-the field)."""
+can check (cards, settings, ruleset ids) is checked by the routes (:mod:`sapsam.web.checks`, a 400
+naming the field).  Every game's own bodies are beside its routes."""
 
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from analysis.play.names import POLICY_NAMES
+from sapsam.play.names import POLICY_NAMES
 
 # per request: the CLI's defaults are well inside these
 MAX_SAMPLES = 100_000  # best, review: sampled opponent tables
@@ -26,9 +26,11 @@ Hand = Annotated[str, Field(max_length=TEXT, description='13 cards, e.g. "As Kd 
 
 
 class Body(BaseModel):
-    """A request body: unknown fields are refused, not ignored."""
+    """A request body: unknown fields are refused, not ignored, and each field takes only its own
+    JSON type: no ``true``/``false`` or ``"5"`` for a number, no ``5.0`` for a whole number, no
+    ``1`` for a boolean or a number for a string (a 422 naming the field)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class SettingsRequest(Body):
@@ -61,37 +63,6 @@ class BestRequest(HandRequest):
 class ReviewRequest(HandRequest):
     setting: Annotated[str, Field(max_length=TEXT, description='"front | middle | back", e.g. '
                                                                '"5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts".')]
-
-
-class PaiGowRequest(Body):
-    tiles: Annotated[str, Field(max_length=TEXT, description='Four Pai Gow tiles, e.g. "6-6 1-1 '
-                                                             '4-2 5-3" or "teen day gee joon eight".')]
-    banking: bool = False
-    commission: Annotated[float, Field(ge=0, lt=1, description="On a winning bet, e.g. 0.05.")] = 0.05
-
-
-OfcRules = Annotated[str, Field(max_length=TEXT, description="An OFC ruleset's id: ofc-pineapple, "
-                                                             "ofc-pineapple-progressive or ofc-classic.")]
-Board = Annotated[str, Field(max_length=TEXT, description='"front | middle | back", rows may be short, '
-                                                          'e.g. "As Ad | Kc Qc 5d | 9h 9s".')]
-MAX_OFC_SAMPLES = 5_000  # rollouts of every placement
-
-
-class OfcFantasylandRequest(Body):
-    cards: Annotated[str, Field(max_length=TEXT, description="13 to 17 cards of a Fantasyland hand.")]
-    rules: OfcRules = "ofc-pineapple"
-
-
-class OfcPlaceRequest(Body):
-    board: Board = ""
-    hand: Annotated[str, Field(max_length=TEXT, description='The cards dealt now, e.g. "Ah 2c 7d".')]
-    dead: Annotated[str, Field(max_length=TEXT, description="Cards known to be out.")] = ""
-    opponents: Annotated[list[Annotated[str, Field(max_length=TEXT, description=(
-        "An opponent's board, or 'fantasyland:N' for one in Fantasyland with N cards."))]],
-        Field(max_length=2)] = []
-    rules: OfcRules = "ofc-pineapple"
-    samples: Annotated[int, Field(ge=32, le=MAX_OFC_SAMPLES)] = 500
-    seed: Seed = 1
 
 
 class ScoreRequest(Body):

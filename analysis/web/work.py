@@ -1,9 +1,9 @@
 """What each kind of job does: the same analyses and files as the command of its name, into the
-job's folder, with the job's progress (:class:`analysis.web.jobs.Job`)."""
+job's folder, with the job's progress (:class:`sapsam.web.jobs.Job`)."""
 
 import time
 
-from analysis.base.files import provenance, write_json
+from sapsam.base.files import provenance, write_json
 
 
 def run_job(job):
@@ -12,8 +12,8 @@ def run_job(job):
 
 
 def _simulate(job, rules, players, seats, tables, seed, block_size):
-    from analysis.measure.simulate import Simulation, compile_simulation, run, seats_frame
-    from analysis.output.report import write_report
+    from sapsam.measure.simulate import Simulation, compile_simulation, run, seats_frame
+    from sapsam.output.report import write_report
 
     if len(seats) not in (1, players):
         raise ValueError(f"seats: give one policy for every seat or {players}, got {len(seats)}")
@@ -28,7 +28,7 @@ def _simulate(job, rules, players, seats, tables, seed, block_size):
 
 
 def _exploit(job, rules, players, policy, deals, samples, seed):
-    from analysis.measure.exploit import exploitability
+    from sapsam.measure.exploit import exploitability
 
     result = exploitability(rules, players, policy, deals, samples, seed,
                             progress=job.stage_callback("deals", deals, "deals"))
@@ -39,7 +39,7 @@ def _exploit(job, rules, players, policy, deals, samples, seed):
 
 
 def _houseway(job, rules, players, tables, seed):
-    from analysis.output.houseway import write_houseway
+    from sapsam.output.houseway import write_houseway
 
     way, gap, _ = write_houseway(rules, players, tables, seed, job.folder,
                                  stage=job.stage_callback)
@@ -48,7 +48,7 @@ def _houseway(job, rules, players, tables, seed):
 
 
 def _chart(job, chart, rules, players, samples, seed, policies):
-    from analysis.output.charts import write_chart
+    from sapsam.output.charts import write_chart
 
     paths = write_chart(chart, rules, players, samples, seed, job.folder, list(policies),
                         progress=job.stage_callback(f"chart {chart}", unit="hands"))

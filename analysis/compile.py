@@ -1,0 +1,100 @@
+"""Compiling the kernels: what each command compiles, and compiling (or loading) them all
+once, so that no command pays for it (``sapsam compile``; ``make demo`` and ``make test`` run
+it).  The 13-card game's kernels are named here; every other game's come from the registry
+(:mod:`sapsam.games`).  Whether they are in Numba's cache, :func:`sapsam.base.jit.cached` says.
+"""
+
+from sapsam.games import GAMES
+
+HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
+
+
+def warm(progress=None, one_hand=False):
+    """Compile (or load) every kernel the commands use, on tiny runs of each analysis and
+    each game's own warm-up (``one_hand``: only those of settings, score and best, as the web
+    app's requests use).
+    ``progress(steps_done, steps)`` after each."""
+    from sapsam.game.score import score_showdown
+    from sapsam.game.settings import pareto_frontier
+    from sapsam.measure.best import best_setting
+    from sapsam.measure.compare import policy_gaps
+    from sapsam.measure.exploit import exploitability
+    from sapsam.measure.match import play_matches, warm_equity
+    from sapsam.measure.simulate import Simulation, run
+    from sapsam.strategy.fit import fit_equilibrium
+    from sapsam.strategy.houseway import derive
+
+    steps = [
+        lambda: (pareto_frontier(HAND), pareto_frontier(HAND, middle="deuce-to-seven")),
+        lambda: score_showdown("standard", ["6s 6d 4c | Ts Td 9s Qd 8c | 3s 3d 3c 2s 2d",
+                                            "As Kd Qc | 9c 9d 5s 5d 4s | Kh Jh 9h 8h 7h"]),
+        # two kernels: valued opponents' (the search alone) and any other's (greedy, random,
+        # a low middle: sapsam.kernels.policies.search_mode)
+        lambda: (best_setting(HAND, "standard", 4, "fitted", samples=200),
+                 best_setting(HAND, "standard", 4, "greedy", samples=20)),
+        lambda: policy_gaps("standard", 4, ("greedy", "balanced"), tables=50),
+        lambda: derive("standard", 4, hands=200),
+        lambda: fit_equilibrium("basic", 2, iterations=1, hands=200),
+        lambda: exploitability("two-four", 2, deals=1, samples=20),
+        lambda: run(Simulation(("standard", "pusoy-single-winner"), 4,
+                               ("fitted", "greedy", "balanced", "houseway"), 4, 0, 2)),
+        lambda: (play_matches("first-to-11", ("greedy", "greedy"), 1), warm_equity()),
+    ]
+    if one_hand:
+        steps = steps[:3]
+    else:
+        steps += [game.load("warm") for game in GAMES]
+    for i, step in enumerate(steps, 1):
+        step()
+        if progress is not None:
+            progress(i, len(steps))
+
+
+def best_kernels():
+    """What ``best`` and the commands built on its sampler (``review``, ``exploit``, a house
+    way's hand, matches) compile whatever the opponents: the sampler, their decisions compiled
+    into it; which of its routes, :func:`sapsam.measure.best.sampler_search` says."""
+    from sapsam.kernels import montecarlo
+
+    return (montecarlo.sample_block,)
+
+
+def simulate_kernels():
+    from sapsam.kernels import simulate
+
+    return (simulate.simulate_block,)
+
+
+def policy_kernels():
+    from sapsam.kernels import policies, settings, value
+
+    return policies.play_chunk, value._frontier_values, settings._frontier_batch_parallel
+
+
+def hand_kernels():
+    from sapsam.kernels import low_settings, settings, settle
+
+    return (settings.count_legal, settings.pareto_frontier, settle.settle_into,
+            low_settings.low_pareto_frontier)
+
+
+def match_kernels():
+    """What ``sapsam match`` compiles: the seats' decisions and matches played out."""
+    from sapsam.kernels import match, policies
+
+    return match.play_out, policies.play_chunk
+
+
+def match_equity_kernels():
+    """What ranking a hand by the chance of winning a match adds to ``best``'s sampler
+    (``best --score``): the match equity of a field and after a deal."""
+    from sapsam.kernels import match
+
+    return match.equity, match.equity_after
+
+
+def all_kernels():
+    """Every kernel the commands use, every game's."""
+    core = (best_kernels() + simulate_kernels() + policy_kernels() + hand_kernels()
+            + match_kernels() + match_equity_kernels())
+    return core + tuple(kernel for game in GAMES for kernel in game.load("kernels")())

@@ -1,0 +1,53 @@
+"""The registry of games beside the 13-card core: the one place that names them.
+
+Each game is a package of its own, a *wing* (``sapsam.paigow``, ``sapsam.ofc``), with the
+core's inner layers (``kernels``, ``game``, ``play``, ``strategy``, ``measure``, ``output``,
+``web``, ``cli``), depending on the shared core and never on another game.  The command
+line, the web app, the compile warm-up, the kernel-cache check and the rule book ask this
+registry for the games' parts instead of naming them.  A part is named ``"module:attribute"``
+and imported when first asked for, so that the registry sits low in the layers (it imports
+nothing of sapsam) and a caller loads only the layer it may: the command line a game's
+commands, the web app its routes (``tests/test_architecture.py`` checks each name's layer).
+
+Adding a game is a package under ``sapsam/`` and one entry in :data:`GAMES`.
+"""
+
+from dataclasses import dataclass
+from importlib import import_module
+from importlib.resources import files
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game's parts, each ``"module:attribute"`` within its package ``sapsam.<name>``."""
+
+    name: str       #: the package, the command group (``sapsam NAME``) and the API's prefix
+    title: str      #: as a person writes it
+    commands: str   #: the click group of its commands (layer ``cli``)
+    routes: str     #: its web routes, a FastAPI ``APIRouter`` (layer ``web``)
+    kernels: str    #: a function giving the Numba dispatchers its commands compile (``measure``)
+    warm: str       #: a function compiling them on tiny runs, for ``sapsam compile`` (``measure``)
+    rulebook: str   #: its part of RULES.md, a Markdown file in its package
+
+    @property
+    def package(self):
+        return f"sapsam.{self.name}"
+
+    def load(self, part):
+        """The object a part names, imported now: ``game.load("commands")``."""
+        module, _, attribute = getattr(self, part).partition(":")
+        return getattr(import_module(module), attribute)
+
+    def rulebook_text(self):
+        """Its part of RULES.md."""
+        return files(self.package).joinpath(self.rulebook).read_text(encoding="utf-8")
+
+
+GAMES = (
+    Game("paigow", "Pai Gow tiles", commands="sapsam.paigow.cli:paigow_command",
+         routes="sapsam.paigow.web:router", kernels="sapsam.paigow.measure:compiled_kernels",
+         warm="sapsam.paigow.measure:warm", rulebook="rules.md"),
+    Game("ofc", "Open-Face Chinese Poker", commands="sapsam.ofc.cli:ofc_command",
+         routes="sapsam.ofc.web:router", kernels="sapsam.ofc.measure.compile:compiled_kernels",
+         warm="sapsam.ofc.measure.compile:warm", rulebook="rules.md"),
+)

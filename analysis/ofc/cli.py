@@ -1,0 +1,282 @@
+"""``sapsam ofc``: Open-Face Chinese Poker (fantasyland, stay, place, simulate, improve)."""
+
+import json
+
+import click
+
+from sapsam.cli.common import (
+    OutputFile,
+    compile_notice,
+    console,
+    json_option,
+    quiet_option,
+    reports_bad_input,
+    resumable,
+    resume_options,
+    resume_or_fresh,
+    rules_option,
+    seed_option,
+    table,
+)
+
+RULES_HELP = "An OFC ruleset: ofc-pineapple, ofc-pineapple-progressive, ofc-classic or a TOML file."
+
+
+def _notice(quiet):
+    from sapsam.ofc.measure.compile import compiled_kernels
+
+    compile_notice(quiet, *compiled_kernels())
+
+
+def _rules(ruleset):
+    from sapsam.ofc.game import load_ofc_rules
+
+    return load_ofc_rules(ruleset)
+
+
+@click.group("ofc")
+def ofc_command():
+    """Open-Face Chinese Poker: boards built face up street by street (classic: 5 cards, then
+    one at a time; Pineapple: 5, then four rounds of 3, placing 2), Fantasyland, royalties."""
+
+
+@ofc_command.command("fantasyland")
+@click.argument("cards")
+@rules_option("ofc-pineapple", help=RULES_HELP)
+@json_option()
+@reports_bad_input
+def fantasyland_command(cards, ruleset, as_json):
+    """The best setting of a Fantasyland hand of 13 to 17 CARDS, exactly: the most royalties
+    plus the worth of staying in Fantasyland, discards chosen too (ties: the strongest rows).
+
+    CARDS: "As Ad Ac Kh Kd Qs Qh Jc Tc 9c 8c 7c 2d 3h"
+    """
+    from sapsam.ofc.measure.fantasyland import best_fantasyland, parse_fantasyland_cards
+
+    rules = _rules(ruleset)
+    hand = parse_fantasyland_cards(cards)
+    _notice(as_json)
+    best = best_fantasyland(hand, rules)
+    answer = best.to_dict()
+    if as_json:
+        click.echo(json.dumps(answer, indent=2))
+        return
+    out = console()
+    out.print(f"{rules.id}: {len(hand)} cards, the best of every setting that is not fouled "
+              f"({1000 * best.seconds:.0f} ms)")
+    grid = table("row", "cards", "hand", ">royalty")
+    for name, row in answer["rows"].items():
+        grid.add_row(name, row["cards"], row["hand"], str(row["royalty"]))
+    out.print(grid)
+    discards = " ".join(answer["discards"]) or "none"
+    stays = (f"stays in Fantasyland (+{rules.fantasyland.worth:g} counted)" if best.stays
+             else "does not stay")
+    out.print(f"Discard: {discards}.  Royalties {best.royalties}; {stays}; value {best.value:g}.")
+
+
+@ofc_command.command("stay")
+@rules_option("ofc-pineapple", help=RULES_HELP)
+@click.option("--cards", "counts", default="13,14,15,16,17", show_default=True,
+              help="Hand sizes, comma-separated (13 to 17).")
+@click.option("--samples", type=click.IntRange(1, 10**9), default=200_000, show_default=True,
+              help="Random hands per size.")
+@seed_option(1)
+@json_option()
+@quiet_option()
+@reports_bad_input
+def stay_command(ruleset, counts, samples, seed, as_json, quiet):
+    """How often n random cards can be set, not fouled, to stay in Fantasyland (trips in
+    front or quads or better in back; a middle full house where the ruleset says so), with
+    95% intervals."""
+    from sapsam.base.progress import Progress
+    from sapsam.ofc.measure.fantasyland import stay_chance
+
+    rules = _rules(ruleset)
+    try:
+        sizes = [int(x) for x in counts.split(",")]
+    except ValueError:
+        raise ValueError(f"--cards {counts!r}: give whole numbers from 13 to 17, comma-separated") from None
+    for n in sizes:
+        if not 13 <= n <= 17:
+            raise ValueError(f"--cards: a Fantasyland hand has 13 to 17 cards, not {n}")
+    quiet = quiet or as_json
+    _notice(quiet)
+    with Progress(quiet) as bars:
+        chances = [stay_chance(n, rules, samples, seed, bars.task(f"{n} cards", samples, unit="hands"))
+                   for n in sizes]
+    if as_json:
+        click.echo(json.dumps({"rules": rules.id, "seed": seed,
+                               "sizes": [c.to_dict() for c in chances]}, indent=2))
+        return
+    out = console()
+    out.print(f"{rules.id}: the chance that n random cards can stay in Fantasyland "
+              f"({samples:,} hands each, seed {seed})")
+    grid = table(">cards", ">stays", ">chance", ">95% CI")
+    for c in chances:
+        low, high = c.interval
+        grid.add_row(str(c.cards), f"{c.stays:,}", f"{c.chance:.2%}", f"[{low:.2%}, {high:.2%}]")
+    out.print(grid)
+
+
+@ofc_command.command("place")
+@click.option("--board", default="", help="Your board so far, 'front | middle | back' (empty: the "
+              "first street).")
+@click.option("--hand", required=True, help="The cards dealt to you now (5 on the first street; then "
+              "3 in Pineapple, 1 in classic).")
+@click.option("--dead", default="", help="Cards you know are out: your earlier discards, folded hands.")
+@click.option("--opponents", multiple=True, help="An opponent's board, 'front | middle | back', "
+              "or 'fantasyland:N' for one in Fantasyland dealt N cards (repeat for a second).  Not "
+              "given: the ruleset's table, dealt from the unseen cards.")
+@rules_option("ofc-pineapple", help=RULES_HELP)
+@click.option("--samples", type=click.IntRange(1, 10**7), default=500, show_default=True,
+              help="Rollouts of every placement.")
+@seed_option(1)
+@click.option("--policy", type=click.Choice(["heuristic", "improved"]), default=None,
+              help="Who plays the later streets, every board's  [default: improved where the "
+                   "ruleset has self-play weights, else heuristic]")
+@click.option("--top", type=click.IntRange(1), default=10, show_default=True)
+@json_option("Print JSON (every placement).")
+@reports_bad_input
+def place_command(board, hand, dead, opponents, ruleset, samples, seed, policy, top, as_json):
+    """Rank every legal placement (and discard) of the cards in hand by expected points: each
+    played out to the end of the hand SAMPLES times, every board finished by the policy, plus
+    the worth of Fantasyland if your board enters.
+
+    Example: sapsam ofc place --board "As Ad | Kc Qc 5d | 9h 9s" --hand "Ah 2c 7d"
+    """
+    from sapsam.ofc.measure.place import parse_position, rank_placements
+
+    parse_position(ruleset, board, hand, dead, opponents)
+    _notice(as_json)
+    result = rank_placements(ruleset, board, hand, dead, opponents, samples, seed, policy=policy)
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2))
+        return
+    out = console()
+    away = sum(n > 0 for n in result.fantasyland)
+    out.print(f"{result.rules}: {result.opponents} opponent{'s' * (result.opponents > 1)}"
+              f"{f' ({away} in Fantasyland)' if away else ''}, "
+              f"{result.samples:,} rollouts a placement, played out by {result.policy}")
+    out.print(f"Board: [bold]{result.board}[/bold]   Hand: [bold]{result.hand}[/bold]")
+    grid = table(">#", "board after", "discard", ">EV", ">95% CI", ">gap")
+    for i, row in enumerate(result.table.head(top).itertuples()):
+        gap = "best" if i == 0 else f"{row.gap:+.2f}"
+        grid.add_row(str(i + 1), row.setting, row.discard or "-", f"{row.ev:+.2f}",
+                     f"[{row.ci_low:+.2f}, {row.ci_high:+.2f}]", gap)
+    out.print(grid)
+    second = result.table.iloc[1] if len(result.table) > 1 else None
+    if second is not None:
+        low, high = -second.gap_high, -second.gap_low
+        verdict = "distinguishable" if low > 0 else "not distinguishable"
+        out.print(f"[dim]points a hand against every opponent; gap: to the best, the first two "
+                  f"{verdict} (paired 95% CI [{low:.2f}, {high:.2f}])[/dim]")
+
+
+@ofc_command.command("simulate")
+@click.option("--rules", "rulesets", default="ofc-pineapple", show_default=True,
+              help="OFC rulesets, comma-separated: each plays the same decks (a paired comparison).")
+@click.option("--seats", default="heuristic,heuristic", show_default=True,
+              help="A policy per player, comma-separated: random, heuristic, rollout or improved (2 or 3).")
+@click.option("--hands", type=click.IntRange(1, 10**8), default=5000, show_default=True)
+@seed_option(1)
+@json_option()
+@click.option("--out", type=OutputFile(), default=None,
+              help="Write the result with its provenance to this JSON file (and checkpoint "
+                   "finished hands beside it).")
+@resume_options
+@quiet_option()
+@reports_bad_input
+def simulate_command(rulesets, seats, hands, seed, as_json, out, resume, fresh, quiet):
+    """Play hands between policies, Fantasyland carried from hand to hand: each seat's points
+    a hand (95% CI), fouls, Fantasyland entries and stays, royalties, and what a Fantasyland
+    hand is worth over a normal one; under each ruleset, on the same decks.  With --out,
+    finished hands are checkpointed: an interrupted run continues with --resume (to the same
+    numbers, or to more hands)."""
+    from contextlib import nullcontext
+
+    from sapsam.base.files import checkpoint_beside, lock_beside, provenance, write_json
+    from sapsam.base.progress import Progress
+    from sapsam.ofc.measure.simulate import simulate_ofc
+    from sapsam.ofc.play import policy_code, seat_arrays
+
+    resume_or_fresh(resume, fresh, out)
+    names = tuple(s.strip() for s in seats.split(","))
+    for name in names:
+        policy_code(name)
+    ids = [r.strip() for r in rulesets.split(",")]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"--rules {rulesets!r}: name each ruleset once")
+    rules = [_rules(r) for r in ids]
+    for r in rules:
+        r.check_players(len(names))
+        seat_arrays(names, r, len(names))  # an improved seat's weights exist
+    quiet = quiet or as_json
+    _notice(quiet)
+
+    def checkpoint(r):  # one a ruleset, beside the result file
+        return checkpoint_beside(out, r.id) if out else None
+
+    if out:
+        resumable()
+    lock = lock_beside(out) if out else nullcontext()
+    with lock, Progress(quiet) as bars:
+        runs = [simulate_ofc(r, names, hands, seed, bars.task(f"{r.id}", hands, unit="hands"),
+                             checkpoint=checkpoint(r), resume=resume, fresh=fresh) for r in rules]
+        payload = {"seed": seed, "runs": [run.to_dict() for run in runs]}
+        if out:
+            write_json(out, {**payload, "provenance": provenance(rules=ids, seats=list(names), hands=hands,
+                                                                 seed=seed)})
+            for r in rules:
+                checkpoint(r).unlink(missing_ok=True)
+    if as_json:
+        click.echo(json.dumps(payload, indent=2))
+        return
+    out = console()
+    for run in runs:
+        out.print(f"{run.rules}: {run.hands:,} hands (seed {seed})")
+        grid = table(">seat", "policy", ">points", ">95% CI", ">fouls", ">FL in", ">stays", ">FL worth")
+        for r in run.frame().itertuples():
+            grid.add_row(str(r.seat), r.policy, f"{r.points:+.3f}", f"[{r.ci_low:+.2f}, {r.ci_high:+.2f}]",
+                         f"{r.fouls:.1%}", f"{r.entries:.1%}", "-" if r.fl_hands == 0 else f"{r.stays:.0%}",
+                         "-" if r.fl_hands < 2 else f"{r.fl_worth:+.1f}")
+        out.print(grid)
+    out.print("[dim]points a hand; fouls and FL in: of normal hands; stays: of Fantasyland hands; FL worth: "
+              "points in a Fantasyland hand less in a normal one[/dim]")
+
+
+@ofc_command.command("improve")
+@rules_option("ofc-pineapple", help=RULES_HELP)
+@click.option("--players", type=click.IntRange(2, 3), default=2, show_default=True)
+@click.option("--rounds", type=click.IntRange(1, 20), default=3, show_default=True)
+@click.option("--hands", type=click.IntRange(100, 10**7), default=8000, show_default=True,
+              help="Hands a duel.")
+@seed_option(1)
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="File to write (default: your own, used by the 'improved' policy).")
+@quiet_option()
+@reports_bad_input
+def improve_command(ruleset, players, rounds, hands, seed, out, quiet):
+    """Tune the heuristic's weights by self-play: each weight halved and doubled against the
+    incumbent, kept when it wins with a 95% interval above zero.  The result is the
+    'improved' policy of this ruleset and table size."""
+    from pathlib import Path
+
+    from sapsam.base.progress import Progress
+    from sapsam.ofc.play import TUNED, own_improved_path
+    from sapsam.ofc.strategy import FACTORS, improve, write_improvement
+
+    rules = _rules(ruleset)
+    rules.check_players(players)
+    target = Path(out) if out else own_improved_path(rules.id, players)
+    _notice(quiet)
+    with Progress(quiet) as bars:
+        weights, history = improve(rules, players, rounds, hands, seed,
+                                   bars.task("self-play duels", rounds * len(TUNED) * len(FACTORS), unit="duels"))
+    write_improvement(target, rules, players, weights, history, rounds, hands, seed)
+    grid = table(">round", "weight", ">tried", ">lead", ">95% CI", "kept")
+    for h in history:
+        grid.add_row(str(h["round"]), h["weight"], f"{h['value']:g}", f"{h['lead']:+.3f}",
+                     f"[{h['low']:+.2f}, {h['high']:+.2f}]", "yes" if h["kept"] else "")
+    screen = console()
+    screen.print(grid)
+    screen.print(f"weights: {', '.join(f'{k} {v:g}' for k, v in weights.items())}; wrote {target}")

@@ -1,0 +1,259 @@
+"""Open-Face Chinese Poker street by street: placements, the policies that choose them, whole
+hands with Fantasyland carried from one to the next, and rollouts of a placement.
+
+A board is ``uint8[13]`` (front ``[0:3]``, middle ``[3:8]``, back ``[8:13]``) with the cards
+placed so far in each row counted in ``int64[3]``.  A placement of ``nd`` dealt cards is an
+integer whose 2-bit digits say, card by card, which row it goes to (0 front, 1 middle, 2 back)
+or 3: discarded.
+
+Policies (``policy`` per seat, with a row of ``params``):
+
+- ``RANDOM``: a uniform choice among the legal placements;
+- ``HEURISTIC``: the placement whose board is worth most when its empty places are filled at
+  random from the unseen cards ``params[H_FILLS]`` times (the same fills for every
+  placement); a finished board is worth its royalties, ``params[H_FANTASY]`` times the worth
+  of Fantasyland if it enters, and ``params[H_ROW]`` per row times ``2 F - 1`` (``F``: the
+  row's strength percentile, ``cdf``), and ``-params[H_FOUL]`` if it fouls;
+- ``ROLLOUT``: the placement whose board finishes with the most heuristic value on average
+  over ``params[H_ROLLOUTS]`` deals of the unseen cards, its later streets played by the
+  heuristic with ``params[H_INNER_FILLS]`` fills.
+
+A Fantasyland hand is set by :func:`sapsam.ofc.kernels.board.best_fantasyland`.  ``game``, a
+:class:`Game`, bundles a ruleset's tables.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from sapsam.kernels.rng import next_u64, shuffle_prefix
+from sapsam.ofc.kernels.board import BACK, FRONT, MIDDLE, rows_of
+
+# An Open-Face ruleset's tables as the kernels take them (sapsam.ofc.play.game_tables): royalty
+# (row, strength) and Fantasyland entry (strength) from the ruleset, cdf (row, strength): where a
+# row's strength stands among the hands of its size, worth: a Fantasyland hand's value in points
+# by cards, and deal = (first, draw, keep), the cards of a street
+Game = namedtuple("Game", ["royalty", "entry", "cdf", "worth", "deal"])
+
+RANDOM, HEURISTIC, ROLLOUT = 0, 1, 2
+H_FOUL, H_ROW, H_FILLS, H_ROLLOUTS, H_INNER_FILLS, H_FANTASY = 0, 1, 2, 3, 4, 5
+N_PARAMS = 6
+ROW_START = np.array([0, 3, 8], np.int64)
+ROW_SIZE = np.array([3, 5, 5], np.int64)
+DISCARD = 3
+
+
+@njit(cache=True)
+def legal(code, nd, keep, counts):
+    """Whether placement ``code`` of ``nd`` cards discards ``nd - keep`` and fits the rows."""
+    adds = np.zeros(4, np.int64)
+    for i in range(nd):
+        adds[(code >> (2 * i)) & 3] += 1
+    if adds[DISCARD] != nd - keep:
+        return False
+    for r in range(3):
+        if counts[r] + adds[r] > ROW_SIZE[r]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def place(board, counts, dealt, nd, code):
+    """Put the dealt cards where ``code`` says (in place)."""
+    for i in range(nd):
+        r = (code >> (2 * i)) & 3
+        if r != DISCARD:
+            board[ROW_START[r] + counts[r]] = dealt[i]
+            counts[r] += 1
+
+
+@njit(cache=True)
+def finished_value(board, game, params):
+    """The heuristic's worth of a finished board (see the module doc)."""
+    royalty, entry, cdf, worth = game.royalty, game.entry, game.cdf, game.worth
+    f, m, b = rows_of(board)
+    if not (b >= m >= f):
+        return -params[H_FOUL]
+    value = np.float64(royalty[FRONT, f] + royalty[MIDDLE, m] + royalty[BACK, b])
+    if entry[f] > 0:
+        value += params[H_FANTASY] * worth
+    return value + params[H_ROW] * (2 * (cdf[FRONT, f] + cdf[MIDDLE, m] + cdf[BACK, b]) - 3)
+
+
+@njit(cache=True)
+def filled_value(board, counts, pool, npool, fills, state, game, params):
+    """The mean finished value of ``board`` over ``fills`` random fills of its empty places
+    from ``pool[:npool]``."""
+    need = 13 - counts[0] - counts[1] - counts[2]
+    if need == 0:
+        return finished_value(board, game, params)
+    full = board.copy()
+    total = 0.0
+    for _ in range(fills):
+        shuffle_prefix(pool[:npool], need, state)
+        k = 0
+        for r in range(3):
+            for i in range(counts[r], ROW_SIZE[r]):
+                full[ROW_START[r] + i] = pool[k]
+                k += 1
+        total += finished_value(full, game, params)
+    return total / fills
+
+
+@njit(cache=True)
+def unseen(known):
+    """The cards not in the 52-bit mask ``known``."""
+    pool = np.empty(52, np.uint8)
+    n = 0
+    for c in range(52):
+        if not (known >> np.uint64(c)) & np.uint64(1):
+            pool[n] = c
+            n += 1
+    return pool, n
+
+
+@njit(cache=True)
+def heuristic_choice(board, counts, dealt, nd, keep, known, state, game, params):
+    """The heuristic's placement (the module doc): every legal one judged on the same random
+    fills (the pool's order and the random state restored for each)."""
+    pool, npool = unseen(known)
+    order = pool.copy()
+    start = state.copy()
+    best_code, best_value = -1, -np.inf
+    trial = np.empty(13, np.uint8)
+    trial_counts = np.empty(3, np.int64)
+    for code in range(1 << (2 * nd)):
+        if not legal(code, nd, keep, counts):
+            continue
+        trial[:] = board
+        trial_counts[:] = counts
+        place(trial, trial_counts, dealt, nd, code)
+        pool[:] = order
+        state[:] = start
+        value = filled_value(trial, trial_counts, pool, npool, np.int64(params[H_FILLS]), state, game, params)
+        if value > best_value:
+            best_code, best_value = code, value
+    return best_code
+
+
+@njit(cache=True)
+def random_choice(nd, keep, counts, state):
+    total = 0
+    for code in range(1 << (2 * nd)):
+        total += legal(code, nd, keep, counts)
+    pick = np.int64(next_u64(state) % np.uint64(total))
+    for code in range(1 << (2 * nd)):
+        if legal(code, nd, keep, counts):
+            if pick == 0:
+                return code
+            pick -= 1
+    return -1
+
+
+# --------------------------------------------------------------------------------------------
+# Hands played out: whose turn, the basic policies, rollouts
+# --------------------------------------------------------------------------------------------
+
+@njit(cache=True)
+def next_turn(counts, order, turn, deal):
+    """The next seat of ``order`` still building, from ``turn`` on (cyclically), with the cards
+    it is dealt and keeps: ``(index in order, dealt, keep)``, or ``(-1, 0, 0)`` when every
+    board is finished.  An empty board gets ``deal[0]`` cards, later streets ``deal[1]``."""
+    for step in range(order.shape[0]):
+        i = (turn + step) % order.shape[0]
+        p = order[i]
+        placed = counts[p, 0] + counts[p, 1] + counts[p, 2]
+        if placed < 13:
+            if placed == 0:
+                return i, deal[0], deal[0]
+            return i, deal[1], deal[2]
+    return -1, 0, 0
+
+
+@njit(cache=True)
+def own_cards(board, counts):
+    mask = np.uint64(0)
+    for r in range(3):
+        for i in range(counts[r]):
+            mask |= np.uint64(1) << np.uint64(board[ROW_START[r] + i])
+    return mask
+
+
+@njit(cache=True)
+def play_out(boards, counts, deck, order, policy, params, state, game, seen):
+    """Finish the boards of ``order`` (in the order they act) by the random or heuristic
+    policy of each, dealing from ``deck`` in turn.  ``seen``: a 52-bit mask of the cards every
+    seat sees; each placed card joins it.  Returns the number of cards dealt."""
+    own = np.zeros(boards.shape[0], np.uint64)
+    for p in order:
+        own[p] = own_cards(boards[p], counts[p])
+    pos, turn = 0, 0
+    while True:
+        i, nd, keep = next_turn(counts, order, turn, game.deal)
+        if i < 0:
+            return pos
+        p = order[i]
+        dealt = deck[pos:pos + nd]
+        pos += nd
+        for c in dealt:
+            own[p] |= np.uint64(1) << np.uint64(c)
+        if policy[p] == RANDOM:
+            code = random_choice(nd, keep, counts[p], state)
+        else:
+            code = heuristic_choice(boards[p], counts[p], dealt, nd, keep, seen | own[p], state, game, params[p])
+        seen |= placed_mask(dealt, nd, code)
+        place(boards[p], counts[p], dealt, nd, code)
+        turn = i + 1
+
+
+@njit(cache=True)
+def placed_mask(dealt, nd, code):
+    mask = np.uint64(0)
+    for i in range(nd):
+        if (code >> (2 * i)) & 3 != DISCARD:
+            mask |= np.uint64(1) << np.uint64(dealt[i])
+    return mask
+
+
+@njit(cache=True)
+def rollout_choice(board, counts, dealt, nd, keep, known, state, game, params):
+    """The placement whose board finishes with the most heuristic value on average over
+    ``params[H_ROLLOUTS]`` deals of the unseen cards to this board (the same deals for every
+    placement), its later streets played by the heuristic."""
+    pool, npool = unseen(known)
+    codes = np.empty(1 << (2 * nd), np.int64)
+    n_codes = 0
+    for code in range(1 << (2 * nd)):
+        if legal(code, nd, keep, counts):
+            codes[n_codes] = code
+            n_codes += 1
+    totals = np.zeros(n_codes, np.float64)
+    boards = np.empty((1, 13), np.uint8)
+    row_counts = np.empty((1, 3), np.int64)
+    order = np.zeros(1, np.int64)
+    policy = np.full(1, HEURISTIC, np.int64)
+    inner = params.copy().reshape(1, -1)
+    inner[0, H_FILLS] = params[H_INNER_FILLS]
+    deck = pool[:npool].copy()
+    for _ in range(np.int64(params[H_ROLLOUTS])):
+        shuffle_prefix(deck, npool, state)
+        start = state.copy()
+        for j in range(n_codes):
+            boards[0, :] = board
+            row_counts[0, :] = counts
+            place(boards[0], row_counts[0], dealt, nd, codes[j])
+            state[:] = start
+            play_out(boards, row_counts, deck, order, policy, inner, state, game, known)
+            totals[j] += finished_value(boards[0], game, params)
+    return codes[np.argmax(totals)]
+
+
+@njit(cache=True)
+def decide(board, counts, dealt, nd, keep, known, policy, params, state, game):
+    """A seat's placement of ``dealt`` by its policy (the module doc)."""
+    if policy == RANDOM:
+        return random_choice(nd, keep, counts, state)
+    if policy == HEURISTIC:
+        return heuristic_choice(board, counts, dealt, nd, keep, known, state, game, params)
+    return rollout_choice(board, counts, dealt, nd, keep, known, state, game, params)

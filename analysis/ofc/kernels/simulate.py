@@ -1,0 +1,155 @@
+"""Open-Face Chinese Poker hands dealt and played: whole hands with Fantasyland carried from
+one to the next (``simulate_blocks``), and the rollouts that rank the placements of one
+decision (``place_rollouts``).  The policies are :mod:`sapsam.ofc.kernels.policies`'s."""
+
+import numpy as np
+from numba import njit, prange
+
+from sapsam.kernels.rng import shuffle_prefix
+from sapsam.ofc.kernels.board import best_fantasyland, board_outcome, rows_of, settle_boards
+from sapsam.ofc.kernels.policies import decide, next_turn, place, placed_mask, play_out
+
+# A block's tally per seat (simulate_blocks): normal and Fantasyland hands, points in all and in
+# Fantasyland, their squares, fouls, Fantasyland entries and stays, royalties.
+A_HANDS, A_FL_HANDS, A_POINTS, A_FL_POINTS, A_SQUARES, A_FL_SQUARES, A_FOULS, A_ENTRIES, A_STAYS, \
+    A_ROYALTIES = range(10)
+N_TALLY = 10
+
+
+@njit(cache=True)
+def set_fantasyland(cards, royalty, stay, worth_milli, board, counts):
+    """``board`` (13 codes: front, middle, back) set from a Fantasyland hand's ``cards`` by
+    the best setting (:func:`sapsam.ofc.kernels.board.best_fantasyland`), its row ``counts`` full."""
+    _, front, middle, back = best_fantasyland(cards, royalty, stay, worth_milli)
+    counts[0], counts[1], counts[2] = 3, 5, 5
+    k = 0
+    for mask in (front, middle, back):
+        for i in range(cards.shape[0]):
+            if mask >> i & 1:
+                board[k] = cards[i]
+                k += 1
+
+
+@njit(cache=True)
+def play_hand(deck, fl_cards, policy, params, state, game, stay, worth_milli, boards):
+    """One hand: a seat with ``fl_cards[p] > 0`` is in Fantasyland and sets that many cards
+    at once (its board unseen by the others until the end); the others build their boards
+    street by street in seat order, each seeing the cards placed before its turn."""
+    royalty = game.royalty
+    players = fl_cards.shape[0]
+    counts = np.zeros((players, 3), np.int64)
+    pos = 0
+    building = 0
+    for p in range(players):
+        if fl_cards[p] > 0:
+            set_fantasyland(deck[pos:pos + fl_cards[p]], royalty, stay, worth_milli, boards[p],
+                            counts[p])
+            pos += fl_cards[p]
+        else:
+            building += 1
+    order = np.empty(building, np.int64)
+    own = np.zeros(players, np.uint64)
+    k = 0
+    for p in range(players):
+        if fl_cards[p] == 0:
+            order[k] = p
+            k += 1
+    seen = np.uint64(0)
+    turn = 0
+    while True:
+        i, nd, keep = next_turn(counts, order, turn, game.deal)
+        if i < 0:
+            return
+        p = order[i]
+        dealt = deck[pos:pos + nd]
+        pos += nd
+        for c in dealt:
+            own[p] |= np.uint64(1) << np.uint64(c)
+        code = decide(boards[p], counts[p], dealt, nd, keep, seen | own[p], policy[p], params[p], state, game)
+        seen |= placed_mask(dealt, nd, code)
+        place(boards[p], counts[p], dealt, nd, code)
+        turn = i + 1
+
+
+@njit(cache=True, parallel=True)
+def simulate_blocks(states, hands, policy, params, game, stay, worth_milli, stay_cards, scores, tally):
+    """Blocks of ``hands`` consecutive hands, every seat starting outside Fantasyland; block
+    ``b`` draws from ``states[b]`` alone and adds each seat's figures into ``tally[b, seat]``
+    (the ``A_*`` fields above)."""
+    royalty, entry = game.royalty, game.entry
+    players = policy.shape[0]
+    for b in prange(states.shape[0]):
+        state = states[b:b + 1].copy()
+        deck = np.arange(52).astype(np.uint8)
+        fl = np.zeros(players, np.int64)
+        boards = np.zeros((players, 13), np.uint8)
+        points = np.zeros(players, np.int64)
+        for _ in range(hands):
+            shuffle_prefix(deck, 52, state)
+            play_hand(deck, fl, policy, params, state, game, stay, worth_milli, boards)
+            settle_boards(boards, royalty, scores, points)
+            for p in range(players):
+                fouled, royalties, enters, stays = board_outcome(boards[p], royalty, stay, entry)
+                tally[b, p, A_POINTS] += points[p]
+                tally[b, p, A_SQUARES] += points[p] * points[p]
+                tally[b, p, A_ROYALTIES] += royalties
+                if fl[p] > 0:
+                    tally[b, p, A_FL_HANDS] += 1
+                    tally[b, p, A_FL_POINTS] += points[p]
+                    tally[b, p, A_FL_SQUARES] += points[p] * points[p]
+                    tally[b, p, A_STAYS] += stays
+                    fl[p] = stay_cards if stays else 0
+                else:
+                    tally[b, p, A_HANDS] += 1
+                    tally[b, p, A_FOULS] += fouled
+                    tally[b, p, A_ENTRIES] += enters > 0
+                    fl[p] = enters
+
+
+@njit(cache=True, parallel=True)
+def place_rollouts(board, counts, dealt, codes, boards, row_counts, fl_cards, pool, seen, states,
+                   per_state, policy, params, game, stay, worth_milli, scores, out):
+    """Each placement ``codes[o]`` of ``dealt`` on the board of seat 0 (``board``, ``counts``),
+    played out ``per_state`` times per stream: the unseen ``pool`` shuffled, then every board
+    (seat 0's and the opponents' ``boards[1:]``, ``row_counts[1:]``) finished by its policy,
+    seats acting in order from seat 0.  An opponent with ``fl_cards[p] > 0`` is in Fantasyland:
+    it is dealt that many cards from the end of the shuffled pool and sets them at once, unseen
+    by the others (the caller leaves the pool enough cards for every board).  Every placement
+    meets the same deals and the same random choices.  ``seen``: the 52-bit mask of the cards
+    seat 0 knows (the boards, the dealt cards, the dead).  ``out[o, sample]``: seat 0's points,
+    plus the worth of Fantasyland if it enters."""
+    royalty, entry, worth = game.royalty, game.entry, game.worth
+    players = boards.shape[0]
+    nd = dealt.shape[0]
+    for s in prange(states.shape[0]):
+        state = states[s:s + 1].copy()
+        deck = pool.copy()
+        base = boards.copy()  # the boards before the placement: Fantasyland ones set per deal
+        base_counts = row_counts.copy()
+        work = np.empty_like(boards)
+        work_counts = np.empty_like(row_counts)
+        points = np.zeros(players, np.int64)
+        order = np.arange(players)
+        for j in range(per_state):
+            shuffle_prefix(deck, deck.shape[0], state)
+            end = deck.shape[0]
+            for p in range(players):
+                if fl_cards[p] > 0:
+                    set_fantasyland(deck[end - fl_cards[p]:end], royalty, stay, worth_milli, base[p],
+                                    base_counts[p])
+                    end -= fl_cards[p]
+            start = state.copy()
+            for o in range(codes.shape[0]):
+                work[:] = base
+                work_counts[:] = base_counts
+                work[0, :] = board
+                work_counts[0, :] = counts
+                place(work[0], work_counts[0], dealt, nd, codes[o])
+                state[:] = start
+                play_out(work, work_counts, deck, order, policy, params, state, game, seen)
+                settle_boards(work, royalty, scores, points)
+                value = np.float64(points[0])
+                f, m, b = rows_of(work[0])
+                if b >= m >= f and entry[f] > 0:
+                    value += worth
+                out[o, s * per_state + j] = value

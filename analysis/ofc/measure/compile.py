@@ -1,0 +1,24 @@
+"""What Open-Face's commands compile, and compiling it on tiny runs (``sapsam compile``)."""
+
+HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d Ad"
+
+
+def compiled_kernels():
+    """The Numba kernels the ``ofc`` commands compile (:func:`sapsam.base.jit.cached` checks)."""
+    from sapsam.ofc.kernels import board, simulate
+
+    return (board.best_fantasyland, board.stay_counts, board.settle_boards, simulate.simulate_blocks,
+            simulate.place_rollouts)
+
+
+def warm():
+    """Compile (or load) them: a Fantasyland hand, a stay test, a hand played out and one
+    placement's rollouts."""
+    from sapsam.ofc.measure.fantasyland import best_fantasyland, stay_chance
+    from sapsam.ofc.measure.place import rank_placements
+    from sapsam.ofc.measure.simulate import simulate_ofc
+
+    best_fantasyland(HAND)
+    stay_chance(13, samples=10)
+    simulate_ofc("ofc-pineapple", ("heuristic", "rollout"), 1, block_hands=1)
+    rank_placements("ofc-pineapple", "As Ad | Kc Qc 5d | 9h 9s", "Ah 2c 7d", samples=1)

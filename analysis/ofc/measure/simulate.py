@@ -1,0 +1,135 @@
+"""Open-Face Chinese Poker hands between policies (``sapsam ofc simulate``): points per hand
+with 95% intervals, fouls, Fantasyland entries and stays, and what Fantasyland is worth.
+
+Hands are played in blocks of consecutive hands (Fantasyland carried from one to the next,
+everyone outside it when a block starts), each block from its own stream, so the blocks are
+independent and a figure's interval comes from the spread of its block means.
+"""
+
+import json
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+
+from sapsam.base.files import read_checkpoint, write_npz
+from sapsam.base.stats import Z95, mean_interval, wilson_interval
+from sapsam.ofc.game import load_ofc_rules
+from sapsam.ofc.kernels.simulate import (
+    A_ENTRIES,
+    A_FL_HANDS,
+    A_FL_POINTS,
+    A_FL_SQUARES,
+    A_FOULS,
+    A_HANDS,
+    A_POINTS,
+    A_ROYALTIES,
+    A_SQUARES,
+    A_STAYS,
+    N_TALLY,
+    simulate_blocks,
+)
+from sapsam.ofc.play import game_tables, seat_arrays
+from sapsam.play.seeds import Stream
+
+BLOCK_HANDS = 50  # consecutive hands a block (Fantasyland carries over within it)
+ROUND_BLOCKS = 16  # blocks a kernel call (the progress bar's step)
+
+
+@dataclass(frozen=True)
+class OfcRun:
+    rules: str
+    seats: tuple
+    seed: int
+    tally: np.ndarray  # int64 (blocks, seats, N_TALLY)
+    block_hands: int = BLOCK_HANDS
+
+    @property
+    def hands(self):
+        return int(self.tally[:, 0, A_HANDS].sum() + self.tally[:, 0, A_FL_HANDS].sum())
+
+    def frame(self):
+        """A row per seat: points a hand (95% CI over blocks), fouls, entries and stays,
+        royalties, and Fantasyland's worth (points in a Fantasyland hand less in a normal one)."""
+        total = self.tally.sum(axis=0)
+        per_block = self.tally[:, :, A_POINTS] / (self.tally[:, :, A_HANDS] + self.tally[:, :, A_FL_HANDS])
+        rows = []
+        for seat, policy in enumerate(self.seats):
+            t = total[seat]
+            mean, _, low, high = mean_interval(per_block[:, seat])
+            normal, fl = t[A_HANDS], t[A_FL_HANDS]
+            foul_low, foul_high = wilson_interval(t[A_FOULS], normal)
+            entry_low, entry_high = wilson_interval(t[A_ENTRIES], normal)
+            worth, worth_half = _difference(t[A_FL_POINTS], t[A_FL_SQUARES], fl,
+                                            t[A_POINTS] - t[A_FL_POINTS], t[A_SQUARES] - t[A_FL_SQUARES], normal)
+            rows.append({"seat": seat, "policy": policy, "points": mean, "ci_low": low, "ci_high": high,
+                         "fouls": t[A_FOULS] / normal, "fouls_low": float(foul_low), "fouls_high": float(foul_high),
+                         "entries": t[A_ENTRIES] / normal, "entries_low": float(entry_low),
+                         "entries_high": float(entry_high), "fl_hands": int(fl),
+                         "stays": t[A_STAYS] / fl if fl else float("nan"),
+                         "royalties": t[A_ROYALTIES] / (normal + fl),
+                         "fl_worth": worth, "fl_worth_low": worth - worth_half, "fl_worth_high": worth + worth_half})
+        return pd.DataFrame(rows)
+
+    def to_frame(self):
+        """As :meth:`frame`: a row per seat."""
+        return self.frame()
+
+    def to_dict(self):
+        return {"rules": self.rules, "seats": list(self.seats), "seed": self.seed, "hands": self.hands,
+                "block_hands": self.block_hands, "by_seat": self.frame().to_dict(orient="records")}
+
+
+def _difference(sum_a, squares_a, n_a, sum_b, squares_b, n_b):
+    """Mean of a less mean of b, and the half width of its normal 95% interval (per-hand
+    variances; NaN without hands in either)."""
+    if n_a < 2 or n_b < 2:
+        return float("nan"), float("nan")
+    mean_a, mean_b = sum_a / n_a, sum_b / n_b
+    var_a = (squares_a - n_a * mean_a ** 2) / (n_a - 1)
+    var_b = (squares_b - n_b * mean_b ** 2) / (n_b - 1)
+    return float(mean_a - mean_b), float(Z95 * np.sqrt(var_a / n_a + var_b / n_b))
+
+
+def simulate_ofc(rules, seats, hands, seed=1, progress=None, block_hands=BLOCK_HANDS,
+                 checkpoint=None, resume=False, fresh=False):
+    """Play about ``hands`` hands (whole blocks of ``block_hands``) between ``seats`` (policy
+    names, one per player) under OFC ``rules``.
+
+    Block ``i`` has its own stream, so with a ``checkpoint`` (written atomically after every
+    round of blocks) an interrupted run resumes (``resume``), for as many hands or more, and
+    ends with the same numbers; ``fresh`` discards the checkpoint, and an existing one is
+    refused without either (:func:`sapsam.base.files.read_checkpoint`).
+    """
+    rules = load_ofc_rules(rules)
+    rules.check_players(len(seats))
+    if hands < 1:
+        raise ValueError(f"hands must be at least 1, got {hands}")
+    codes, params = seat_arrays(seats, rules, len(seats))
+    game = game_tables(rules)
+    tables = rules.tables
+    blocks = -(-hands // block_hands)
+    states = Stream(seed, "ofc-play").states(blocks)
+    tally = np.zeros((blocks, len(seats), N_TALLY), np.int64)
+    done = np.zeros(blocks, np.bool_)
+    # what the numbers depend on: the rules' content (a TOML file can change under its id) and
+    # the seats' weights ('improved' ones can be remade)
+    content = {k: v for k, v in asdict(rules).items() if k not in ("name", "source", "defaults", "options")}
+    run = {"rules": content, "seats": list(seats), "params": params.tolist(), "seed": seed,
+           "block_hands": block_hands, "seeds": "ofc-play"}
+    saved = read_checkpoint(checkpoint, run, resume, fresh) if checkpoint else None
+    if saved is not None:
+        kept = min(blocks, saved["done"].shape[0])
+        tally[:kept], done[:kept] = saved["tally"][:kept], saved["done"][:kept]
+    todo = np.flatnonzero(~done)
+    for start in range(0, len(todo), ROUND_BLOCKS):
+        chosen = todo[start:start + ROUND_BLOCKS]
+        part = np.zeros((len(chosen), len(seats), N_TALLY), np.int64)
+        simulate_blocks(states[chosen], block_hands, codes, params, game, tables.stay,
+                        tables.worth_milli, rules.fantasyland.stay_cards, tables.scores, part)
+        tally[chosen], done[chosen] = part, True
+        if checkpoint:
+            write_npz(checkpoint, tally=tally, done=done, run=json.dumps(run))
+        if progress is not None:
+            progress(int(done.sum()) * block_hands, blocks * block_hands)
+    return OfcRun(rules.id, tuple(seats), seed, tally, block_hands)

@@ -1,0 +1,103 @@
+"""Open-Face Chinese Poker's policies by name, and the tables they play with
+(:mod:`sapsam.ofc.kernels.policies`'s module doc says how each decides).  ``improved`` is the heuristic
+with the weights self-play chose (:mod:`sapsam.ofc.strategy`), read from
+``strategies/<ruleset>-<players>p.json`` (shipped) or the user's own in
+``<user data>/strategies/ofc/`` (which wins).
+
+>>> OFC_POLICIES
+('random', 'heuristic', 'rollout', 'improved')
+>>> round(float(row_percentiles()[1, 7916]), 6)  # a royal flush beats almost every 5 cards
+0.999999
+"""
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from sapsam.ofc.game import load_ofc_rules
+from sapsam.ofc.kernels.policies import (
+    H_FANTASY,
+    H_FILLS,
+    H_FOUL,
+    H_INNER_FILLS,
+    H_ROLLOUTS,
+    H_ROW,
+    HEURISTIC,
+    N_PARAMS,
+    RANDOM,
+    ROLLOUT,
+    Game,
+)
+from sapsam.play.policy import row_percentiles
+from sapsam.play.strategy_files import user_strategy_dir
+
+OFC_POLICIES = ("random", "heuristic", "rollout", "improved")
+_CODES = {"random": RANDOM, "heuristic": HEURISTIC, "rollout": ROLLOUT, "improved": HEURISTIC}
+SHIPPED_OFC_DIR = Path(__file__).resolve().parent / "strategies"
+TUNED = {"foul": H_FOUL, "row": H_ROW, "fantasy": H_FANTASY}  # the weights self-play tunes
+
+# The heuristic's weights: a foul costs 6 points (three rows and the scoop to every opponent
+# that is not fouled), a row 1 point per unit of 2F - 1, 16 random fills a placement; the
+# rollout policy finishes its board 24 times a placement, by the heuristic with 4 fills; the
+# worth of Fantasyland counts once.
+DEFAULT_PARAMS = {H_FOUL: 6.0, H_ROW: 1.0, H_FILLS: 16, H_ROLLOUTS: 24, H_INNER_FILLS: 4, H_FANTASY: 1.0}
+
+
+def policy_code(name):
+    if name not in _CODES:
+        raise ValueError(f"unknown OFC policy {name!r}: use one of {', '.join(OFC_POLICIES)}")
+    return _CODES[name]
+
+
+def default_params():
+    params = np.zeros(N_PARAMS)
+    for key, value in DEFAULT_PARAMS.items():
+        params[key] = value
+    return params
+
+
+def seat_arrays(names, rules=None, players=None):
+    """The kernels' policy codes and params of seats named ``names`` (``improved`` reads the
+    weights for ``rules`` at ``players``)."""
+    codes = np.array([policy_code(n) for n in names], np.int64)
+    params = np.tile(default_params(), (len(names), 1))
+    for seat, name in enumerate(names):
+        if name == "improved":
+            params[seat] = improved_params(load_ofc_rules(rules).id, players or len(names))
+    return codes, params
+
+
+def own_improved_path(rules_id, players):
+    """Where ``sapsam ofc improve`` writes a user's own weights (they win over the shipped)."""
+    return user_strategy_dir() / "ofc" / f"{rules_id}-{players}p.json"
+
+
+def improved_path(rules_id, players):
+    """The weights the ``improved`` policy reads: the user's own, else the shipped file."""
+    own = own_improved_path(rules_id, players)
+    return own if own.is_file() else SHIPPED_OFC_DIR / own.name
+
+
+def improved_params(rules_id, players):
+    """The heuristic's params with the weights self-play chose for a ruleset and table size."""
+    path = improved_path(rules_id, players)
+    if not path.is_file():
+        raise ValueError(f"no improved OFC strategy for {rules_id} at {players} players: make one with "
+                         f"`sapsam ofc improve --rules {rules_id} --players {players}`")
+    weights = json.loads(path.read_text(encoding="utf-8"))["weights"]
+    params = default_params()
+    for name, key in TUNED.items():
+        params[key] = weights[name]
+    return params
+
+
+def game_tables(rules):
+    """The kernels' :class:`sapsam.ofc.kernels.policies.Game` of a ruleset;
+    ``cdf[row, s]`` is where a front (3 cards), middle or back (5) of strength ``s`` stands
+    among the hands of its size (:func:`sapsam.play.policy.row_percentiles`)."""
+    rules = load_ofc_rules(rules)
+    tables = rules.tables
+    deal = np.array([rules.deal.first, rules.deal.draw, rules.deal.keep], np.int64)
+    cdf = row_percentiles()[[0, 1, 1]]  # the front's row, then the 5-card row for middle and back
+    return Game(tables.royalty, tables.entry, cdf, tables.worth_milli / 1000, deal)

@@ -1,0 +1,109 @@
+"""The Python API of Pai Gow tiles, ``sapsam.paigow.best``, ``table`` and ``chart``: the same
+computations as ``sapsam paigow best``, ``table`` and ``chart``, each result's ``to_dict()`` the
+command's ``--json`` and ``to_frame()`` a pandas DataFrame.  Every figure is exact.
+
+>>> import sapsam
+>>> hand = sapsam.paigow.best("6-6 1-1 4-2 5-3")
+>>> hand.to_frame().loc[1, ["low", "high"]].tolist(), hand.settings[0]["house_way"]
+(['1-1 4-2', '6-6 5-3'], True)
+"""
+
+from dataclasses import dataclass, field
+
+
+def _frame(records):
+    import pandas as pd
+
+    frame = pd.DataFrame(records)
+    frame.index = pd.RangeIndex(1, len(frame) + 1, name="rank")
+    return frame
+
+
+@dataclass(frozen=True)
+class PaigowBest:
+    """The distinct settings of four tiles, best first, each with its exact chances and value
+    per unit bet against the house way's banker (``sapsam paigow best``)."""
+
+    tiles: list  # as faces, "6-6"
+    banking: bool
+    commission: float
+    opponent: str
+    deals: int  # banker hands, every one met
+    settings: list = field(repr=False)  # per setting: low, high, win, push, loss, value, ...
+
+    def to_dict(self):
+        return {"tiles": self.tiles, "banking": self.banking, "commission": self.commission,
+                "opponent": self.opponent, "deals": self.deals, "settings": self.settings}
+
+    def to_frame(self):
+        """One row per setting, best first: the halves' tiles and hands, win, push, loss,
+        value, and whether it is the house way's or the best."""
+        return _frame([{"low": " ".join(s["low"]["tiles"]), "high": " ".join(s["high"]["tiles"]),
+                        "low_hand": s["low"]["hand"], "high_hand": s["high"]["hand"],
+                        **{k: s[k] for k in ("win", "push", "loss", "value", "house_way", "best")}}
+                       for s in self.settings])
+
+
+def best(tiles, banking=False, commission=0.05):
+    """Rank the settings of four tiles by exact value against the house way's banker.
+
+    Parameters
+    ----------
+    tiles : str or sequence of int
+        Four tiles by faces or names, ``"6-6 1-1 4-2 5-3"``, ``"teen day gee joon eight"``
+        (:func:`sapsam.paigow.game.parse_tiles`), or their indices.
+    banking : bool
+        You bank: copies are yours, the house's hand is set by the house way.
+    commission : float
+        On a winning bet, a fraction (0.05, 0.0476).
+
+    Returns
+    -------
+    PaigowBest
+    """
+    from sapsam.paigow.game import parse_tiles
+    from sapsam.paigow.output import best_answer
+
+    hand = parse_tiles(tiles) if isinstance(tiles, str) else sorted(int(t) for t in tiles)
+    return PaigowBest(**best_answer(hand, banking, commission))
+
+
+@dataclass(frozen=True)
+class HouseEdgeTable:
+    """The house edge of the house way and of the best strategy against it, banking or not,
+    at 5% and 4.76% commission (``sapsam paigow table``), beside the published figures."""
+
+    source: str  # where the published figures are from
+    rows: list = field(repr=False)  # strategy, opponent, banking, commission, win, loss, ...
+
+    def to_dict(self):
+        return {"source": self.source, "rows": self.rows}
+
+    def to_frame(self):
+        """One row per strategy, banking and commission, in percent, with the published
+        edge (:func:`sapsam.paigow.output.table_frame`)."""
+        from sapsam.paigow.output import table_frame
+
+        return table_frame()
+
+
+def table():
+    """The house-edge table.
+
+    >>> import sapsam
+    >>> edges = sapsam.paigow.table()
+    >>> len(edges.rows), edges.to_frame().loc[0, ["house edge %", "published edge %"]].tolist()
+    (8, [2.42..., 2.44])
+    """
+    from sapsam.paigow.output import table_answer
+
+    return HouseEdgeTable(**table_answer())
+
+
+def chart(out="results/paigow"):
+    """Write the strategy chart in the folder ``out`` (``sapsam paigow chart``): which pairs to
+    split, when the high hand goes up, what the house way costs.  Returns the folder."""
+    from sapsam.base.files import writable_folder
+    from sapsam.paigow.output import write_paigow
+
+    return write_paigow(writable_folder(out))

@@ -1,0 +1,234 @@
+"""The Python API (analysis/api.py, analysis/paigow/api.py, analysis/ofc/api.py): each function
+gives what its command's ``--json`` gives for the same arguments and seed, its tables as
+DataFrames, its bad input as the command's one-line error, and ``import sapsam`` loads no
+Numba."""
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import sapsam
+from sapsam.cli import main
+from sapsam.game.ruleset_files import as_dict
+
+HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
+PLAYED = "5c 5d 2c | 9s 9h 4h 3s 2d | As Kd Qh Jc Ts"
+OTHER = "Ac Kc Qc Jd Td 8s 8h 7c 6d 6h 4s 3c 3d"  # criss-cross: the player's other hand
+SHOWDOWN = ["Ah Ad 2c | Ks Kd 7h 7c 3s | 9s 9h 9d 4c 4d",
+            "Qh Qd 5c | Js Jd 8h 8c 2s | Ts Th Td 6c 6d"]
+FANTASYLAND = "As Ad Ac Kh Kd Qs Qh Jc Tc 9c 8c 7c 2d 3h"
+
+
+def command(*args):
+    """What a command prints with --json, read back."""
+    result = CliRunner().invoke(main, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def error_line(*args):
+    """The one-line error a command prints, without its ``Error: ``."""
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 2, result.output
+    return result.stderr.strip().removeprefix("Error: ")
+
+
+def same(data):
+    """``data`` as its JSON reads back (tuples as lists, numpy numbers as Python's)."""
+    return json.loads(json.dumps(data))
+
+
+def test_importing_sapsam_loads_no_numba():
+    code = ("import sys, sapsam; sapsam.paigow, sapsam.ofc, sapsam.paigow.best, sapsam.ofc.place; "
+            "print(sorted(m for m in ('numba', 'numpy', 'pandas') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_package_names_the_api_and_the_games():
+    for name in ("best", "review", "score", "settings", "rulesets", "ruleset", "simulate",
+                 "report", "exploit", "houseway", "chart", "paigow", "ofc", "best_setting"):
+        assert name in dir(sapsam)
+    assert sapsam.paigow.__name__ == "sapsam.paigow" and sapsam.ofc.__name__ == "sapsam.ofc"
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        sapsam.nothing  # noqa: B018
+
+
+@pytest.mark.parametrize("options", [
+    {"seed": 1, "samples": 300},
+    {"seed": 2, "samples": 200, "rules": "two-four", "players": 2, "opponents": "greedy"},
+    {"seed": 3, "samples": 400, "precision": 0.5},
+])
+def test_best_is_the_command(options):
+    args = [f"--{k}={v}" for k, v in options.items()]
+    result = sapsam.best(HAND, **options)
+    assert result.to_dict() == command("best", HAND, *args)
+    frame = result.to_frame()
+    assert isinstance(frame, pd.DataFrame) and len(frame) == len(result.to_dict()["candidates"])
+    assert frame.index[0] == 1 and frame["setting"].tolist() == result.table["setting"].tolist()
+
+
+def test_best_of_two_hands_in_criss_cross():
+    both = command("best", HAND, "--other", OTHER, "--rules", "criss-cross", "--samples", "200")
+    assert both["hands"] == [sapsam.best(HAND, "criss-cross", other=OTHER, samples=200).to_dict(),
+                             sapsam.best(OTHER, "criss-cross", other=HAND, samples=200).to_dict()]
+
+
+def test_best_for_a_match():
+    result = sapsam.best(HAND, "first-to-11", scores=(8, 10), samples=200, seed=1)
+    assert same(result.to_dict()) == command("best", HAND, "--rules", "first-to-11",
+                                             "--score", "8,10", "--samples", "200", "--seed", "1")
+    assert len(result.to_frame()) == len(result.table)
+
+
+def test_review_is_the_command():
+    played = sapsam.review(HAND, PLAYED, samples=300, seed=1)
+    assert played.to_dict() == command("review", HAND, PLAYED, "--samples", "300", "--seed", "1")
+    assert played.to_frame().loc[played.rank, "ev"] == played.ev
+
+
+def test_score_is_the_command():
+    names = ["North", "South"]
+    settled = sapsam.score(SHOWDOWN, "two-four", names=names)
+    assert settled.to_dict() == command("score", *SHOWDOWN, "--rules", "two-four",
+                                        "--names", ",".join(names))
+    assert settled.totals == settled.to_dict()["totals"]
+    assert settled.to_frame()[["first", "second"]].values.tolist() == [names]
+
+
+def test_rulesets_are_the_command():
+    listed = sapsam.rulesets()
+    assert listed.to_dict() == command("rules")
+    assert list(listed) == list(command("rules")) and len(listed.to_frame()) == len(listed)
+    assert as_dict(sapsam.ruleset("taiwanese")) == command("rules", "taiwanese")
+
+
+@pytest.mark.parametrize("options", [{}, {"rules": "low-middle"}, {"wheel_rank": "second"}])
+def test_settings_are_the_command(options):
+    args = [f"--{k.replace('_', '-')}={v}" for k, v in options.items()]
+    found = sapsam.settings(HAND, **options)
+    assert found.to_dict() == command("settings", HAND, *args)
+    assert len(found.to_frame()) == len(found.members) == len(found.frontier)
+
+
+def test_exploit_is_the_command():
+    found = sapsam.exploit(deals=2, samples=40, seed=1)
+    assert same(found.to_dict()) == command("exploit", "--deals", "2", "--samples", "40",
+                                            "--seed", "1")
+    assert len(found.to_frame()) == found.to_dict()["hands"]
+
+
+def test_houseway_of_a_hand_is_the_command():
+    way = sapsam.houseway(HAND, samples=200, seed=1)
+    assert way.to_dict() == command("houseway", HAND, "--samples", "200", "--seed", "1")
+
+
+def test_houseway_and_its_cost_are_the_command(tmp_path):
+    result = CliRunner().invoke(main, ["houseway", "--tables", "300", "--out", str(tmp_path / "cli"),
+                                       "--quiet"])
+    assert result.exit_code == 0, result.output
+    written = json.loads((tmp_path / "cli" / "standard-4p.json").read_text())
+    for way in (sapsam.houseway(tables=300), sapsam.houseway(tables=300, out=tmp_path / "api")):
+        assert same(way.to_dict()) == {key: written[key] for key in way.to_dict()}
+    assert {p.name for p in way.paths} <= {p.name for p in (tmp_path / "cli").iterdir()}
+
+
+def test_simulate_and_report_are_the_command(tmp_path):
+    args = ["--rules", "standard,two-four", "--seats", "greedy", "--tables", "600", "--seed", "1",
+            "--block-size", "200", "--quiet"]
+    result = CliRunner().invoke(main, ["simulate", *args, "--out", str(tmp_path / "cli")])
+    assert result.exit_code == 0, result.output
+    memory = sapsam.simulate(["standard", "two-four"], seats="greedy", tables=600, seed=1,
+                             block_size=200)
+    written = sapsam.simulate(["standard", "two-four"], seats="greedy", tables=600, seed=1,
+                              block_size=200, out=tmp_path / "api")
+    command_report = sapsam.report(tmp_path / "cli")
+    for other in (written, command_report):
+        for name, frame in memory.frames.items():
+            pd.testing.assert_frame_equal(other.frames[name], frame, check_dtype=False)
+    assert written.manifest["run"] == command_report.manifest["run"]
+    assert len(memory.to_frame()) == 2 * 4
+
+
+def test_chart_is_the_command(tmp_path):
+    result = CliRunner().invoke(main, ["chart", "front", "--samples", "300", "--seed", "1",
+                                       "--out", str(tmp_path / "cli"), "--quiet"])
+    assert result.exit_code == 0, result.output
+    made = sapsam.chart("front", samples=300, seed=1, out=tmp_path / "api")
+    assert {p.name for p in made.paths} == {p.name for p in (tmp_path / "cli").iterdir()}
+    csv = next(p.name for p in made.paths if p.suffix == ".csv")
+    assert (tmp_path / "api" / csv).read_text() == (tmp_path / "cli" / csv).read_text()
+    pd.testing.assert_frame_equal(sapsam.chart("front", samples=300, seed=1).to_frame(),
+                                  made.to_frame(), check_dtype=False)
+
+
+@pytest.mark.parametrize("options", [{}, {"banking": True, "commission": 0.0476}])
+def test_paigow_best_is_the_command(options):
+    args = (["--banking"] if options.get("banking") else []) + (
+        ["--commission", str(options["commission"])] if "commission" in options else [])
+    found = sapsam.paigow.best("teen day gee joon eight", **options)
+    assert found.to_dict() == command("paigow", "best", "teen day gee joon eight", *args)
+    assert len(found.to_frame()) == len(found.settings)
+
+
+def test_paigow_table_is_the_command():
+    table = sapsam.paigow.table()
+    assert table.to_dict() == command("paigow", "table")
+    assert len(table.to_frame()) == len(table.rows) == 8
+
+
+def test_ofc_fantasyland_is_the_command():
+    best = sapsam.ofc.fantasyland(FANTASYLAND)
+    mine, theirs = best.to_dict(), command("ofc", "fantasyland", FANTASYLAND)
+    mine.pop("seconds"), theirs.pop("seconds")  # the search's wall time
+    assert mine == theirs
+    assert best.to_frame()["royalty"].sum() == best.royalties
+
+
+BOARD = "As Ad | Kc Qc 5d | 9h 9s"
+
+
+@pytest.mark.parametrize("options, args", [
+    ({"samples": 64}, ["--samples", "64"]),
+    ({"samples": 32, "seed": 4, "opponents": ["fantasyland:14"], "dead": "2d",
+      "policy": "heuristic"},
+     ["--samples", "32", "--seed", "4", "--opponents", "fantasyland:14", "--dead", "2d",
+      "--policy", "heuristic"]),
+])
+def test_ofc_place_is_the_command(options, args):
+    ranked = sapsam.ofc.place("Ah 2c 7d", board=BOARD, **options)
+    assert ranked.to_dict() == command("ofc", "place", "--board", BOARD, "--hand", "Ah 2c 7d", *args)
+    assert len(ranked.to_frame()) == len(ranked.to_dict()["placements"])
+
+
+def test_ofc_stay_and_simulate_are_the_command():
+    stays = sapsam.ofc.stay(cards=[14, 15], samples=3000, seed=2)
+    assert stays.to_dict() == command("ofc", "stay", "--cards", "14,15", "--samples", "3000",
+                                      "--seed", "2")
+    run = sapsam.ofc.simulate(["ofc-pineapple", "ofc-classic"], hands=100, seed=3)
+    assert same(run.to_dict()) == same(command(
+        "ofc", "simulate", "--rules", "ofc-pineapple,ofc-classic", "--hands", "100", "--seed", "3"))
+    assert run.to_frame()[["rules", "seat"]].values.tolist() == [
+        ["ofc-pineapple", 0], ["ofc-pineapple", 1], ["ofc-classic", 0], ["ofc-classic", 1]]
+
+
+@pytest.mark.parametrize("call, args", [
+    (lambda: sapsam.best(HAND.replace("Ts", "Xs")), ("best", HAND.replace("Ts", "Xs"))),
+    (lambda: sapsam.best(HAND, rules="no-such-rules"), ("best", HAND, "--rules", "no-such-rules")),
+    (lambda: sapsam.review(HAND, PLAYED.replace("2c", "Ah")), ("review", HAND, PLAYED.replace("2c", "Ah"))),
+    (lambda: sapsam.settings(HAND[:-3]), ("settings", HAND[:-3])),
+    (lambda: sapsam.ruleset("no-such-rules"), ("rules", "no-such-rules")),
+    (lambda: sapsam.score(SHOWDOWN[:1]), ("score", SHOWDOWN[0])),
+    (lambda: sapsam.paigow.best("teen day"), ("paigow", "best", "teen day")),
+    (lambda: sapsam.ofc.fantasyland("As Ad"), ("ofc", "fantasyland", "As Ad")),
+    (lambda: sapsam.ofc.place("Ah 2c", board="As Ad | Kc Qc 5d | 9h 9s"),
+     ("ofc", "place", "--board", "As Ad | Kc Qc 5d | 9h 9s", "--hand", "Ah 2c")),
+])
+def test_bad_input_is_a_value_error_saying_what_the_command_says(call, args):
+    with pytest.raises(ValueError) as raised:
+        call()
+    assert " ".join(str(raised.value).split()) == error_line(*args)
