@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-slow bench notebooks strategies exploits houseways results ofc ofc-strategies clean warm browser serve
+.PHONY: demo test test-slow bench notebooks strategies exploits houseways results ofc ofc-strategies clean warm browser serve docs
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "sapsam needs Python 3.11 or newer")'
@@ -36,12 +36,21 @@ demo: warm
 	$(VENV)/bin/sapsam ofc fantasyland "As Ad Ac Kh Kd Qs Qh Jc Tc 9c 8c 7c 2d 3h"
 	$(VENV)/bin/sapsam ofc place --board "As Ad | Kc Qc 5d | 9h 9s" --hand "Ah 2c 7d" --top 5
 
-# The lint first (seconds), then the tests with the public examples in the docstrings, and a
+# The lint first (seconds), then the documentation site in strict mode (seconds: a broken link
+# or a missing page fails), then the tests with the public examples in the docstrings, and a
 # coverage report of the Python code (the Numba kernels run compiled, so coverage cannot see
 # inside them; tests/naive.py holds them to a plain-Python reference instead).
 test: warm
 	$(VENV)/bin/ruff check analysis kernels tests benchmarks notebooks
+	$(DOCS_BUILD)
 	$(PY) -m pytest -m "not slow" --cov --cov-report=term
+
+# The documentation site (docs/, mkdocs.yml) into build/site/, strict: a broken link, a missing
+# page or a docstring that does not render fails it; `make test` builds it too.  Serve it while
+# editing with `.venv/bin/mkdocs serve`.
+DOCS_BUILD = $(VENV)/bin/mkdocs build --strict -f mkdocs.yml -d build/site
+docs: $(STAMP)
+	$(DOCS_BUILD)
 
 # Debian's chromium and its driver for the web app's browser tests (tests/test_browser.py, which
 # skip without them on a person's machine and fail without them under CI); needs root or sudo.
@@ -64,7 +73,7 @@ test-slow: warm
 # Recompile first: Numba keys a cache entry on the function's own file only, so an entry can
 # be stale after an edit to an inlined callee in another module.  Compiling is not timed.
 bench: $(STAMP)
-	find kernels -name '*.nbi' -o -name '*.nbc' | xargs rm -f
+	find analysis kernels -name '*.nbi' -o -name '*.nbc' | xargs rm -f
 	$(PY) benchmarks/bench.py --out results/benchmarks.md
 
 # Runs every notebooks/*.ipynb in place with its full sample budget and saves the outputs
@@ -77,7 +86,7 @@ notebooks: $(STAMP)
 # writes into the user's data folder.
 SHIPPED := analysis/play/strategies
 strategies: warm
-	$(PY) -m analysis.game.ruleset_files --tables | while read -r rules players; do \
+	$(PY) -m sapsam.game.ruleset_files --tables | while read -r rules players; do \
 	    $(VENV)/bin/sapsam fit --rules $$rules --players $$players --seed 1 --quiet \
 	        --fresh --out $(SHIPPED)/$$rules-$${players}p.npz || exit 1; done
 
@@ -123,10 +132,10 @@ results: strategies exploits ofc-strategies
 	$(MAKE) notebooks
 	$(MAKE) bench
 
-# Open-Face Chinese Poker's shipped self-play weights (analysis/play/ofc_strategies/, the
+# Open-Face Chinese Poker's shipped self-play weights (analysis/ofc/strategies/, the
 # `improved` policy; ~20 min on 2 cores), written there explicitly as `make strategies` does.
 OFC := $(VENV)/bin/sapsam ofc
-OFC_SHIPPED := analysis/play/ofc_strategies
+OFC_SHIPPED := analysis/ofc/strategies
 ofc-strategies: warm
 	for table in ofc-pineapple:2 ofc-pineapple:3 ofc-pineapple-progressive:2 ofc-classic:2; do \
 	    rules=$${table%:*}; players=$${table#*:}; \
@@ -151,13 +160,13 @@ ofc: warm
 exploits: warm
 	$(VENV)/bin/sapsam exploit --rules two-four --players 2 --deals 1000 --samples 2000 --seed 1 \
 	    --out results/exploit/two-four-2p-fitted.json --quiet --fresh
-	$(PY) -m analysis.game.ruleset_files --tables | while read -r rules players; do \
+	$(PY) -m sapsam.game.ruleset_files --tables | while read -r rules players; do \
 	        case $$rules-$$players in two-four-2) continue;; esac; \
 	        case $$players in 2) deals=250;; 3) deals=150;; *) deals=100;; esac; \
 	        $(VENV)/bin/sapsam exploit --rules $$rules --players $$players --deals $$deals \
 	            --samples 2000 --seed 1 --out results/exploit/$$rules-$${players}p-fitted.json \
 	            --quiet --fresh || exit 1; done
-	$(PY) -m analysis.output.exploits results/exploit
+	$(PY) -m sapsam.output.exploits results/exploit
 
 clean:
 	rm -rf $(VENV) .pytest_cache
