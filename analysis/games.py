@@ -27,6 +27,7 @@ class Game:
     routes: str     #: its web routes, a FastAPI ``APIRouter`` (layer ``web``)
     kernels: str    #: a function giving the Numba dispatchers its commands compile (``measure``)
     warm: str       #: a function compiling them on tiny runs, for ``sapsam compile`` (``measure``)
+    page: str       #: its part of the web page, a :class:`sapsam.web.page.Page` (``web``)
     rulebook: str   #: its part of RULES.md, a Markdown file in its package
 
     @property
@@ -46,8 +47,8 @@ class Game:
 GAMES = (
     Game("paigow", "Pai Gow tiles", commands="sapsam.paigow.cli:paigow_command",
          routes="sapsam.paigow.web:router", kernels="sapsam.paigow.measure:compiled_kernels",
-         warm="sapsam.paigow.measure:warm", rulebook="rules.md"),
+         warm="sapsam.paigow.measure:warm", page="sapsam.paigow.web:page", rulebook="rules.md"),
     Game("ofc", "Open-Face Chinese Poker", commands="sapsam.ofc.cli:ofc_command",
          routes="sapsam.ofc.web:router", kernels="sapsam.ofc.measure.compile:compiled_kernels",
-         warm="sapsam.ofc.measure.compile:warm", rulebook="rules.md"),
+         warm="sapsam.ofc.measure.compile:warm", page="sapsam.ofc.web:page", rulebook="rules.md"),
 )

@@ -298,21 +298,23 @@ def policy_scratch():
 
 
 @njit(cache=True)
-def decide(hand, policy, rules, opponents, search, state, scratch):
+def decide(hand, policy, tables, points, params, naturals, opponents, search, state, scratch):
     """A policy's decision for one sorted 13-card hand.
 
     Parameters
     ----------
     hand : ndarray(uint8), shape (13,)
         Sorted.
-    policy : Policy
-        ``code`` (in :data:`POLICIES`); ``tables``, float64 TABLE_SHAPE, the EV tables
-        (:func:`sapsam.kernels.value.ev_tables`) for ``table``, ignored otherwise; ``points``,
-        float64 :data:`POINTS_SHAPE`, the per-row points of ``balanced`` and ``houseway``
-        (``points[k, s]`` for row k and strength s; ``points[SURRENDER_BELOW]`` is the total
-        below which ``houseway`` surrenders, -inf: never), ignored by the other policies.
-    rules : sapsam.kernels.settle.Rules
-        The compiled ruleset (its ``params`` and ``naturals``).
+    policy, tables, points : int, ndarray(float64), ndarray(float64)
+        A :class:`Policy`'s fields, taken apart (a bundle unpacked at every hand costs the
+        random policy a quarter of its rate in reference counts): ``code`` (in
+        :data:`POLICIES`); the EV tables, TABLE_SHAPE (:func:`sapsam.kernels.value.ev_tables`),
+        for ``table``, ignored otherwise; the per-row points, :data:`POINTS_SHAPE`, of
+        ``balanced`` and ``houseway`` (``points[k, s]`` for row k and strength s;
+        ``points[SURRENDER_BELOW]`` is the total below which ``houseway`` surrenders, -inf:
+        never), ignored by the other policies.
+    params, naturals : ndarray(int64)
+        The compiled ruleset's (:class:`sapsam.kernels.settle.Rules`).
     opponents : int
         Opponents at the table.
     search : bool or SEARCH_ONLY
@@ -330,24 +332,22 @@ def decide(hand, policy, rules, opponents, search, state, scratch):
     (split, natural, natural_key, surrender) : (int, int, int, bool)
         ``split`` is -1 when the hand declares a natural or surrenders.
     """
-    code = policy.code
-    params, naturals = rules.params, rules.naturals
     held = (-1, np.int64(-1))
     s3, s5, l5 = scratch[0][0], scratch[0][1], scratch[5]
-    low = params[S.P_LOW_MIDDLE] != 0 and code != RANDOM  # every other policy reads them
+    low = params[S.P_LOW_MIDDLE] != 0 and policy != RANDOM  # every other policy reads them
     if search is not None and low:  # (with SEARCH_ONLY, Numba compiles no low middle)
         low_subset_strengths(hand, l5)
     if search is None or search or low:
         subset_strengths(hand, params[S.P_WHEEL_SECOND] != 0, s3, s5)
-    if (code == TABLE or code == HOUSEWAY) and naturals.shape[0] > 0:
+    if (policy == TABLE or policy == HOUSEWAY) and naturals.shape[0] > 0:
         held = best_natural(hand, naturals)
-    return choose(hand, policy, rules, held, opponents, search, state, scratch, s3, s5, l5,
-                  scratch[1], scratch[2], -1)
+    return choose(hand, policy, tables, points, params, naturals, held, opponents, search, state,
+                  scratch, s3, s5, l5, scratch[1], scratch[2], -1)
 
 
 @njit(cache=True)
-def choose(hand, policy, rules, held, opponents, search, state, scratch, s3, s5, l5, splits, rows,
-           size):
+def choose(hand, policy, tables, points, params, naturals, held, opponents, search, state, scratch,
+           s3, s5, l5, splits, rows, size):
     """:func:`decide` given the hand's best natural, ``held`` = (index, key) as
     :func:`sapsam.kernels.naturals.best_natural` gives it, and what the hand's setting is found from,
     on this ruleset's strength scale: with ``search``, the strengths of its fronts and
@@ -356,47 +356,45 @@ def choose(hand, policy, rules, held, opponents, search, state, scratch, s3, s5,
     the subsets' low strengths ``l5``, and ``search`` says whether the low search may prune.
     One evaluation of the subsets or one frontier, and one detection of naturals, serve every
     ruleset of a simulation."""
-    code, tables, points = policy
-    params, naturals = rules.params, rules.naturals
     frontier, _, _, values, found, _ = scratch
     wheel = params[S.P_WHEEL_SECOND] != 0
     low = params[S.P_LOW_MIDDLE] != 0
     high_order = params[S.P_LOW_HIGH_ORDER] != 0
     if search is not None:  # with SEARCH_ONLY, Numba compiles none of this (see search_mode)
-        if code == RANDOM:
+        if policy == RANDOM:
             return random_legal_split(hand, params, state), -1, np.int64(0), False
-        if code == GREEDY:
+        if policy == GREEDY:
             if low:
                 return greedy_low_split(s3, s5, l5, high_order), -1, np.int64(0), False
             return greedy_split(hand, wheel, frontier[0], frontier[1]), -1, np.int64(0), False
-    if code == TABLE:
+    if policy == TABLE:
         outcome_values(params, values)
-    kind = value_kind(code != TABLE, params, values)
+    kind = value_kind(policy != TABLE, params, values)
     split = -1
     best = 0.0
     if search is not None and low:
         split, best = best_low_split(s3, s5, l5, high_order, kind, tables, values, points, params,
                                      opponents, search)
     elif search is None or search:
-        split, best = best_split(s3, s5, kind, code == HOUSEWAY, tables, values, points, params,
+        split, best = best_split(s3, s5, kind, policy == HOUSEWAY, tables, values, points, params,
                                  opponents, found)
         size = -1  # the search gave up (rare): the frontier decides
     if split < 0 and not low:
         if size < 0:
             _, size = _frontier(hand, wheel, frontier, splits, rows)
         if search is None:
-            split, best = _best_valued(kind, code == HOUSEWAY, tables, values, points, params,
+            split, best = _best_valued(kind, policy == HOUSEWAY, tables, values, points, params,
                                        opponents, size, splits, rows)
         else:
-            split, best = _best_on_frontier(kind, code == HOUSEWAY, tables, values, points,
+            split, best = _best_on_frontier(kind, policy == HOUSEWAY, tables, values, points,
                                             params, opponents, size, splits, rows)
     index, key = held
-    if code == HOUSEWAY:
+    if policy == HOUSEWAY:
         if index >= 0:
             return -1, index, key, False
         if params[S.P_SURRENDER_ALLOWED] and best < points[SURRENDER_BELOW]:
             return -1, -1, np.int64(0), True
-    if code == TABLE:
+    if policy == TABLE:
         if index >= 0 and naturals[index, NAT_VALUE] * opponents >= best:
             return -1, index, key, False
         if params[S.P_SURRENDER_ALLOWED]:
@@ -429,14 +427,14 @@ def play_chunk(hands, policy, rules, opponents, search, states, bounds, rows, na
                surrender, c):
     """Chunk ``c`` of :func:`play_hands`: hands ``bounds[c]`` up to ``bounds[c + 1]``, by the
     random stream ``states[c]``."""
-    hands = borrowed(hands)
-    policy = Policy(policy.code, borrowed(policy.tables), borrowed(policy.points))
-    rules = S.Rules(borrowed(rules.params), borrowed(rules.royalty), borrowed(rules.naturals))
-    params = rules.params
+    hands, code = borrowed(hands), policy.code
+    tables, points = borrowed(policy.tables), borrowed(policy.points)
+    params, naturals = borrowed(rules.params), borrowed(rules.naturals)
     state = states[c:c + 1].copy()
     scratch = policy_scratch()
     for i in range(bounds[c], bounds[c + 1]):
-        split, nat, key, sur = decide(hands[i], policy, rules, opponents, search, state, scratch)
+        split, nat, key, sur = decide(hands[i], code, tables, points, params, naturals, opponents, search,
+                                      state, scratch)
         natural[i] = nat
         natural_key[i] = key
         surrender[i] = sur

@@ -27,7 +27,7 @@ from sapsam.kernels import settle as S
 from sapsam.kernels.evaluate import WHEEL_SECOND, is_ace
 from sapsam.kernels.low_settings import low_subset_strengths
 from sapsam.kernels.naturals import best_held, kind_keys
-from sapsam.kernels.policies import Policy, choose, place, policy_scratch
+from sapsam.kernels.policies import choose, place, policy_scratch
 from sapsam.kernels.rng import shuffle_prefix, sorted_hand
 from sapsam.kernels.settings import (
     N_FIVES,
@@ -148,10 +148,10 @@ def simulate_block(states, first_table, counts, players, seats, rules, n_natural
                     splits, members = front_split[w, p], front_rows[w, p]
                 else:  # a frontier is built at the decision that needs it, in the scratch's room
                     splits, members = out_split, out_rows
-                decision = choose(hands[p], Policy(seat_policy[p], tables[model], points[model]),
-                                  S.Rules(params[r], royalty[r], rule_naturals), best,
-                                  players - params[r, S.P_HANDS], seat_search[r, p] and searches,
-                                  state, scratch, s3[p], s5[w, p], l5[p], splits, members, sizes[w, p])
+                decision = choose(hands[p], seat_policy[p], tables[model], points[model],
+                                  params[r], rule_naturals, best, players - params[r, S.P_HANDS],
+                                  seat_search[r, p] and searches, state, scratch, s3[p],
+                                  s5[w, p], l5[p], splits, members, sizes[w, p])
                 place(hands[p], decision, params[r], p, rows, natural, key, surrender)
             if bank_mode[r] == BANK_ROTATE:
                 banks[0] = table % players

@@ -11,7 +11,6 @@ layer of that name, and may import the core and its own wing at that layer or be
 
 import ast
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -24,7 +23,7 @@ LAYERS = ("kernels", "base", "games", "game", "play", "strategy", "measure", "ou
           "compile", "web", "cli")
 TOP = ("sapsam", "sapsam.__main__")  # the package's face and ``python -m sapsam``: above all
 # the part of a game the registry names, and the highest layer it may come from
-PART_LAYERS = {"commands": "cli", "routes": "web", "kernels": "measure", "warm": "measure"}
+PART_LAYERS = {"commands": "cli", "routes": "web", "page": "web", "kernels": "measure", "warm": "measure"}
 MAX_LINES = 400
 
 
@@ -171,19 +170,6 @@ def test_every_package_beside_the_core_is_a_registered_game():
     """A game is a package and one registry line: no wing the registry does not list."""
     packages = {p.name for p in (ROOT / "analysis").iterdir() if (p / "__init__.py").is_file()}
     assert packages - set(LAYERS) == game_names()
-
-
-def test_the_wheel_lists_every_package():
-    """pyproject.toml lists the packages by name (setuptools maps the folders): every folder
-    of code or data is among them, and nothing else."""
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    found = set()
-    for package, top in {**folders(ROOT), **{k: ROOT / v for k, v in config["package-dir"].items()}}.items():
-        for folder in [top, *top.rglob("*")]:
-            if folder.is_dir() and folder.name != "__pycache__" and any(
-                    f.is_file() and f.suffix not in (".pyc", ".nbi", ".nbc") for f in folder.iterdir()):
-                found.add(".".join((package, *folder.relative_to(top).parts)))
-    assert set(config["packages"]) == found
 
 
 def test_no_module_imports_a_folder_name():

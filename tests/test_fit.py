@@ -144,7 +144,7 @@ def small_fit(tmp_path_factory):
 
 def decision(hand, policy, compiled, opponents, state):
     """A policy's decision for a sorted hand as a Candidate (natural/surrender included)."""
-    split, natural, key, surrender = KP.decide(hand, policy.arrays, compiled.arrays, opponents,
+    split, natural, key, surrender = KP.decide(hand, *policy.arrays, compiled.params, compiled.naturals, opponents,
                                                KP.searchable(policy.code, policy.tables, policy.points,
                                                              compiled.params),
                                                state, KP.policy_scratch())

@@ -25,15 +25,15 @@ from sapsam.strategy.registry import make_policy
 
 
 @njit(cache=True, parallel=True)
-def kernel_decisions(hands, policy, rules, opponents, search, out):
+def kernel_decisions(hands, policy, tables, points, params, naturals, opponents, search, out):
     """``out`` int64 (n, 4): sapsam.kernels.policies.decide for each hand."""
     n = hands.shape[0]
     for c in prange(64):
         scratch = KP.policy_scratch()
         state = np.zeros(1, np.uint64)
         for i in range(c * n // 64, (c + 1) * n // 64):
-            split, natural, key, surrender = KP.decide(hands[i], policy, rules, opponents, search, state,
-                                                       scratch)
+            split, natural, key, surrender = KP.decide(hands[i], policy, tables, points, params, naturals,
+                                                       opponents, search, state, scratch)
             out[i, 0], out[i, 1], out[i, 2], out[i, 3] = split, natural, key, surrender
 
 
@@ -46,8 +46,7 @@ def compare(policy, rules, players, hands, general=False):
     args = (policy.code, policy.tables, policy.points, compiled.params, compiled.naturals, players - 1)
     search = KP.searchable(*args[:4])
     got = np.empty((len(hands), 4), np.int64)
-    kernel_decisions(hands, policy.arrays, compiled.arrays, players - 1,
-                     search if general else KP.search_mode(*args[:4]), got)
+    kernel_decisions(hands, *args, search if general else KP.search_mode(*args[:4]), got)
     want = np.empty((len(hands), 4), np.int64)
     reference_decisions(hands, *args, want)
     return got, want, search

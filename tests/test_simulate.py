@@ -166,7 +166,8 @@ def test_seats_decide_as_the_policy_kernel_does(rules_ids, policy, tables):
         rows, natural, key, surrender, aces, bank = [], [], [], [], [], []
         search = searchable(seat.code, seat.tables, seat.points, compiled.params)
         for table, hands in naive_deals(sim):
-            decisions = [decide(np.array(h, np.uint8), seat.arrays, compiled.arrays, 3, search, state, scratch)
+            decisions = [decide(np.array(h, np.uint8), *seat.arrays, compiled.params, compiled.naturals, 3, search,
+                                state, scratch)
                          for h in hands]
             rows.append([split_rows(np.array(h, np.uint8), d[0], compiled.params) if d[0] >= 0
                          else (0, 0, 0)

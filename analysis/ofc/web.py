@@ -14,9 +14,11 @@ from sapsam.ofc.measure.fantasyland import best_fantasyland, parse_fantasyland_c
 from sapsam.ofc.measure.place import parse_opponent, parse_position, rank_placements
 from sapsam.web.checks import BadInput, checking, finite, gate
 from sapsam.web.contract import answers
+from sapsam.web.page import Page
 from sapsam.web.requests import TEXT, Body, Seed
 
 router = APIRouter()
+page = Page.beside(__file__, "Open-Face", "/games/ofc.js")  # its tab in the page
 
 Rules = Annotated[str, Field(max_length=TEXT, description="An OFC ruleset's id: ofc-pineapple, "
                                                           "ofc-pineapple-progressive or ofc-classic.")]

@@ -12,9 +12,11 @@ from sapsam.paigow.game import parse_tiles
 from sapsam.paigow.output import best_answer, table_answer
 from sapsam.web.checks import checking
 from sapsam.web.contract import answers
+from sapsam.web.page import Page
 from sapsam.web.requests import TEXT, Body
 
 router = APIRouter()
+page = Page.beside(__file__, "Pai Gow", "/games/paigow.js")  # its tab in the page
 
 
 class PaiGowRequest(Body):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from fastapi import FastAPI, HTTPException
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from sapsam.game.cards import parse_hand
@@ -33,6 +33,7 @@ from sapsam.web.checks import BadInput, checking, finite, named
 from sapsam.web.contract import FILE, Chart, Job, answers, handle_errors
 from sapsam.web.jobs import Jobs, QueueFull
 from sapsam.web.limits import BodyLimit
+from sapsam.web.page import assemble
 from sapsam.web.work import run_job
 
 HERE = Path(__file__).resolve().parent
@@ -245,6 +246,7 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
 
     for game in GAMES:  # every other game's routes, from the registry
         app.include_router(game.load("routes"))
+    html = assemble({game.name: game.load("page") for game in GAMES})  # and its tab in the page
 
     # --- the page, its files and the docs ---------------------------------------------------
 
@@ -269,7 +271,7 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
 
     @app.get("/", include_in_schema=False)
     def page():
-        return FileResponse(STATIC / "index.html")
+        return HTMLResponse(html)
 
     return app
 
