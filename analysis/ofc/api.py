@@ -136,24 +136,15 @@ def simulate(rules=RULES, seats=("heuristic", "heuristic"), hands=5000, seed=1, 
     from contextlib import nullcontext
 
     from sapsam.base.files import checkpoint_beside, lock_beside, provenance, write_json
-    from sapsam.ofc.game import load_ofc_rules
-    from sapsam.ofc.measure.simulate import simulate_ofc
-    from sapsam.ofc.play import policy_code, seat_arrays
+    from sapsam.ofc.measure.simulate import simulate_ofc, table_rules
 
     if resume and fresh:
         raise ValueError("resume continues a checkpoint and fresh discards it: give one")
     if (resume or fresh) and not out:
         raise ValueError("resume and fresh need out: the checkpoint lives beside the result file")
     names = (seats,) if isinstance(seats, str) else tuple(seats)
-    for name in names:
-        policy_code(name)
     ids = [rules] if isinstance(rules, str) else list(rules)
-    if len(set(ids)) != len(ids):
-        raise ValueError(f"rules {ids}: name each ruleset once")
-    loaded = [load_ofc_rules(r) for r in ids]
-    for r in loaded:
-        r.check_players(len(names))
-        seat_arrays(names, r, len(names))  # an improved seat's weights exist
+    loaded = table_rules(ids, names, f"rules {ids}")
 
     def checkpoint(r):  # one a ruleset, beside the result file
         return checkpoint_beside(out, r.id) if out else None

@@ -196,20 +196,12 @@ def simulate_command(rulesets, seats, hands, seed, as_json, out, resume, fresh, 
 
     from sapsam.base.files import checkpoint_beside, lock_beside, provenance, write_json
     from sapsam.base.progress import Progress
-    from sapsam.ofc.measure.simulate import simulate_ofc
-    from sapsam.ofc.play import policy_code, seat_arrays
+    from sapsam.ofc.measure.simulate import simulate_ofc, table_rules
 
     resume_or_fresh(resume, fresh, out)
     names = tuple(s.strip() for s in seats.split(","))
-    for name in names:
-        policy_code(name)
     ids = [r.strip() for r in rulesets.split(",")]
-    if len(set(ids)) != len(ids):
-        raise ValueError(f"--rules {rulesets!r}: name each ruleset once")
-    rules = [_rules(r) for r in ids]
-    for r in rules:
-        r.check_players(len(names))
-        seat_arrays(names, r, len(names))  # an improved seat's weights exist
+    rules = table_rules(ids, names, f"--rules {rulesets!r}")
     quiet = quiet or as_json
     _notice(quiet)
 

@@ -29,7 +29,7 @@ from sapsam.ofc.kernels.simulate import (
     N_TALLY,
     simulate_blocks,
 )
-from sapsam.ofc.play import game_tables, seat_arrays
+from sapsam.ofc.play import game_tables, policy_code, seat_arrays
 from sapsam.play.seeds import Stream
 
 BLOCK_HANDS = 50  # consecutive hands a block (Fantasyland carries over within it)
@@ -89,6 +89,22 @@ def _difference(sum_a, squares_a, n_a, sum_b, squares_b, n_b):
     var_a = (squares_a - n_a * mean_a ** 2) / (n_a - 1)
     var_b = (squares_b - n_b * mean_b ** 2) / (n_b - 1)
     return float(mean_a - mean_b), float(Z95 * np.sqrt(var_a / n_a + var_b / n_b))
+
+
+def table_rules(ids, names, given=None):
+    """The rulesets ``ids`` loaded for a table of the policies ``names``, checked as a
+    simulation needs them: every policy known, each ruleset named once and dealt to this many
+    seats, an improved seat's weights shipped.  ``given`` is how the rulesets were written, for
+    the error."""
+    for name in names:
+        policy_code(name)
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"{given or ids}: name each ruleset once")
+    loaded = [load_ofc_rules(r) for r in ids]
+    for r in loaded:
+        r.check_players(len(names))
+        seat_arrays(names, r, len(names))  # an improved seat's weights exist
+    return loaded
 
 
 def simulate_ofc(rules, seats, hands, seed=1, progress=None, block_hands=BLOCK_HANDS,
