@@ -62,6 +62,7 @@ OFFER = {
     "rid": ["standard", "criss-cross"],
     "job_id": ["1", "2", "3"],
     "name": [STAND_IN_FILE],
+    "high_three": ["chong", "teen"],
 }
 OFC_RULES = ["ofc-pineapple", "ofc-classic", "standard"]
 OFFER_IN = {

@@ -27,6 +27,7 @@ SPECIAL_PIPS = {TIT: 7, SEVEN: 7, YUN: 8, EIGHT: 8, NINE: 9}  # partners of a 2 
 HIGH_NINE, GONG, WONG = "high nine", "gong", "wong"
 TYPE_OF = {7: HIGH_NINE, 8: GONG, 9: WONG}
 BOOKLET_HIGH_THREE = "chong"  # the booklet's "High 6": the 3-3, as the other casinos' ways say
+HIGH_SIX_READINGS = (BOOKLET_HIGH_THREE, "teen")  # the two readings of "High 6" (the web's)
 
 
 def high_three_tile(tile):

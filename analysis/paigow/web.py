@@ -8,15 +8,15 @@ from fastapi import APIRouter, Query
 from fastapi.responses import FileResponse
 from pydantic import Field
 
-from sapsam.paigow.game import GROUP_NAMES, parse_tiles
+from sapsam.paigow.game import parse_tiles
 from sapsam.paigow.output import best_answer, table_answer
+from sapsam.paigow.strategy import HIGH_SIX_READINGS
 from sapsam.web.checks import checking
 from sapsam.web.contract import answers
 from sapsam.web.page import Page
 from sapsam.web.requests import TEXT, Body
 
 router = APIRouter()
-TILE_NAMES = tuple(names[0] for names in GROUP_NAMES)  # a tile's first name, as the JSON has it
 page = Page.beside(__file__, "Pai Gow", "/games/paigow.js")  # its tab in the page
 
 
@@ -37,9 +37,9 @@ def paigow_best(body: PaiGowRequest):
 
 @router.get("/api/paigow/table", summary="Pai Gow's house-edge table (sapsam paigow table --json)",
             responses=answers(422))
-def paigow_table(high_three: Annotated[Literal[TILE_NAMES], Query(description=(
+def paigow_table(high_three: Annotated[Literal[HIGH_SIX_READINGS], Query(description=(
         'The house way\'s "lower than a high 3" is a 3 topped by a tile below this one: chong '
-        '(3-3, the booklet\'s "High 6") or teen (6-6, the other reading).'))] = "chong"):
+        '(3-3, the booklet\'s "High 6") or teen (6-6, the other reading of it).'))] = "chong"):
     return table_answer(high_three)
 
 
