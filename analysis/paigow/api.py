@@ -106,8 +106,9 @@ def table(high_three="chong"):
     >>> edges = sapsam.paigow.table()
     >>> len(edges.rows), edges.to_frame().loc[0, ["house edge %", "published edge %"]].tolist()
     (8, [2.42..., 2.44])
-    >>> round(100 * sapsam.paigow.table(high_three="teen").rows[0]["push"], 2)
-    40.73
+    >>> teen = sapsam.paigow.table(high_three="teen")  # the "High 6" read as the 6-6
+    >>> teen.high_three, f"{100 * teen.rows[0]['push']:.2f}"
+    ('teen', '40.73')
     """
     from sapsam.paigow.output import table_answer
 
