@@ -102,6 +102,8 @@ def table(high_three="chong"):
     -------
     HouseEdgeTable
 
+    Examples
+    --------
     >>> import sapsam
     >>> edges = sapsam.paigow.table()
     >>> len(edges.rows), edges.to_frame().loc[0, ["house edge %", "published edge %"]].tolist()
