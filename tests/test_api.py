@@ -179,6 +179,9 @@ def test_paigow_table_is_the_command():
     table = sapsam.paigow.table()
     assert table.to_dict() == command("paigow", "table")
     assert len(table.to_frame()) == len(table.rows) == 8
+    teen = sapsam.paigow.table(high_three="teen")
+    assert teen.to_dict() == command("paigow", "table", "--high-three", "teen")
+    assert teen.to_frame()["push %"].tolist() != table.to_frame()["push %"].tolist()
 
 
 def test_ofc_fantasyland_is_the_command():

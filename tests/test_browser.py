@@ -320,7 +320,11 @@ def test_paigow_tiles_ranked_exactly(server, browser):
     open_page(browser, server)
     by_id(browser, "tab-paigow").click()
     edge = wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid=paigow-edge] tbody tr"))
-    assert len(edge) == 8
+    assert len(edge) == 8 and "40.25" in edge[0].text  # the booklet's high 3 (chong)
+    Select(by_id(browser, "paigow-high-three")).select_by_value("teen")  # the 6-6 reading
+    wait(browser).until(lambda d: "40.73" in d.find_element(
+        By.CSS_SELECTOR, "[data-testid=paigow-edge] tbody tr").text)
+    assert "topped by the teen" in by_id(browser, "paigow-table").text
     field = by_id(browser, "paigow-tiles")
     field.send_keys("6-6 6-6 6-6 1-1")
     by_id(browser, "paigow-run").click()

@@ -109,6 +109,8 @@ def test_paigow_as_the_cli(client):
     answer = client.post("/api/paigow/best", json={"tiles": tiles, "banking": True})
     assert answer.json() == cli_json("paigow", "best", tiles, "--banking")
     assert client.get("/api/paigow/table").json() == cli_json("paigow", "table")
+    assert client.get("/api/paigow/table", params={"high_three": "teen"}).json() \
+        == cli_json("paigow", "table", "--high-three", "teen")
 
 
 def test_ofc_as_the_cli(client):
@@ -148,6 +150,8 @@ def test_paigow_bad_input(client):
     assert "more times" in bad(answer, 400, "tiles")
     bad(client.post("/api/paigow/best", json={"tiles": "teen day nine eight", "commission": 1.5}),
         422, "commission")
+    assert "chong" in bad(client.get("/api/paigow/table", params={"high_three": "dragon"}), 422,
+                          "high_three")
 
 
 @pytest.mark.parametrize("hand, words", [

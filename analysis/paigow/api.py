@@ -74,30 +74,47 @@ class HouseEdgeTable:
     at 5% and 4.76% commission (``sapsam paigow table``), beside the published figures."""
 
     source: str  # where the published figures are from
+    high_three: str  # the house way's lowest high 3 is a 3 topped by this tile
     rows: list = field(repr=False)  # strategy, opponent, banking, commission, win, loss, ...
 
     def to_dict(self):
-        return {"source": self.source, "rows": self.rows}
+        return {"source": self.source, "high_three": self.high_three, "rows": self.rows}
 
     def to_frame(self):
         """One row per strategy, banking and commission, in percent, with the published
         edge (:func:`sapsam.paigow.output.table_frame`)."""
         from sapsam.paigow.output import table_frame
 
-        return table_frame()
+        return table_frame(self.high_three)
 
 
-def table():
+def table(high_three="chong"):
     """The house-edge table.
 
+    Parameters
+    ----------
+    high_three : str
+        The house way's line "lower than a high 3" (its "Other hands" rule) is a 3 topped by
+        this tile: ``"chong"`` (3-3), the booklet's "High 6", or ``"teen"`` (6-6), the other
+        reading of it; any tile's name or faces (:func:`sapsam.paigow.strategy.high_three`).
+
+    Returns
+    -------
+    HouseEdgeTable
+
+    Examples
+    --------
     >>> import sapsam
     >>> edges = sapsam.paigow.table()
     >>> len(edges.rows), edges.to_frame().loc[0, ["house edge %", "published edge %"]].tolist()
     (8, [2.42..., 2.44])
+    >>> teen = sapsam.paigow.table(high_three="teen")  # the "High 6" read as the 6-6
+    >>> teen.high_three, f"{100 * teen.rows[0]['push']:.2f}"
+    ('teen', '40.73')
     """
     from sapsam.paigow.output import table_answer
 
-    return HouseEdgeTable(**table_answer())
+    return HouseEdgeTable(**table_answer(high_three))
 
 
 def chart(out="results/paigow"):

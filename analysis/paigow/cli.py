@@ -71,18 +71,25 @@ def best_command(tiles, banking, commission, as_json):
 
 
 @paigow_command.command("table")
+@click.option("--high-three", "high_three", metavar="TILE", default="chong", show_default=True,
+              help='The house way\'s "lower than a high 3" is a 3 topped by a tile below TILE: '
+                   'chong (3-3, the booklet\'s "High 6") or teen (6-6, the other reading); any '
+                   "tile's name or faces.")
 @json_option()
 @reports_bad_input
-def table_command(as_json):
+def table_command(high_three, as_json):
     """The house edge of the house way and of the best strategy against it, banking or
     not, at 5% and 4.76% commission, beside the published figures."""
     from sapsam.paigow.output import SOURCE, table_answer, table_frame
+    from sapsam.paigow.strategy import high_three_tile
 
+    tile = high_three_tile(high_three)
     _notice(as_json)
+    answer = table_answer(tile)
     if as_json:
-        click.echo(json.dumps(table_answer(), indent=2))
+        click.echo(json.dumps(answer, indent=2))
         return
-    frame = table_frame()
+    frame = table_frame(tile)
     out = console()
     grid = table("strategy", "bank", ">comm %", ">win %", ">loss %", ">push %", ">edge %",
                  ">published")
@@ -90,7 +97,8 @@ def table_command(as_json):
         grid.add_row(row[0], row[1], f"{row[2]:.2f}", f"{row[3]:.2f}", f"{row[4]:.2f}",
                      f"{row[5]:.2f}", f"{row[6]:.2f}", f"{row[7]:.2f}")
     out.print(grid)
-    out.print(f"[dim]published: {SOURCE}[/dim]")
+    out.print(f"[dim]house way: a high 3 is a 3 topped by the {tile} or better; "
+              f"published: {SOURCE}[/dim]")
 
 
 @paigow_command.command("chart")

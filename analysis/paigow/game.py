@@ -40,7 +40,7 @@ def tile_label(t):
     return f"{tile_text(t)} {group_name(int(GROUP[t]))}"
 
 
-def _candidates(token):
+def candidates(token):
     """The tile indices a word may stand for (one or two alike tiles), or raise."""
     word = token.lower().replace("_", "-")
     face = _FACE.match(word)
@@ -60,9 +60,9 @@ def parse_tiles(text, count=4):
     tokens = [x for x in re.split(r"[\s,|]+", text.strip()) if x]
     tiles = []
     for token in tokens:
-        free = [t for t in _candidates(token) if t not in tiles]
+        free = [t for t in candidates(token) if t not in tiles]
         if not free:
-            held = "one" if len(_candidates(token)) == 1 else "two"
+            held = "one" if len(candidates(token)) == 1 else "two"
             raise ValueError(f"{token!r} more times than the set of 32 tiles holds "
                              f"(it has {held})")
         tiles.append(free[0])

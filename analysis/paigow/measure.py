@@ -56,25 +56,32 @@ def strengths():
     return setting_strengths(HANDS)
 
 
+def house_way(high_three="chong"):
+    """The Foxwoods house way's setting of each of the 35,960 hands (int8).  Its line "lower
+    than a high 3" is drawn at a 3 topped by the tile ``high_three``: "chong", the booklet's
+    "High 6", or "teen", the 6-6 (:func:`sapsam.paigow.strategy.high_three`)."""
+    from sapsam.paigow.strategy import high_three_tile
+
+    return _house_way(high_three_tile(high_three))
+
+
 @functools.cache
-def house_way(high_three=None):
-    """The Foxwoods house way's setting of each of the 35,960 hands (int8); ``high_three``
-    another line for "lower than a high 3" (None: the booklet's)."""
-    from sapsam.paigow.strategy import HIGH_THREE, foxwoods_policy
+def _house_way(tile):
+    from sapsam.paigow.strategy import foxwoods_policy, high_three
 
     reps, _, rep_of = distinct_hands()
-    return foxwoods_policy(HANDS[reps], high_three or HIGH_THREE)[rep_of]
+    return foxwoods_policy(HANDS[reps], high_three(tile))[rep_of]
 
 
 @functools.cache
-def banker(high_three=None):
+def banker(high_three="chong"):
     """(low, high) strengths of each of the 35,960 banker hands as the house way sets them."""
     chosen = strengths()[np.arange(N_HANDS), house_way(high_three)]
     return np.ascontiguousarray(chosen[:, 0]), np.ascontiguousarray(chosen[:, 1])
 
 
 @functools.cache
-def counts(banking, high_three=None):
+def counts(banking, high_three="chong"):
     """(3,620, 3, 3) int64: (win, push, loss) of each distinct hand's settings against the
     house way, out of 20,475 banker hands."""
     reps, _, _ = distinct_hands()
@@ -88,7 +95,7 @@ def values(count, commission):
     return ((1 - commission) * count[..., 0] - count[..., 2]) / N_BANKER
 
 
-def optimal(banking, commission, high_three=None):
+def optimal(banking, commission, high_three="chong"):
     """The best strategy against the house way, as a policy like :func:`house_way`: the
     setting of each of the 35,960 hands worth most (ties to the lowest setting number)."""
     _, _, rep_of = distinct_hands()
@@ -117,9 +124,9 @@ class Row:
                 "push": self.push, "house_edge": self.house_edge}
 
 
-def row(strategy, banking, commission, high_three=None):
-    """The table's row for ``strategy`` ("house way" or "optimal"), against the house way
-    (with another line for "lower than a high 3" if ``high_three`` is given)."""
+def row(strategy, banking, commission, high_three="chong"):
+    """The table's row for ``strategy`` ("house way" or "optimal"), against the house way,
+    its high 3 topped by ``high_three`` (:func:`house_way`)."""
     reps, weights, _ = distinct_hands()
     if strategy == "house way":
         chosen = house_way(high_three)[reps]
@@ -132,8 +139,9 @@ def row(strategy, banking, commission, high_three=None):
     return Row(strategy, banking, commission, win, loss, push)
 
 
-def house_edge_table(high_three=None):
-    """Every row: strategy (house way, optimal) x banking (no, yes) x commission."""
+def house_edge_table(high_three="chong"):
+    """Every row: strategy (house way, optimal) x banking (no, yes) x commission, the house
+    way's high 3 topped by ``high_three`` (:func:`house_way`)."""
     return [row(s, b, c, high_three) for s in ("house way", "optimal") for b in (False, True)
             for c in COMMISSIONS]
 

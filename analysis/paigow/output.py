@@ -29,10 +29,11 @@ PUBLISHED = {("house way", False, 0.05): (29.21, 30.18, 40.61, 2.44),
              ("optimal", True, 0.0476): (30.17, 28.46, 41.37, -0.27)}
 
 
-def table_frame():
-    """The house-edge table with the published figures beside ours (percent)."""
+def table_frame(high_three="chong"):
+    """The house-edge table with the published figures beside ours (percent), the house way's
+    high 3 topped by ``high_three`` (:func:`sapsam.paigow.measure.house_way`)."""
     rows = []
-    for r in exact.house_edge_table():
+    for r in exact.house_edge_table(high_three):
         pub = PUBLISHED[(r.strategy, r.banking, r.commission)]
         rows.append({"strategy": r.strategy, "banking": "yes" if r.banking else "no",
                      "commission %": round(100 * r.commission, 2), "win %": 100 * r.win,
@@ -228,9 +229,14 @@ def write_paigow(folder):
     return folder
 
 
-def table_answer():
-    """The JSON of ``sapsam paigow table``: the published source and every row."""
-    return {"source": SOURCE, "rows": [r.to_dict() for r in exact.house_edge_table()]}
+def table_answer(high_three="chong"):
+    """The JSON of ``sapsam paigow table``: the published source, the tile that tops the house
+    way's lowest high 3, and every row."""
+    from sapsam.paigow.strategy import high_three_tile
+
+    tile = high_three_tile(high_three)
+    return {"source": SOURCE, "high_three": tile,
+            "rows": [r.to_dict() for r in exact.house_edge_table(tile)]}
 
 
 def best_answer(tiles, banking=False, commission=0.05):

@@ -15,7 +15,7 @@ Tiles are named by their pips as the booklet does: 2 (day), 12 (teen), high 8 (y
 
 import numpy as np
 
-from sapsam.paigow.game import hand_points
+from sapsam.paigow.game import NAMES, candidates, group_name, hand_points
 from sapsam.paigow.kernels import GROUP, SETTING_HALVES, strength
 
 (TEEN, DAY, YUN, GOR, MOOY, CHONG, BON, FOO, PING, TIT, LOOK, NINE, EIGHT, SEVEN, FIVE,
@@ -26,10 +26,41 @@ BIG_OR_11 = BIG | {FOO}
 SPECIAL_PIPS = {TIT: 7, SEVEN: 7, YUN: 8, EIGHT: 8, NINE: 9}  # partners of a 2 or 12
 HIGH_NINE, GONG, WONG = "high nine", "gong", "wong"
 TYPE_OF = {7: HIGH_NINE, 8: GONG, 9: WONG}
-HIGH_THREE = 16 * 3 + 10  # 3 points, the high tile a high 6 (chong, rank 10)
-# the line the published figures' program appears to draw: a 3 topped by a yun or better
-# (README, "Pai Gow tiles")
-PUBLISHED_HIGH_THREE = 16 * 3 + 13
+BOOKLET_HIGH_THREE = "chong"  # the booklet's "High 6": the 3-3, as the other casinos' ways say
+HIGH_SIX_READINGS = (BOOKLET_HIGH_THREE, "teen")  # the two readings of "High 6" (the web's)
+
+
+def high_three_tile(tile):
+    """The name of the tile that tops the lowest "high 3", from any of its names or faces
+    (``"chong"``, ``"high-six"``, ``"3-3"``; ``"teen"``, ``"6-6"``); ``ValueError`` in one
+    line for anything else."""
+    try:
+        group = int(GROUP[candidates(str(tile))[0]])
+    except (ValueError, IndexError):
+        raise ValueError(f"unknown tile {tile!r} for the house way's high 3: use a tile's name "
+                         f"or faces, such as chong (3-3, the booklet's) or teen (6-6)") from None
+    return group_name(group)
+
+
+def high_three(tile=BOOKLET_HIGH_THREE):
+    """The strength below which a low hand is "lower than a high 3" in the house way's "Other
+    hands" rule: a 3-point hand whose highest tile is ``tile`` (any name of
+    :func:`high_three_tile`).
+
+    The booklet: "lower than a High 3 (a 3-point hand whose highest-ranking tile is a High
+    6)".  Its "High 6" is the chong (3-3) in its own words ("high" and "low" name the two
+    tiles of a number of pips; the 6-6 it calls "12"), as the Taj Mahal's and Casino
+    Canberra's house ways spell it out: a high 3 is a 3 whose high tile is "high-6 or
+    better".  ``"teen"`` reads the "High 6" as the 6-6; RULES.md (D4) gives what each reading
+    makes of the published house-edge table.
+
+    >>> high_three(), high_three("teen")
+    (58, 63)
+    """
+    return 16 * 3 + 15 - NAMES[high_three_tile(tile)]
+
+
+HIGH_THREE = high_three()  # 3 points, the high tile a high 6 (chong, rank 10)
 
 
 class _Hand:

@@ -48,11 +48,13 @@ async function rankTiles(event) {
 
 let paigowTableLoaded = false;
 
-async function loadPaigowTable() {
-  if (paigowTableLoaded) return;
+// the table for the chosen line of the house way's "lower than a high 3" (loaded once a line)
+async function loadPaigowTable(event) {
+  if (paigowTableLoaded && event?.type !== "change") return;
   paigowTableLoaded = true;
   try {
-    const table = await api("/api/paigow/table");
+    const line = encodeURIComponent($("#paigow-high-three").value);
+    const table = await api(`/api/paigow/table?high_three=${line}`);
     const rows = table.rows.map((r) => el("tr", {},
       el("td", { class: "left", text: r.strategy === "optimal" ? "best against the house way" : r.strategy }),
       el("td", { class: "left", text: r.banking ? "yes" : "no" }),
@@ -62,7 +64,8 @@ async function loadPaigowTable() {
     $("#paigow-table").replaceChildren(el("div", { class: "scroll" }, el("table", { "data-testid": "paigow-edge" },
       el("thead", {}, el("tr", {}, ["player", "banking", "commission %", "win %", "loss %", "push %", "house edge %"]
         .map((h, i) => el("th", { class: i < 2 ? "left" : "", text: h })))),
-      el("tbody", {}, rows))), el("p", { class: "note", text: `Published figures: ${table.source}.` }));
+      el("tbody", {}, rows))), el("p", { class: "note", text: `The house way's high 3: a 3 topped by the ` +
+      `${table.high_three} or better. Published figures: ${table.source}.` }));
   } catch (error) {
     paigowTableLoaded = false;
     $("#paigow-table").textContent = error.message;
@@ -77,6 +80,7 @@ function setupPaigow() {
   // a click or the arrow keys (which focus the tab) open the tab: load its table then
   $("#tab-paigow").addEventListener("click", loadPaigowTable);
   $("#tab-paigow").addEventListener("focus", loadPaigowTable);
+  $("#paigow-high-three").addEventListener("change", loadPaigowTable);
 }
 
 setupPaigow();

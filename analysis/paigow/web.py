@@ -2,14 +2,15 @@
 JSON as ``sapsam paigow best --json`` and ``sapsam paigow table --json``."""
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import FileResponse
 from pydantic import Field
 
 from sapsam.paigow.game import parse_tiles
 from sapsam.paigow.output import best_answer, table_answer
+from sapsam.paigow.strategy import HIGH_SIX_READINGS
 from sapsam.web.checks import checking
 from sapsam.web.contract import answers
 from sapsam.web.page import Page
@@ -35,9 +36,11 @@ def paigow_best(body: PaiGowRequest):
 
 
 @router.get("/api/paigow/table", summary="Pai Gow's house-edge table (sapsam paigow table --json)",
-            responses=answers())
-def paigow_table():
-    return table_answer()
+            responses=answers(422))
+def paigow_table(high_three: Annotated[Literal[HIGH_SIX_READINGS], Query(description=(
+        'The house way\'s "lower than a high 3" is a 3 topped by a tile below this one: chong '
+        '(3-3, the booklet\'s "High 6") or teen (6-6, the other reading of it).'))] = "chong"):
+    return table_answer(high_three)
 
 
 @router.get("/games/paigow.js", include_in_schema=False)
