@@ -366,13 +366,14 @@ def final_value(board, p, terms, versions, views, game):
 def exact_last_choice(boards, counts, p, dealt, nd, keep, known, state, game, params):
     """Seat ``p``'s last street solved exactly: every legal placement of ``dealt`` finishes its
     board, each is worth its :func:`final_value` (the other boards as ``p`` knows them: a
-    building one filled ``params[H_FILLS]`` times), and the best is played (the first of
-    equals)."""
+    building one filled ``params[H_FILLS]`` times), and the best is played; of equals, one not
+    fouled (a foul can cost no more than being scooped), then the stronger rows, then the
+    first."""
     terms, versions, views = others_terms(boards, counts, p, known, max(np.int64(params[H_FILLS]), 1),
                                           state, game)
     trial = np.empty(13, np.uint8)
     trial_counts = np.empty(3, np.int64)
-    best_code, best_value = -1, -np.inf
+    best_code, best_value, best_rows = -1, -np.inf, -1
     for code in range(1 << (2 * nd)):
         if not legal(code, nd, keep, counts[p]):
             continue
@@ -382,6 +383,8 @@ def exact_last_choice(boards, counts, p, dealt, nd, keep, known, state, game, pa
             trial_counts[r] = counts[p, r]
         place(trial, trial_counts, dealt, nd, code)
         value = final_value(trial, p, terms, versions, views, game)
-        if value > best_value:
-            best_code, best_value = code, value
+        f, m, b = rows_of(trial)
+        rows = (b >= m >= f) * (1 << 20) + f + m + b  # not fouled first, then the rows' strengths
+        if value > best_value or (value == best_value and rows > best_rows):
+            best_code, best_value, best_rows = code, value, rows
     return best_code
