@@ -316,3 +316,23 @@ def exact_values(board, cards, keep, opponents, unseen, draw, worth, entry):
         values[key] = sum(best_last_street(placed, deal, keep, opponents, worth, entry)
                           for deal in deals) / len(deals)
     return values
+
+
+def best_reply(board, cards, keep, others, worth, entry):
+    """The board the last to act makes of its last street's ``cards``: the completion worth
+    most to it (:func:`final_worth`) against the ``others``' finished boards."""
+    return max(completions(board, cards, keep), key=lambda done: final_worth(done, others, worth, entry))
+
+
+def exact_reply_values(board, cards, keep, theirs, unseen, draw, worth, entry):
+    """Every placement of the last street's ``cards`` on ``board`` with its exact worth against
+    one opponent whose board ``theirs`` has its last street to play after it: the mean over
+    every ``draw`` of the ``unseen`` cards of the placement's :func:`final_worth` against the
+    opponent's :func:`best_reply` to it.  Returns ``{placed board as sorted rows: worth}``."""
+    deals = list(combinations(unseen, draw))
+    values = {}
+    for placed in completions(board, cards, keep):
+        key = tuple(tuple(sorted(row)) for row in placed)
+        values[key] = sum(final_worth(placed, [best_reply(theirs, deal, keep, [placed], worth, entry)],
+                                      worth, entry) for deal in deals) / len(deals)
+    return values

@@ -173,18 +173,37 @@ def place_rollouts(board, counts, dealt, codes, boards, row_counts, fl_cards, po
 
 
 @njit(cache=True)
-def exact_placements(board, counts, dealt, codes, boards, row_counts, pool, game, out):
+def exact_placements(board, counts, dealt, codes, boards, row_counts, pool, game, params, out):
     """Each placement ``codes[o]`` of ``dealt`` on seat 0's board (``board``, ``counts``) worth
-    exactly, every other board (``boards[1:]``, ``row_counts[1:]``) finished and seen: a
-    placement that finishes the board is worth its
-    :func:`~sapsam.ofc.kernels.policies.final_value`; one that leaves a street, the mean over
-    every deal of that street's cards from ``pool`` of the best final value of its placements
-    (:func:`~sapsam.ofc.kernels.policies.exact_last_choice`'s, with nothing left to sample).
+    exactly, the other boards (``boards[1:]``, ``row_counts[1:]``) seen and each finished or
+    on its last street, nothing hidden:
+
+    - every other board finished: a placement that finishes seat 0's board is worth its
+      :func:`~sapsam.ofc.kernels.policies.final_value`; one that leaves a street, the mean over
+      every deal of that street's cards from ``pool`` of the best final value of its placements
+      (:func:`~sapsam.ofc.kernels.policies.exact_last_choice`'s, with nothing to sample);
+    - one other board on its last street (this placement finishes seat 0's board, and that
+      seat acts next, knowing every board): the mean over every deal of its last street from
+      ``pool`` of seat 0's final value once that seat has played it by
+      :func:`~sapsam.ofc.kernels.policies.exact_last_choice` (``params``: its row), as the
+      rollouts play it.
+
     ``out[o]``: the value; returns the number of deals."""
+    players = boards.shape[0]
     nd = dealt.shape[0]
     draw, keep = game.deal[1], game.deal[2]
     everything = np.uint64(0xFFFFFFFFFFFFF)  # every board is seen: nothing is filled at random
-    terms, versions, views = others_terms(boards, row_counts, 0, everything, 1, np.zeros(1, np.uint64), game)
+    state = np.zeros(1, np.uint64)
+    responder = 0
+    for q in range(1, players):
+        if row_counts[q, 0] + row_counts[q, 1] + row_counts[q, 2] < 13:
+            responder = q
+    mine = everything  # what seat 0 knows: every card but the pool's
+    for i in range(pool.shape[0]):
+        mine ^= np.uint64(1) << np.uint64(pool[i])
+    work = boards.copy()
+    work_counts = row_counts.copy()
+    terms, versions, views = others_terms(boards, row_counts, 0, mine, 1, state, game)
     after = np.empty(13, np.uint8)
     after_counts = np.empty(3, np.int64)
     trial = np.empty(13, np.uint8)
@@ -192,20 +211,23 @@ def exact_placements(board, counts, dealt, codes, boards, row_counts, pool, game
     n = pool.shape[0]
     index = np.arange(draw)
     deal = np.empty(draw, np.uint8)
+    lasts = np.empty(1 << (2 * draw), np.int64)
     deals = 1
     for o in range(codes.shape[0]):
         after[:] = board
         after_counts[:] = counts
         place(after, after_counts, dealt, nd, codes[o])
-        if after_counts[0] + after_counts[1] + after_counts[2] == 13:
+        finished = after_counts[0] + after_counts[1] + after_counts[2] == 13
+        if finished and responder == 0:
             out[o] = final_value(after, 0, terms, versions, views, game)
             continue
-        lasts = np.empty(1 << (2 * draw), np.int64)
         n_lasts = 0
         for code in range(1 << (2 * draw)):
-            if legal(code, draw, keep, after_counts):
+            if not finished and legal(code, draw, keep, after_counts):
                 lasts[n_lasts] = code
                 n_lasts += 1
+        work[0, :] = after
+        work_counts[0, :] = after_counts
         for i in range(draw):
             index[i] = i
         total = 0.0
@@ -213,13 +235,22 @@ def exact_placements(board, counts, dealt, codes, boards, row_counts, pool, game
         while True:
             for i in range(draw):
                 deal[i] = pool[index[i]]
-            best = -np.inf
-            for j in range(n_lasts):
-                trial[:] = after
-                trial_counts[:] = after_counts
-                place(trial, trial_counts, deal, draw, lasts[j])
-                best = max(best, final_value(trial, 0, terms, versions, views, game))
-            total += best
+            if finished:  # the responder plays its last street, knowing every board
+                work[responder, :] = boards[responder]
+                work_counts[responder, :] = row_counts[responder]
+                reply = exact_last_choice(work, work_counts, responder, deal, draw, keep, everything, state,
+                                          game, params)
+                place(work[responder], work_counts[responder], deal, draw, reply)
+                seen, seen_versions, seen_views = others_terms(work, work_counts, 0, everything, 1, state, game)
+                total += final_value(after, 0, seen, seen_versions, seen_views, game)
+            else:
+                best = -np.inf
+                for j in range(n_lasts):
+                    trial[:] = after
+                    trial_counts[:] = after_counts
+                    place(trial, trial_counts, deal, draw, lasts[j])
+                    best = max(best, final_value(trial, 0, terms, versions, views, game))
+                total += best
             deals += 1
             i = draw - 1  # the next draw-subset of the pool, in lexicographic order
             while i >= 0 and index[i] == n - draw + i:

@@ -11,10 +11,12 @@ their values: the gap to the best comes with its paired 95% interval.  Every boa
 is played exactly in the rollouts (:func:`sapsam.ofc.kernels.policies.exact_last_choice`).
 
 Exact values: where every opponent's board is finished and seen (none in Fantasyland) and your
-board has at most one street left after this one, nothing is sampled: every placement is worth
-its settlement against the opponents' boards plus the worth of Fantasyland, over every deal of
-the last street (:func:`sapsam.ofc.kernels.simulate.exact_placements`), and each placement says
-``exact``.  ``exact=False`` rolls such a position out too.
+board has at most one street left after this one, or where this is your last street and the one
+opponent still building has only its last street to play, after you, nothing is sampled:
+every placement is worth its settlement against the opponents' boards plus the worth of
+Fantasyland, over every deal of the last street left (:func:`exact_deals`,
+:func:`sapsam.ofc.kernels.simulate.exact_placements`), and each placement says ``exact``.
+``exact=False`` rolls such a position out too.
 
 >>> result = rank_placements("ofc-pineapple", "As Ad | Kc Qc 5d | 9h 9s", "Ah 2c 7d", samples=64)
 >>> len(result.table), result.table.iloc[0]["setting"].count("|")
@@ -175,17 +177,17 @@ def rank_placements(rules, board, hand, dead="", opponents=(), samples=1000, see
     policy = policy or rollout_policy(rules, players)
     if policy not in ("heuristic", "improved"):
         raise ValueError(f"rollouts play with the heuristic or improved policy, not {policy!r}")
+    seat_codes, params = seat_arrays([policy] * players, rules, players)
+    params[:, H_FILLS] = params[:, H_INNER_FILLS]
     if exact and exact_deals(rules, mine, keep, theirs, fantasyland, len(pool)):
         values = np.zeros(len(codes))
         deals = exact_placements(boards[0].copy(), counts[0].copy(), cards, codes, boards, counts, pool,
-                                 game_tables(rules), values)
+                                 game_tables(rules), params[0], values)
         if progress is not None:
             progress(1, 1)
         table = _ranked(mine, cards, codes, values[:, None], exact=True)
         return PlaceResult(rules.id, str(mine), format_cards(cards), len(theirs), tuple(fantasyland),
                            int(deals), "exact", table, exact=True)
-    seat_codes, params = seat_arrays([policy] * players, rules, players)
-    params[:, H_FILLS] = params[:, H_INNER_FILLS]
     per_state = -(-samples // STREAMS)
     states = Stream(seed, "ofc-place").states(STREAMS)
     out = np.zeros((len(codes), STREAMS * per_state))
@@ -200,15 +202,21 @@ def rank_placements(rules, board, hand, dead="", opponents=(), samples=1000, see
 
 
 def exact_deals(rules, mine, keep, theirs, fantasyland, unseen):
-    """How many deals of the last street an exact ranking enumerates (1: this is the last
-    street), or 0 where it cannot: an opponent's board unfinished or in Fantasyland (unseen),
-    more than one street left after this one, or more than ``EXACT_DEALS`` deals."""
-    if any(fantasyland) or any(not b.complete for b in theirs):
+    """How many deals an exact ranking enumerates, or 0 where it cannot.  It can where no
+    opponent is in Fantasyland (its board unseen) and either every opponent's board is finished
+    and your board has at most one street left after this one (the deals of your last street;
+    1 if this is it), or this is your last street and one opponent, the others finished, has
+    its last street to play after you (the deals of its last street, each played best knowing
+    every board: ``exact_last_choice``, as in the rollouts).  At most ``EXACT_DEALS``."""
+    if any(fantasyland):
         return 0
     left = 13 - mine.placed - keep
-    if left == 0:
+    building = [b for b in theirs if not b.complete]
+    if not building and left == 0:
         return 1
-    if left != rules.deal.keep:
+    if building and (left != 0 or len(building) > 1 or building[0].placed + rules.deal.keep != 13):
+        return 0
+    if not building and left != rules.deal.keep:
         return 0
     deals = math.comb(unseen, rules.deal.draw)
     return deals if deals <= EXACT_DEALS else 0
