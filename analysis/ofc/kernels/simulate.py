@@ -128,12 +128,11 @@ def place_rollouts(board, counts, dealt, codes, boards, row_counts, fl_cards, po
     """Each placement ``codes[o]`` of ``dealt`` on the board of seat 0 (``board``, ``counts``),
     played out ``per_state`` times per stream: the unseen ``pool`` shuffled, then every board
     (seat 0's and the opponents' ``boards[1:]``, ``row_counts[1:]``) finished by its policy,
-    seats acting in turn from seat 1.  An opponent with ``fl_cards[p] > 0`` is in Fantasyland:
+    seats acting in turn after seat 0 (seat 1 first).  An opponent with ``fl_cards[p] > 0`` is in Fantasyland:
     it is dealt that many cards from the end of the shuffled pool and sets them at once, unseen
     by the others (the caller leaves the pool enough cards for every board).  Every placement
     meets the same deals and the same random choices.  ``seen``: the 52-bit mask of the cards
-    seat 0 knows (the boards, the dealt cards, the dead).  After the placement the next seat
-    acts (seat 1, or seat 0 again alone).  ``out[o, sample]``: seat 0's points,
+    seat 0 knows (the boards, the dealt cards, the dead).  ``out[o, sample]``: seat 0's points,
     plus the worth of Fantasyland if it enters."""
     royalty, entry, worth = game.royalty, game.entry, game.worth
     players = boards.shape[0]
