@@ -2,13 +2,16 @@
 and in ``ofc place``, and the last two exactly where no opponent card is left to deal, held to
 a brute force over every deal and every placement (tests/ofc/reference.py)."""
 
+import json
 from itertools import combinations
 from statistics import NormalDist
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
 from sapsam.base.stats import Z95
+from sapsam.cli import main
 from sapsam.game.cards import format_cards
 from sapsam.ofc.game import load_ofc_rules, parse_board
 from sapsam.ofc.kernels.policies import exact_last_choice, place
@@ -150,3 +153,15 @@ def test_rollouts_are_unbiased_and_rank_the_exact_best_first():
         if top.setting != best.setting:
             gap = rolled.table.set_index("setting").loc[best.setting]
             assert gap.gap_low <= values[best.setting] - values[top.setting] <= gap.gap_high
+
+
+def test_the_command_marks_exact_values_and_rolls_out_on_request():
+    board, theirs, hand, _, _ = random_position(31, 9)
+    args = ["ofc", "place", "--board", text(board), "--hand", text([hand]), "--opponents", text(theirs)]
+    runner = CliRunner()
+    exact = json.loads(runner.invoke(main, [*args, "--json"]).output)
+    assert exact["exact"] and exact["policy"] == "exact" and all(p["exact"] for p in exact["placements"])
+    rolled = json.loads(runner.invoke(main, [*args, "--json", "--no-exact", "--samples", "32"]).output)
+    assert not rolled["exact"] and not any(p["exact"] for p in rolled["placements"])
+    shown = runner.invoke(main, [*args, "--top", "3"], env={"COLUMNS": "120"}).output
+    assert "exact: every one of the" in shown and shown.count(" exact ") == 3
