@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 RULES = "ofc-pineapple"
 
 
-def place(hand, board="", dead="", opponents=(), rules=RULES, samples=500, seed=1, policy=None):
+def place(hand, board="", dead="", opponents=(), rules=RULES, samples=500, seed=1, policy=None, exact=True):
     """Rank every legal placement (and discard) of the cards in ``hand`` on ``board`` by
     expected points, each played out ``samples`` times (``sapsam ofc place``).
 
@@ -33,7 +33,13 @@ def place(hand, board="", dead="", opponents=(), rules=RULES, samples=500, seed=
         An OFC ruleset id or TOML file.
     samples, seed : int
     policy : {"heuristic", "improved"}, optional
-        Who plays the later streets; default improved where the ruleset has weights.
+        Who plays the later streets; default improved where the ruleset has weights.  Every
+        board's last street is played exactly.
+    exact : bool
+        Where every opponent's board is finished and at most one street is left after this
+        one, value every placement exactly, over every deal of the last street (``samples``
+        and ``policy`` unused; the result's ``exact`` and each placement's say so); False:
+        roll such a position out too.
 
     Returns
     -------
@@ -50,7 +56,7 @@ def place(hand, board="", dead="", opponents=(), rules=RULES, samples=500, seed=
     from sapsam.ofc.measure.place import rank_placements
 
     opponents = (opponents,) if isinstance(opponents, str) else tuple(opponents)
-    return rank_placements(rules, board, hand, dead, opponents, samples, seed, policy=policy)
+    return rank_placements(rules, board, hand, dead, opponents, samples, seed, policy=policy, exact=exact)
 
 
 def fantasyland(cards, rules=RULES):

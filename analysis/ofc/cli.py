@@ -134,13 +134,18 @@ def stay_command(ruleset, counts, samples, seed, as_json, quiet):
 @click.option("--policy", type=click.Choice(["heuristic", "improved"]), default=None,
               help="Who plays the later streets, every board's  [default: improved where the "
                    "ruleset has self-play weights, else heuristic]")
+@click.option("--exact/--no-exact", default=True, show_default=True,
+              help="Where every opponent's board is finished and at most one street is left after "
+                   "this one, value every placement over every deal of the last street instead of "
+                   "rolling it out.")
 @click.option("--top", type=click.IntRange(1), default=10, show_default=True)
 @json_option("Print JSON (every placement).")
 @reports_bad_input
-def place_command(board, hand, dead, opponents, ruleset, samples, seed, policy, top, as_json):
+def place_command(board, hand, dead, opponents, ruleset, samples, seed, policy, exact, top, as_json):
     """Rank every legal placement (and discard) of the cards in hand by expected points: each
-    played out to the end of the hand SAMPLES times, every board finished by the policy, plus
-    the worth of Fantasyland if your board enters.
+    played out to the end of the hand SAMPLES times, every board finished by the policy (its
+    last street exactly), plus the worth of Fantasyland if your board enters.  Where every
+    opponent's board is finished, the last two streets are exact: every deal enumerated.
 
     Example: sapsam ofc place --board "As Ad | Kc Qc 5d | 9h 9s" --hand "Ah 2c 7d"
     """
@@ -148,7 +153,7 @@ def place_command(board, hand, dead, opponents, ruleset, samples, seed, policy, 
 
     parse_position(ruleset, board, hand, dead, opponents)
     _notice(as_json)
-    result = rank_placements(ruleset, board, hand, dead, opponents, samples, seed, policy=policy)
+    result = rank_placements(ruleset, board, hand, dead, opponents, samples, seed, policy=policy, exact=exact)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
         return
@@ -156,20 +161,31 @@ def place_command(board, hand, dead, opponents, ruleset, samples, seed, policy, 
     away = sum(n > 0 for n in result.fantasyland)
     out.print(f"{result.rules}: {result.opponents} opponent{'s' * (result.opponents > 1)}"
               f"{f' ({away} in Fantasyland)' if away else ''}, "
-              f"{result.samples:,} rollouts a placement, played out by {result.policy}")
+              f"{_how(result)}")
     out.print(f"Board: [bold]{result.board}[/bold]   Hand: [bold]{result.hand}[/bold]")
     grid = table(">#", "board after", "discard", ">EV", ">95% CI", ">gap")
     for i, row in enumerate(result.table.head(top).itertuples()):
         gap = "best" if i == 0 else f"{row.gap:+.2f}"
-        grid.add_row(str(i + 1), row.setting, row.discard or "-", f"{row.ev:+.2f}",
-                     f"[{row.ci_low:+.2f}, {row.ci_high:+.2f}]", gap)
+        interval = "exact" if row.exact else f"[{row.ci_low:+.2f}, {row.ci_high:+.2f}]"
+        grid.add_row(str(i + 1), row.setting, row.discard or "-", f"{row.ev:+.2f}", interval, gap)
     out.print(grid)
     second = result.table.iloc[1] if len(result.table) > 1 else None
-    if second is not None:
+    if result.exact:
+        out.print("[dim]points a hand against every opponent; exact: nothing sampled[/dim]")
+    elif second is not None:
         low, high = -second.gap_high, -second.gap_low
         verdict = "distinguishable" if low > 0 else "not distinguishable"
         out.print(f"[dim]points a hand against every opponent; gap: to the best, the first two "
                   f"{verdict} (paired 95% CI [{low:.2f}, {high:.2f}])[/dim]")
+
+
+def _how(result):
+    """How a ranking's EVs were made, for its heading."""
+    if not result.exact:
+        return f"{result.samples:,} rollouts a placement, played out by {result.policy}"
+    if result.samples > 1:
+        return f"exact: every one of the {result.samples:,} deals of the last street, each played best"
+    return "exact: every placement finishes the board"
 
 
 @ofc_command.command("simulate")

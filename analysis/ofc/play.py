@@ -100,4 +100,4 @@ def game_tables(rules):
     tables = rules.tables
     deal = np.array([rules.deal.first, rules.deal.draw, rules.deal.keep], np.int64)
     cdf = row_percentiles()[[0, 1, 1]]  # the front's row, then the 5-card row for middle and back
-    return Game(tables.royalty, tables.entry, cdf, tables.worth_milli / 1000, deal)
+    return Game(tables.royalty, tables.entry, cdf, tables.worth_milli / 1000, deal, tables.scores)

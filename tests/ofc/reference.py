@@ -8,7 +8,7 @@ kickers rank lowest, A-2-3-4-5 the lowest straight).
 A board is ``(front, middle, back)``: lists of 3, 5 and 5 card codes (``rank * 4 + suit``).
 """
 
-from itertools import combinations
+from itertools import combinations, product
 
 from naive import (
     ACE,
@@ -269,3 +269,70 @@ def can_stay(cards, middle_full_house=False):
     tables = dict(back=BACK, middle=MIDDLE, front_pair=FRONT_PAIR, front_trips=FRONT_TRIPS)  # royalties unused
     return any(_stays_by_category(f[2], m[2], b[2], middle_full_house)
                for _, (f, m, b) in _clean_settings(cards, tables))
+
+
+# --------------------------------------------------------------------------------------------
+# The last streets, exactly (issue 38): every deal, every placement
+# --------------------------------------------------------------------------------------------
+
+
+def completions(board, cards, keep):
+    """Every board made by placing ``keep`` of ``cards`` (the rest discarded) into the empty
+    places of ``board`` (rows that may be short), each row's cards in any order."""
+    sizes = [ROW_SIZES[row] for row in ROWS]
+    for kept in combinations(cards, keep):
+        for rows in product(range(3), repeat=keep):
+            grown = [list(row) for row in board]
+            for card, row in zip(kept, rows):
+                grown[row].append(card)
+            if all(len(row) <= size for row, size in zip(grown, sizes)):
+                yield tuple(grown)
+
+
+def final_worth(board, opponents, worth, entry, row=1, scoop=3):
+    """A finished board's points against each finished opponent's, plus ``worth`` if it
+    enters Fantasyland (``entry``: :func:`fantasyland_cards`')."""
+    points = sum(pair_points(board, other, row=row, scoop=scoop) for other in opponents)
+    return points + (worth if fantasyland_cards(board, entry) else 0)
+
+
+def best_last_street(board, cards, keep, opponents, worth, entry):
+    """The most any placement of the last street's ``cards`` can be worth (:func:`final_worth`)."""
+    return max(final_worth(done, opponents, worth, entry) for done in completions(board, cards, keep))
+
+
+def exact_values(board, cards, keep, opponents, unseen, draw, worth, entry):
+    """Every placement of ``cards`` on ``board`` with its exact worth against finished
+    ``opponents``: a placement that finishes the board, its :func:`final_worth`; one that
+    leaves one street, the mean over every ``draw`` of the ``unseen`` cards of the best placement of
+    them.  Returns ``{placed board as sorted rows: worth}``."""
+    values = {}
+    for placed in completions(board, cards, keep):
+        key = tuple(tuple(sorted(row)) for row in placed)
+        if sum(len(row) for row in placed) == 13:
+            values[key] = final_worth(placed, opponents, worth, entry)
+            continue
+        deals = list(combinations(unseen, draw))
+        values[key] = sum(best_last_street(placed, deal, keep, opponents, worth, entry)
+                          for deal in deals) / len(deals)
+    return values
+
+
+def best_reply(board, cards, keep, others, worth, entry):
+    """The board the last to act makes of its last street's ``cards``: the completion worth
+    most to it (:func:`final_worth`) against the ``others``' finished boards."""
+    return max(completions(board, cards, keep), key=lambda done: final_worth(done, others, worth, entry))
+
+
+def exact_reply_values(board, cards, keep, theirs, unseen, draw, worth, entry):
+    """Every placement of the last street's ``cards`` on ``board`` with its exact worth against
+    one opponent whose board ``theirs`` has its last street to play after it: the mean over
+    every ``draw`` of the ``unseen`` cards of the placement's :func:`final_worth` against the
+    opponent's :func:`best_reply` to it.  Returns ``{placed board as sorted rows: worth}``."""
+    deals = list(combinations(unseen, draw))
+    values = {}
+    for placed in completions(board, cards, keep):
+        key = tuple(tuple(sorted(row)) for row in placed)
+        values[key] = sum(final_worth(placed, [best_reply(theirs, deal, keep, [placed], worth, entry)],
+                                      worth, entry) for deal in deals) / len(deals)
+    return values

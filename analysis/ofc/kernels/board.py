@@ -28,45 +28,47 @@ def rows_of(board):
 
 
 @njit(cache=True)
-def settle_boards(boards, royalty, scores, out):
-    """Points of each of ``boards`` (shape (players, 13)) against all the others, into ``out``.
+def board_terms(board, royalty):
+    """(front, middle, back strengths, fouled, royalties) of a finished board: what settling it
+    needs (its royalties 0 if it fouls)."""
+    f, m, b = rows_of(board)
+    if not (b >= m >= f):
+        return f, m, b, True, np.int64(0)
+    return f, m, b, False, np.int64(royalty[FRONT, f] + royalty[MIDDLE, m] + royalty[BACK, b])
 
-    A row won scores ``scores[0]``, all three ``scores[1]`` more; a fouled board loses every
-    row to one that is not and earns no royalties; each player collects its royalties from
-    every opponent.  Zero-sum.
-    """
+
+@njit(cache=True, inline="always")
+def pair_points(f, m, b, foul, royalties, f2, m2, b2, foul2, royalties2, scores):
+    """The points a board (its :func:`board_terms`) wins from another (which wins the
+    negative): a row won scores ``scores[0]``, all three ``scores[1]`` more; a fouled board
+    loses every row to one that is not; each collects its royalties from the other."""
+    if foul and foul2:
+        rows = 0
+    elif foul:
+        rows = -3
+    elif foul2:
+        rows = 3
+    else:
+        rows = (f > f2) - (f < f2) + (m > m2) - (m < m2) + (b > b2) - (b < b2)
+    won = 1 if rows == 3 else -1 if rows == -3 else 0
+    return rows * scores[0] + won * scores[1] + royalties - royalties2
+
+
+@njit(cache=True)
+def settle_boards(boards, royalty, scores, out):
+    """Points of each of ``boards`` (shape (players, 13)) against all the others, into ``out``:
+    every pair by :func:`pair_points`.  Zero-sum."""
     players = boards.shape[0]
-    strength = np.empty((players, 3), np.int32)
-    royalties = np.zeros(players, np.int64)
-    foul = np.zeros(players, np.bool_)
+    terms = np.empty((players, 5), np.int64)
     for p in range(players):
-        f, m, b = rows_of(boards[p])
-        strength[p, 0], strength[p, 1], strength[p, 2] = f, m, b
-        foul[p] = not (b >= m >= f)
-        if not foul[p]:
-            royalties[p] = royalty[FRONT, f] + royalty[MIDDLE, m] + royalty[BACK, b]
+        f, m, b, foul, royalties = board_terms(boards[p], royalty)
+        terms[p, 0], terms[p, 1], terms[p, 2], terms[p, 3], terms[p, 4] = f, m, b, foul, royalties
     for p in range(players):
         out[p] = 0
     for p in range(players):
         for q in range(p + 1, players):
-            if foul[p] and foul[q]:
-                rows = 0
-                won = 0
-            elif foul[p]:
-                rows = -3
-                won = -1
-            elif foul[q]:
-                rows = 3
-                won = 1
-            else:
-                rows = 0
-                for r in range(3):
-                    if strength[p, r] > strength[q, r]:
-                        rows += 1
-                    elif strength[p, r] < strength[q, r]:
-                        rows -= 1
-                won = 1 if rows == 3 else -1 if rows == -3 else 0
-            net = rows * scores[0] + won * scores[1] + royalties[p] - royalties[q]
+            net = pair_points(terms[p, 0], terms[p, 1], terms[p, 2], terms[p, 3], terms[p, 4],
+                              terms[q, 0], terms[q, 1], terms[q, 2], terms[q, 3], terms[q, 4], scores)
             out[p] += net
             out[q] -= net
 

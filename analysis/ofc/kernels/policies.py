@@ -18,6 +18,19 @@ Policies (``policy`` per seat, with a row of ``params``):
   over ``params[H_ROLLOUTS]`` deals of the unseen cards, its later streets played by the
   heuristic with ``params[H_INNER_FILLS]`` fills.
 
+The last street is solved exactly by every policy but ``RANDOM`` wherever a hand is played
+between boards (:func:`play_out`, and ``play_hand`` in :mod:`sapsam.ofc.kernels.simulate`):
+:func:`exact_last_choice` tries every placement of the cards dealt, each finishing the board,
+and keeps the one worth most under the ruleset: rows, scoop, royalties and fouls settled
+against every other board, plus the worth of Fantasyland if it enters.  Against a board
+already finished and seen this is the exact settlement.  A board still building when this one
+finishes (its owner acts later: seats act in turn and the last to act knows every other board)
+is taken as its empty places filled at random from the cards this seat has not seen,
+``params[H_FILLS]`` times, the same fills for every placement: the simplest completion that
+uses only what the seat knows, so that a rollout never lets a board see cards it could not see
+(which would bias every value up).  A Fantasyland board, set face down, counts every row as a
+tie: its owner's royalties, or the rows and the scoop lost if this board fouls.
+
 A Fantasyland hand is set by :func:`sapsam.ofc.kernels.board.best_fantasyland`.  ``game``, a
 :class:`Game`, bundles a ruleset's tables.
 """
@@ -28,13 +41,13 @@ import numpy as np
 from numba import njit
 
 from sapsam.kernels.rng import next_u64, shuffle_prefix
-from sapsam.ofc.kernels.board import BACK, FRONT, MIDDLE, rows_of
+from sapsam.ofc.kernels.board import BACK, FRONT, MIDDLE, board_terms, pair_points, rows_of
 
 # An Open-Face ruleset's tables as the kernels take them (sapsam.ofc.play.game_tables): royalty
 # (row, strength) and Fantasyland entry (strength) from the ruleset, cdf (row, strength): where a
 # row's strength stands among the hands of its size, worth: a Fantasyland hand's value in points
-# by cards, and deal = (first, draw, keep), the cards of a street
-Game = namedtuple("Game", ["royalty", "entry", "cdf", "worth", "deal"])
+# by cards, deal = (first, draw, keep), the cards of a street, and scores = (row, scoop)
+Game = namedtuple("Game", ["royalty", "entry", "cdf", "worth", "deal", "scores"])
 
 RANDOM, HEURISTIC, ROLLOUT = 0, 1, 2
 H_FOUL, H_ROW, H_FILLS, H_ROLLOUTS, H_INNER_FILLS, H_FANTASY = 0, 1, 2, 3, 4, 5
@@ -181,14 +194,16 @@ def own_cards(board, counts):
 
 
 @njit(cache=True)
-def play_out(boards, counts, deck, order, policy, params, state, game, seen):
-    """Finish the boards of ``order`` (in the order they act) by the random or heuristic
-    policy of each, dealing from ``deck`` in turn.  ``seen``: a 52-bit mask of the cards every
-    seat sees; each placed card joins it.  Returns the number of cards dealt."""
+def play_out(boards, counts, deck, order, policy, params, state, game, seen, turn):
+    """Finish the boards of ``order`` (acting in that order, cyclically, from ``order[turn]``)
+    by the random or heuristic policy of each, dealing from ``deck`` in turn; where there are
+    other boards, a heuristic seat's last street is :func:`exact_last_choice`'s.  ``seen``: a
+    52-bit mask of the cards every seat sees; each placed card joins it.  Returns the number
+    of cards dealt."""
     own = np.zeros(boards.shape[0], np.uint64)
     for p in order:
         own[p] = own_cards(boards[p], counts[p])
-    pos, turn = 0, 0
+    pos = 0
     while True:
         i, nd, keep = next_turn(counts, order, turn, game.deal)
         if i < 0:
@@ -200,6 +215,8 @@ def play_out(boards, counts, deck, order, policy, params, state, game, seen):
             own[p] |= np.uint64(1) << np.uint64(c)
         if policy[p] == RANDOM:
             code = random_choice(nd, keep, counts[p], state)
+        elif boards.shape[0] > 1 and last_street(counts[p], keep):
+            code = exact_last_choice(boards, counts, p, dealt, nd, keep, seen | own[p], state, game, params[p])
         else:
             code = heuristic_choice(boards[p], counts[p], dealt, nd, keep, seen | own[p], state, game, params[p])
         seen |= placed_mask(dealt, nd, code)
@@ -244,7 +261,7 @@ def rollout_choice(board, counts, dealt, nd, keep, known, state, game, params):
             row_counts[0, :] = counts
             place(boards[0], row_counts[0], dealt, nd, codes[j])
             state[:] = start
-            play_out(boards, row_counts, deck, order, policy, inner, state, game, known)
+            play_out(boards, row_counts, deck, order, policy, inner, state, game, known, 0)
             totals[j] += finished_value(boards[0], game, params)
     return codes[np.argmax(totals)]
 
@@ -257,3 +274,117 @@ def decide(board, counts, dealt, nd, keep, known, policy, params, state, game):
     if policy == HEURISTIC:
         return heuristic_choice(board, counts, dealt, nd, keep, known, state, game, params)
     return rollout_choice(board, counts, dealt, nd, keep, known, state, game, params)
+
+
+# --------------------------------------------------------------------------------------------
+# The last street, exactly
+# --------------------------------------------------------------------------------------------
+
+# What a seat knows of another board when it places its own last cards (others_terms)
+KNOWN, BUILDING, HIDDEN = 0, 1, 2
+
+
+@njit(cache=True)
+def last_street(counts, keep):
+    """Whether placing ``keep`` cards finishes a board whose rows hold ``counts``."""
+    return counts[0] + counts[1] + counts[2] + keep == 13
+
+
+@njit(cache=True)
+def board_view(board, counts, known):
+    """``KNOWN``: finished, every card in the 52-bit mask ``known``; ``HIDDEN``: finished but
+    not seen (a Fantasyland board, set face down); ``BUILDING``: not finished."""
+    if counts[0] + counts[1] + counts[2] < 13:
+        return BUILDING
+    for i in range(13):
+        if not (known >> np.uint64(board[i])) & np.uint64(1):
+            return HIDDEN
+    return KNOWN
+
+
+@njit(cache=True)
+def others_terms(boards, counts, p, known, fills, state, game):
+    """The other boards as seat ``p`` knows them (``known``: the cards it has seen), for
+    :func:`final_value`: ``views[q]`` (``board_view``; -1 for ``p``), and ``versions[q]``
+    finished versions of board ``q`` as ``terms[q, k] = (front, middle, back strengths,
+    fouled, royalties)``: a known board itself, a building one ``fills`` times with its empty
+    places filled at random from the cards ``p`` has not seen, a hidden one none."""
+    players = boards.shape[0]
+    terms = np.zeros((players, fills, 5), np.int64)
+    versions = np.zeros(players, np.int64)
+    views = np.full(players, -1, np.int64)
+    pool, npool = unseen(known)
+    full = np.empty(13, np.uint8)
+    for q in range(players):
+        if q == p:
+            continue
+        views[q] = board_view(boards[q], counts[q], known)
+        if views[q] == HIDDEN:
+            continue
+        versions[q] = 1 if views[q] == KNOWN else fills
+        need = 13 - counts[q, 0] - counts[q, 1] - counts[q, 2]
+        for i in range(13):
+            full[i] = boards[q, i]
+        for k in range(versions[q]):
+            if need:
+                shuffle_prefix(pool[:npool], need, state)
+                j = 0
+                for r in range(3):
+                    for i in range(counts[q, r], ROW_SIZE[r]):
+                        full[ROW_START[r] + i] = pool[j]
+                        j += 1
+            f, m, b, foul, royalties = board_terms(full, game.royalty)
+            terms[q, k, 0], terms[q, k, 1], terms[q, k, 2] = f, m, b
+            terms[q, k, 3], terms[q, k, 4] = foul, royalties
+    return terms, versions, views
+
+
+@njit(cache=True)
+def final_value(board, p, terms, versions, views, game):
+    """Seat ``p``'s worth of its finished ``board`` under the ruleset: its points against
+    every other board (the mean over the versions :func:`others_terms` made; against a hidden
+    board, every row a tie: its royalties, or the three rows and the scoop lost if it fouls),
+    plus the worth of Fantasyland if it enters."""
+    scores = game.scores
+    f, m, b, foul, royalties = board_terms(board, game.royalty)
+    value = 0.0
+    for q in range(views.shape[0]):
+        if views[q] == HIDDEN:
+            value += -(3 * scores[0] + scores[1]) if foul else royalties
+        elif versions[q] > 0:
+            total = 0
+            for k in range(versions[q]):
+                total += pair_points(f, m, b, foul, royalties, terms[q, k, 0], terms[q, k, 1],
+                                     terms[q, k, 2], terms[q, k, 3], terms[q, k, 4], scores)
+            value += total / versions[q]
+    if not foul and game.entry[f] > 0:
+        value += game.worth
+    return value
+
+
+@njit(cache=True)
+def exact_last_choice(boards, counts, p, dealt, nd, keep, known, state, game, params):
+    """Seat ``p``'s last street solved exactly: every legal placement of ``dealt`` finishes its
+    board, each is worth its :func:`final_value` (the other boards as ``p`` knows them: a
+    building one filled ``params[H_FILLS]`` times), and the best is played; of equals, one not
+    fouled (a foul can cost no more than being scooped), then the stronger rows, then the
+    first."""
+    terms, versions, views = others_terms(boards, counts, p, known, max(np.int64(params[H_FILLS]), 1),
+                                          state, game)
+    trial = np.empty(13, np.uint8)
+    trial_counts = np.empty(3, np.int64)
+    best_code, best_value, best_rows = -1, -np.inf, -1
+    for code in range(1 << (2 * nd)):
+        if not legal(code, nd, keep, counts[p]):
+            continue
+        for i in range(13):
+            trial[i] = boards[p, i]
+        for r in range(3):
+            trial_counts[r] = counts[p, r]
+        place(trial, trial_counts, dealt, nd, code)
+        value = final_value(trial, p, terms, versions, views, game)
+        f, m, b = rows_of(trial)
+        rows = (b >= m >= f) * (1 << 20) + f + m + b  # not fouled first, then the rows' strengths
+        if value > best_value or (value == best_value and rows > best_rows):
+            best_code, best_value, best_rows = code, value, rows
+    return best_code

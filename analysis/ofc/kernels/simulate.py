@@ -7,7 +7,19 @@ from numba import njit, prange
 
 from sapsam.kernels.rng import shuffle_prefix
 from sapsam.ofc.kernels.board import best_fantasyland, board_outcome, rows_of, settle_boards
-from sapsam.ofc.kernels.policies import decide, next_turn, place, placed_mask, play_out
+from sapsam.ofc.kernels.policies import (
+    RANDOM,
+    decide,
+    exact_last_choice,
+    final_value,
+    last_street,
+    legal,
+    next_turn,
+    others_terms,
+    place,
+    placed_mask,
+    play_out,
+)
 
 # A block's tally per seat (simulate_blocks): normal and Fantasyland hands, points in all and in
 # Fantasyland, their squares, fouls, Fantasyland entries and stays, royalties.
@@ -34,7 +46,8 @@ def set_fantasyland(cards, royalty, stay, worth_milli, board, counts):
 def play_hand(deck, fl_cards, policy, params, state, game, stay, worth_milli, boards):
     """One hand: a seat with ``fl_cards[p] > 0`` is in Fantasyland and sets that many cards
     at once (its board unseen by the others until the end); the others build their boards
-    street by street in seat order, each seeing the cards placed before its turn."""
+    street by street in seat order, each seeing the cards placed before its turn; a seat that
+    is not random plays its last street exactly (``exact_last_choice``)."""
     royalty = game.royalty
     players = fl_cards.shape[0]
     counts = np.zeros((players, 3), np.int64)
@@ -65,7 +78,10 @@ def play_hand(deck, fl_cards, policy, params, state, game, stay, worth_milli, bo
         pos += nd
         for c in dealt:
             own[p] |= np.uint64(1) << np.uint64(c)
-        code = decide(boards[p], counts[p], dealt, nd, keep, seen | own[p], policy[p], params[p], state, game)
+        if policy[p] != RANDOM and players > 1 and last_street(counts[p], keep):
+            code = exact_last_choice(boards, counts, p, dealt, nd, keep, seen | own[p], state, game, params[p])
+        else:
+            code = decide(boards[p], counts[p], dealt, nd, keep, seen | own[p], policy[p], params[p], state, game)
         seen |= placed_mask(dealt, nd, code)
         place(boards[p], counts[p], dealt, nd, code)
         turn = i + 1
@@ -112,7 +128,7 @@ def place_rollouts(board, counts, dealt, codes, boards, row_counts, fl_cards, po
     """Each placement ``codes[o]`` of ``dealt`` on the board of seat 0 (``board``, ``counts``),
     played out ``per_state`` times per stream: the unseen ``pool`` shuffled, then every board
     (seat 0's and the opponents' ``boards[1:]``, ``row_counts[1:]``) finished by its policy,
-    seats acting in order from seat 0.  An opponent with ``fl_cards[p] > 0`` is in Fantasyland:
+    seats acting in turn after seat 0 (seat 1 first).  An opponent with ``fl_cards[p] > 0`` is in Fantasyland:
     it is dealt that many cards from the end of the shuffled pool and sets them at once, unseen
     by the others (the caller leaves the pool enough cards for every board).  Every placement
     meets the same deals and the same random choices.  ``seen``: the 52-bit mask of the cards
@@ -146,10 +162,102 @@ def place_rollouts(board, counts, dealt, codes, boards, row_counts, fl_cards, po
                 work_counts[0, :] = counts
                 place(work[0], work_counts[0], dealt, nd, codes[o])
                 state[:] = start
-                play_out(work, work_counts, deck, order, policy, params, state, game, seen)
+                play_out(work, work_counts, deck, order, policy, params, state, game, seen, 1)
                 settle_boards(work, royalty, scores, points)
                 value = np.float64(points[0])
                 f, m, b = rows_of(work[0])
                 if b >= m >= f and entry[f] > 0:
                     value += worth
                 out[o, s * per_state + j] = value
+
+
+@njit(cache=True)
+def exact_placements(board, counts, dealt, codes, boards, row_counts, pool, game, params, out):
+    """Each placement ``codes[o]`` of ``dealt`` on seat 0's board (``board``, ``counts``) worth
+    exactly, the other boards (``boards[1:]``, ``row_counts[1:]``) seen and each finished or
+    on its last street, nothing hidden:
+
+    - every other board finished: a placement that finishes seat 0's board is worth its
+      :func:`~sapsam.ofc.kernels.policies.final_value`; one that leaves a street, the mean over
+      every deal of that street's cards from ``pool`` of the best final value of its placements
+      (:func:`~sapsam.ofc.kernels.policies.exact_last_choice`'s, with nothing to sample);
+    - one other board on its last street (this placement finishes seat 0's board, and that
+      seat acts next, knowing every board): the mean over every deal of its last street from
+      ``pool`` of seat 0's final value once that seat has played it by
+      :func:`~sapsam.ofc.kernels.policies.exact_last_choice` (``params``: its row), as the
+      rollouts play it.
+
+    ``out[o]``: the value; returns the number of deals."""
+    players = boards.shape[0]
+    nd = dealt.shape[0]
+    draw, keep = game.deal[1], game.deal[2]
+    everything = np.uint64(0xFFFFFFFFFFFFF)  # every board is seen: nothing is filled at random
+    state = np.zeros(1, np.uint64)
+    responder = 0
+    for q in range(1, players):
+        if row_counts[q, 0] + row_counts[q, 1] + row_counts[q, 2] < 13:
+            responder = q
+    mine = everything  # what seat 0 knows: every card but the pool's
+    for i in range(pool.shape[0]):
+        mine ^= np.uint64(1) << np.uint64(pool[i])
+    work = boards.copy()
+    work_counts = row_counts.copy()
+    terms, versions, views = others_terms(boards, row_counts, 0, mine, 1, state, game)
+    after = np.empty(13, np.uint8)
+    after_counts = np.empty(3, np.int64)
+    trial = np.empty(13, np.uint8)
+    trial_counts = np.empty(3, np.int64)
+    n = pool.shape[0]
+    index = np.arange(draw)
+    deal = np.empty(draw, np.uint8)
+    lasts = np.empty(1 << (2 * draw), np.int64)
+    deals = 1
+    for o in range(codes.shape[0]):
+        after[:] = board
+        after_counts[:] = counts
+        place(after, after_counts, dealt, nd, codes[o])
+        finished = after_counts[0] + after_counts[1] + after_counts[2] == 13
+        if finished and responder == 0:
+            out[o] = final_value(after, 0, terms, versions, views, game)
+            continue
+        n_lasts = 0
+        for code in range(1 << (2 * draw)):
+            if not finished and legal(code, draw, keep, after_counts):
+                lasts[n_lasts] = code
+                n_lasts += 1
+        work[0, :] = after
+        work_counts[0, :] = after_counts
+        for i in range(draw):
+            index[i] = i
+        total = 0.0
+        deals = 0
+        while True:
+            for i in range(draw):
+                deal[i] = pool[index[i]]
+            if finished:  # the responder plays its last street, knowing every board
+                work[responder, :] = boards[responder]
+                work_counts[responder, :] = row_counts[responder]
+                reply = exact_last_choice(work, work_counts, responder, deal, draw, keep, everything, state,
+                                          game, params)
+                place(work[responder], work_counts[responder], deal, draw, reply)
+                seen, seen_versions, seen_views = others_terms(work, work_counts, 0, everything, 1, state, game)
+                total += final_value(after, 0, seen, seen_versions, seen_views, game)
+            else:
+                best = -np.inf
+                for j in range(n_lasts):
+                    trial[:] = after
+                    trial_counts[:] = after_counts
+                    place(trial, trial_counts, deal, draw, lasts[j])
+                    best = max(best, final_value(trial, 0, terms, versions, views, game))
+                total += best
+            deals += 1
+            i = draw - 1  # the next draw-subset of the pool, in lexicographic order
+            while i >= 0 and index[i] == n - draw + i:
+                i -= 1
+            if i < 0:
+                break
+            index[i] += 1
+            for j in range(i + 1, draw):
+                index[j] = index[j - 1] + 1
+        out[o] = total / deals
+    return deals

@@ -8,12 +8,12 @@ def compiled_kernels():
     from sapsam.ofc.kernels import board, simulate
 
     return (board.best_fantasyland, board.stay_counts, board.settle_boards, simulate.simulate_blocks,
-            simulate.place_rollouts)
+            simulate.place_rollouts, simulate.exact_placements)
 
 
 def warm():
-    """Compile (or load) them: a Fantasyland hand, a stay test, a hand played out and one
-    placement's rollouts."""
+    """Compile (or load) them: a Fantasyland hand, a stay test, a hand played out, one
+    placement's rollouts and one valued exactly."""
     from sapsam.ofc.measure.fantasyland import best_fantasyland, stay_chance
     from sapsam.ofc.measure.place import rank_placements
     from sapsam.ofc.measure.simulate import simulate_ofc
@@ -22,3 +22,5 @@ def warm():
     stay_chance(13, samples=10)
     simulate_ofc("ofc-pineapple", ("heuristic", "rollout"), 1, block_hands=1)
     rank_placements("ofc-pineapple", "As Ad | Kc Qc 5d | 9h 9s", "Ah 2c 7d", samples=1)
+    rank_placements("ofc-pineapple", "As Ad | Kc Qc 5d 5c | 9h 9s 9c", "Ah 2c 7d",
+                    opponents=["Ks Kd Kh | 2s 3s 4s 5s 6s | Th Tc Td Ts 8d"])

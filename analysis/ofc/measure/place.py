@@ -7,13 +7,23 @@ a ruleset has them, else the heuristic; with few random fills, for speed), the b
 settled, plus the worth of Fantasyland if your board enters it.  An opponent in Fantasyland
 is dealt its cards at once and sets them by the exact solver, unseen.  Every placement meets the
 same shuffles and the same random choices, so their differences are measured more tightly than
-their values: the gap to the best comes with its paired 95% interval.
+their values: the gap to the best comes with its paired 95% interval.  Every board's last street
+is played exactly in the rollouts (:func:`sapsam.ofc.kernels.policies.exact_last_choice`).
+
+Exact values: where every opponent's board is finished and seen (none in Fantasyland) and your
+board has at most one street left after this one, or where this is your last street and the one
+opponent still building has only its last street to play, after you, nothing is sampled:
+every placement is worth its settlement against the opponents' boards plus the worth of
+Fantasyland, over every deal of the last street left (:func:`exact_deals`,
+:func:`sapsam.ofc.kernels.simulate.exact_placements`), and each placement says ``exact``.
+``exact=False`` rolls such a position out too.
 
 >>> result = rank_placements("ofc-pineapple", "As Ad | Kc Qc 5d | 9h 9s", "Ah 2c 7d", samples=64)
 >>> len(result.table), result.table.iloc[0]["setting"].count("|")
 (24, 2)
 """
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,11 +33,12 @@ from sapsam.base.stats import Z95
 from sapsam.game.cards import format_cards, parse_cards
 from sapsam.ofc.game import ROW_SIZES, Board, check_distinct, load_ofc_rules, parse_board
 from sapsam.ofc.kernels.policies import DISCARD, H_FILLS, H_INNER_FILLS, legal
-from sapsam.ofc.kernels.simulate import place_rollouts
+from sapsam.ofc.kernels.simulate import exact_placements, place_rollouts
 from sapsam.ofc.play import game_tables, improved_path, seat_arrays
 from sapsam.play.seeds import Stream
 
 STREAMS = 32  # the rollouts' streams: the chunking, not the threads, fixes the numbers
+EXACT_DEALS = 200_000  # the most deals of the last street an exact ranking enumerates
 
 
 @dataclass(frozen=True)
@@ -38,13 +49,14 @@ class PlaceResult:
     opponents: int
     fantasyland: tuple  # per opponent: the cards it is dealt in Fantasyland, 0 if it builds
     samples: int
-    policy: str  # the policy that plays the later streets, every board's
-    table: pd.DataFrame  # a row per placement, best first
+    policy: str  # the policy that plays the later streets, every board's; "exact" where enumerated
+    table: pd.DataFrame  # a row per placement, best first; its "exact" column: the EV is exact
+    exact: bool = False  # every EV exact: ``samples`` is the number of deals enumerated
 
     def to_dict(self):
         return {"rules": self.rules, "board": self.board, "hand": self.hand, "opponents": self.opponents,
                 "fantasyland": list(self.fantasyland), "samples": self.samples, "policy": self.policy,
-                "placements": self.table.to_dict(orient="records")}
+                "exact": self.exact, "placements": self.table.to_dict(orient="records")}
 
     def to_frame(self):
         """One row per placement, best first, indexed by rank from 1."""
@@ -141,10 +153,10 @@ def rollout_policy(rules, players):
 
 
 def rank_placements(rules, board, hand, dead="", opponents=(), samples=1000, seed=1, progress=None,
-                    policy=None):
+                    policy=None, exact=True):
     """Every placement of ``hand`` on ``board`` ranked by expected points (module doc), the
     later streets played by ``policy`` (``heuristic`` or ``improved``; default
-    :func:`rollout_policy`)."""
+    :func:`rollout_policy`), or valued exactly where :func:`exact_deals` allows and ``exact``."""
     rules, mine, cards, dead_cards, theirs, fantasyland = parse_position(rules, board, hand, dead,
                                                                          opponents)
     if samples < 1:
@@ -167,6 +179,15 @@ def rank_placements(rules, board, hand, dead="", opponents=(), samples=1000, see
         raise ValueError(f"rollouts play with the heuristic or improved policy, not {policy!r}")
     seat_codes, params = seat_arrays([policy] * players, rules, players)
     params[:, H_FILLS] = params[:, H_INNER_FILLS]
+    if exact and exact_deals(rules, mine, keep, theirs, fantasyland, len(pool)):
+        values = np.zeros(len(codes))
+        deals = exact_placements(boards[0].copy(), counts[0].copy(), cards, codes, boards, counts, pool,
+                                 game_tables(rules), params[0], values)
+        if progress is not None:
+            progress(1, 1)
+        table = _ranked(mine, cards, codes, values[:, None], exact=True)
+        return PlaceResult(rules.id, str(mine), format_cards(cards), len(theirs), tuple(fantasyland),
+                           int(deals), "exact", table, exact=True)
     per_state = -(-samples // STREAMS)
     states = Stream(seed, "ofc-place").states(STREAMS)
     out = np.zeros((len(codes), STREAMS * per_state))
@@ -180,19 +201,42 @@ def rank_placements(rules, board, hand, dead="", opponents=(), samples=1000, see
                        out.shape[1], policy, _ranked(mine, cards, codes, out))
 
 
-def _ranked(board, cards, codes, out):
+def exact_deals(rules, mine, keep, theirs, fantasyland, unseen):
+    """How many deals an exact ranking enumerates, or 0 where it cannot.  It can where no
+    opponent is in Fantasyland (its board unseen) and either every opponent's board is finished
+    and your board has at most one street left after this one (the deals of your last street;
+    1 if this is it), or this is your last street and one opponent, the others finished, has
+    its last street to play after you (the deals of its last street, each played best knowing
+    every board: ``exact_last_choice``, as in the rollouts).  At most ``EXACT_DEALS``."""
+    if any(fantasyland):
+        return 0
+    left = 13 - mine.placed - keep
+    building = [b for b in theirs if not b.complete]
+    if not building and left == 0:
+        return 1
+    if building and (left != 0 or len(building) > 1 or building[0].placed + rules.deal.keep != 13):
+        return 0
+    if not building and left != rules.deal.keep:
+        return 0
+    deals = math.comb(unseen, rules.deal.draw)
+    return deals if deals <= EXACT_DEALS else 0
+
+
+def _ranked(board, cards, codes, out, exact=False):
+    """The table of placements from their values, ``out[o, sample]`` (``exact``: one column,
+    each placement's exact value)."""
     means = out.mean(axis=1)
     best = int(np.argmax(means))
     n = out.shape[1]
     rows = []
     for o, code in enumerate(codes):
         after, discards = describe_placement(board, cards, code)
-        half = Z95 * out[o].std(ddof=1) / np.sqrt(n)
         diff = out[o] - out[best]
-        gap_half = Z95 * diff.std(ddof=1) / np.sqrt(n)
+        half = 0.0 if exact else Z95 * out[o].std(ddof=1) / np.sqrt(n)
+        gap_half = 0.0 if exact else Z95 * diff.std(ddof=1) / np.sqrt(n)
         rows.append({"setting": after, "discard": discards, "ev": float(means[o]),
                      "ci_low": float(means[o] - half), "ci_high": float(means[o] + half),
                      "gap": float(diff.mean()), "gap_low": float(diff.mean() - gap_half),
-                     "gap_high": float(diff.mean() + gap_half)})
+                     "gap_high": float(diff.mean() + gap_half), "exact": exact})
     return pd.DataFrame(rows).sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
 
