@@ -154,19 +154,23 @@ ofc: warm
 	    $(OFC) simulate --seats $$seats --hands $$hands --seed 1 --json --quiet \
 	        > results/ofc/ofc-pineapple-$$(echo $$seats | sed 's/,/-v-/').json || exit 1; done
 
-# The exploitability of every shipped fit (results/exploit/, ~35 min on 2 cores): heads-up
-# two-four, the one with a published peer, on 1,000 deals; every other table on fewer (250 deals
-# at 2 players, 150 at 3, 100 at 4: each deal is played from every seat).
+# The exploitability of every shipped fit (results/exploit/, hours on 2 cores): heads-up
+# two-four, the one with a published peer, on 2,000 deals, `standard` at 4 players and
+# criss-cross on 1,000, every other table on 300 (each deal is played from every seat).  A
+# table's result is remade only when its fit is newer; an interrupted run resumes from its
+# checkpoint, so `make exploits` can be stopped and started again, and each finished table
+# committed as it lands.
 exploits: warm
-	$(VENV)/bin/sapsam exploit --rules two-four --players 2 --deals 1000 --samples 2000 --seed 1 \
-	    --out results/exploit/two-four-2p-fitted.json --quiet --fresh
-	$(PY) -m sapsam.game.ruleset_files --tables | while read -r rules players; do \
-	        case $$rules-$$players in two-four-2) continue;; esac; \
-	        case $$players in 2) deals=250;; 3) deals=150;; *) deals=100;; esac; \
-	        $(VENV)/bin/sapsam exploit --rules $$rules --players $$players --deals $$deals \
-	            --samples 2000 --seed 1 --out results/exploit/$$rules-$${players}p-fitted.json \
-	            --quiet --fresh || exit 1; done
+	$(MAKE) $$($(PY) -m sapsam.game.ruleset_files --tables | \
+	    while read -r rules players; do echo results/exploit/$$rules-$${players}p-fitted.json; done)
 	$(PY) -m sapsam.output.exploits results/exploit
+
+results/exploit/%-fitted.json: $(SHIPPED)/%.npz
+	@table=$*; rules=$${table%-*}; players=$${table##*-}; players=$${players%p}; \
+	case $$table in two-four-2p) deals=2000;; standard-4p|criss-cross-2p) deals=1000;; *) deals=300;; esac; \
+	echo "exploit $$rules, $$players players, $$deals deals"; \
+	$(VENV)/bin/sapsam exploit --rules $$rules --players $$players --deals $$deals --samples 2000 \
+	    --seed 1 --out $@ --quiet --resume
 
 clean:
 	rm -rf $(VENV) .pytest_cache

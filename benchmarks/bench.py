@@ -331,7 +331,9 @@ def policies(context):
     """Hands set per second by each opponent policy (4 players, ``standard``), 2 threads."""
     from sapsam.game.ruleset_files import load_ruleset
     from sapsam.kernels.policies import BALANCED, HOUSEWAY, SEARCH_AUTO, TABLE, play_hands
+    from sapsam.kernels.value import SURRENDER_RATE, TIE
     from sapsam.play.deal import deal_sorted_hands
+    from sapsam.play.policy import Policy
     from sapsam.play.seeds import CHUNKS, Stream
     from sapsam.strategy.registry import make_policy
 
@@ -358,6 +360,15 @@ def policies(context):
             target = 150_000 if search is SEARCH_AUTO and policy.code in searching else None
             rows.append(rate_row(f"{name} policy{how}, {n:,} hands", threads, seconds, n, "hands/s",
                                  target=target))
+        if name == "fitted" and policy.removal.xmean.size:
+            # the same field without its card-removal model: what the model costs (issue 37
+            # asks that it keep at least half this rate)
+            plain = Policy.from_row_mass("fitted", policy.tables[:, :-1, TIE], rules, "",
+                                         float(policy.tables[SURRENDER_RATE]))
+            seconds = context.time(lambda p=plain, s=states: play_hands(
+                deals, p.arrays, compiled.arrays, 3, s), threads)
+            rows.append(rate_row(f"fitted policy without card removal, {n:,} hands", threads,
+                                 seconds, n, "hands/s"))
     return rows
 
 

@@ -47,7 +47,8 @@ def _wins_tie(sb, sm, sf, split, best_rows, best_split):
 
 
 @njit(cache=True)
-def best_low_split(s3, s5, l5, high_order, kind, tables, values, points, params, opponents,
+def best_low_split(s3, s5, l5, high_order, kind, tables, values, points, removal, prepared, params,
+                   opponents,
                    prune):
     """The legal setting of highest value with a low middle (see the module doc).
 
@@ -60,7 +61,7 @@ def best_low_split(s3, s5, l5, high_order, kind, tables, values, points, params,
         Low strengths of its five-card subsets (:func:`sapsam.kernels.low_settings.low_subset_strengths`).
     high_order : bool
         The middle's high strength must lie between front and back too.
-    kind, tables, values, points, params, opponents
+    kind, tables, values, points, removal, prepared, params, opponents
         As :func:`sapsam.kernels.value.value` takes them.
     prune : bool
         The value is monotone: skip what cannot reach the best.
@@ -97,7 +98,7 @@ def best_low_split(s3, s5, l5, high_order, kind, tables, values, points, params,
                 f2 = max(f2, sf if legal else np.int16(-1))
                 m2 = max(m2, l5[COMPLETION_MIDDLE[b, j]] if legal else np.int16(-1))
             if m2 < 0 or value(kind, np.uint16(f2), np.uint16(m2), np.uint16(sb), tables, values,
-                               points, params, opponents) < best - DELTA:
+                               points, removal, prepared, params, opponents) < best - DELTA:
                 continue
         before = best
         for j in range(N_COMPLETIONS):
@@ -106,12 +107,12 @@ def best_low_split(s3, s5, l5, high_order, kind, tables, values, points, params,
                 continue
             sm = l5[COMPLETION_MIDDLE[b, j]]
             v = value(kind, np.uint16(sf), np.uint16(sm), np.uint16(sb), tables, values, points,
-                      params, opponents)
+                      removal, prepared, params, opponents)
             split = COMPLETION_SPLIT[b, j]
             if v > best or (v == best and _wins_tie(sb, sm, sf, split, best_rows, best_split)):
                 best, best_split = v, split
                 best_rows[0], best_rows[1], best_rows[2] = sf, sm, sb
         if prune and best > before:
             weakest = weakest_back(s5[top], front, low, best - DELTA, kind, tables, values,
-                                   points, params, opponents)
+                                   points, removal, prepared, params, opponents)
     return best_split, best

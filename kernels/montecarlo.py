@@ -12,7 +12,7 @@ from numba import njit
 
 from sapsam.kernels import settle as S
 from sapsam.kernels.evaluate import is_ace
-from sapsam.kernels.policies import decide, place, policy_scratch
+from sapsam.kernels.policies import _borrowed_removal, decide, place, policy_scratch
 from sapsam.kernels.rng import shuffle_prefix, sorted_hand
 from sapsam.kernels.threads import borrowed, parallel_for
 
@@ -28,6 +28,7 @@ def sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen
     """Block ``b`` of :func:`sample_blocks`: its samples into ``points[:, b * block_size:]``,
     its statistics into ``stats[b]``, from its own random stream ``states[b]``."""
     code, tables, policy_points = policy.code, borrowed(policy.tables), borrowed(policy.points)
+    removal = _borrowed_removal(policy.removal)
     params, royalty, naturals = borrowed(rules.params), borrowed(rules.royalty), borrowed(rules.naturals)
     rules = S.Rules(params, royalty, naturals)
     state = states[b:b + 1].copy()
@@ -60,8 +61,8 @@ def sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen
         for o in range(opponents):
             sorted_hand(deck, 13 * o, hand)
             seat = o + 1
-            place(hand, decide(hand, code, tables, policy_points, params, naturals, opponents, search,
-                               state, scratch), params, seat, rows, natural, key, surrender)
+            place(hand, decide(hand, code, tables, policy_points, removal, params, naturals, opponents,
+                               search, state, scratch), params, seat, rows, natural, key, surrender)
             a = 0
             for c in hand:
                 a += is_ace(c)

@@ -36,6 +36,7 @@ from sapsam.kernels.low_search import best_low_split
 from sapsam.kernels.low_settings import low_legal, low_subset_strengths
 from sapsam.kernels.lowball import eval5_low
 from sapsam.kernels.naturals import NAT_VALUE, best_natural
+from sapsam.kernels.removal import Removal, prepare, removal_scratch
 from sapsam.kernels.rng import below
 from sapsam.kernels.search import COMPLETION_FRONT, COMPLETION_MIDDLE, COMPLETION_SPLIT, best_split, search_scratch
 from sapsam.kernels.settings import (
@@ -54,6 +55,7 @@ from sapsam.kernels.value import (
     GAIN,
     N_VALUES,
     POINTS,
+    REMOVED,
     ROWS_ONLY,
     SURRENDER_RATE,
     _closed_form_ev,
@@ -67,9 +69,10 @@ from sapsam.kernels.value import (
 POLICIES = ("random", "greedy", "balanced", "table", "houseway")
 RANDOM, GREEDY, BALANCED, TABLE, HOUSEWAY = range(5)
 # a policy as the kernels take it (sapsam.play.policy.Policy.arrays): its code in POLICIES, its
-# EV tables (TABLE_SHAPE, for ``table``) and its per-row points (POINTS_SHAPE, for ``balanced``
-# and ``houseway``); see decide
-Policy = namedtuple("Policy", ["code", "tables", "points"])
+# EV tables (TABLE_SHAPE, for ``table``), its per-row points (POINTS_SHAPE, for ``balanced``
+# and ``houseway``) and its card-removal model (sapsam.kernels.removal.Removal, for ``table``;
+# empty: none); see decide
+Policy = namedtuple("Policy", ["code", "tables", "points", "removal"])
 POINTS_SHAPE = (3, N_STRENGTHS + 1)  # per-row points of balanced and houseway, see decide
 SURRENDER_BELOW = (0, N_STRENGTHS)  # where a points table keeps its surrender threshold
 _FRONTIER_ROOM = 36036
@@ -198,15 +201,16 @@ def _better(value, split, best_value, best_split):
 
 
 @njit(cache=True)
-def _best_on_frontier(kind, houseway, tables, values, points, params, opponents, size, splits, rows):
+def _best_on_frontier(kind, houseway, tables, values, points, params, opponents, size, splits, rows,
+                      removal, prepared):
     """Best frontier split for ``balanced``, ``houseway`` or ``table``; returns (split,
     value): the best value, ties to the smaller split (``houseway``: to the stronger front,
     then middle, then back).  One loop per kind of value, its parameters read before it, so
     that the hot one has no branch but the comparison; each computes exactly what
     :func:`sapsam.kernels.value.value` computes (the search's tests hold them to it)."""
     if houseway:  # its own tie-break, in the one loop that has it
-        return _best_valued(kind, True, tables, values, points, params, opponents, size, splits,
-                            rows)
+        return _best_valued(kind, True, tables, values, points, removal, prepared, params, opponents,
+                            size, splits, rows)
     best_split = -1
     best_value = -1e300
     if kind == POINTS:
@@ -237,16 +241,18 @@ def _best_on_frontier(kind, houseway, tables, values, points, params, opponents,
 
 
 @njit(cache=True)
-def _best_valued(kind, houseway, tables, values, points, params, opponents, size, splits, rows):
+def _best_valued(kind, houseway, tables, values, points, removal, prepared, params, opponents, size,
+                 splits, rows):
     """:func:`_best_on_frontier` with :func:`sapsam.kernels.value.value` for each member: the same
     choice.  The search's rare fallback under :data:`SEARCH_ONLY` takes it, where it compiles
-    in a fraction of the time (one call rather than a loop per kind of value), and so does
-    the house way's frontier (its ties go to the stronger rows)."""
+    in a fraction of the time (one call rather than a loop per kind of value), and so do the
+    house way's frontier (its ties go to the stronger rows) and a card-removal model's
+    (kinds plus :data:`sapsam.kernels.value.REMOVED`)."""
     best = -1
     best_value = -1e300
     for i in range(size):
         v = value(kind, np.uint16(rows[i, 0]), np.uint16(rows[i, 1]), np.uint16(rows[i, 2]), tables,
-                  values, points, params, opponents)
+                  values, points, removal, prepared, params, opponents)
         if best < 0 or v > best_value or (v == best_value and (
                 _rows_before(rows, i, best) if houseway else splits[i] < splits[best])):
             best_value, best = v, i
@@ -261,10 +267,12 @@ def _rows_before(rows, i, best):
         rows[i, 1] > rows[best, 1] or (rows[i, 1] == rows[best, 1] and rows[i, 2] > rows[best, 2])))
 
 
-def searchable(policy, tables, points, params):
+def searchable(policy, tables, points, removal, params):
     """Whether :func:`decide` may find the policy's setting by search (:mod:`sapsam.kernels.search`)
     rather than by building the frontier: a ``balanced``, ``table`` or ``houseway`` policy
-    whose value is :func:`sapsam.kernels.value.monotone`.  Checked once per policy and ruleset, not
+    whose value is :func:`sapsam.kernels.value.monotone` (for ``table``, that of its field's
+    tables: a card-removal model keeps the rows' chances cumulative and its tests hold its
+    searched decisions to the frontier's).  Checked once per policy and ruleset, not
     per hand (it reads the whole tables); plain Python, like :func:`sapsam.kernels.value.monotone`."""
     if policy != BALANCED and policy != TABLE and policy != HOUSEWAY:
         return False
@@ -275,7 +283,7 @@ def searchable(policy, tables, points, params):
     return monotone(kind, tables, values, points, params)
 
 
-def search_mode(policy, tables, points, params):
+def search_mode(policy, tables, points, removal, params):
     """What :func:`decide` and the kernels that call it take as ``search``: :data:`SEARCH_ONLY`
     for a :func:`searchable` policy under a high middle, else whether it is searchable.
 
@@ -283,36 +291,44 @@ def search_mode(policy, tables, points, params):
     ``random``, ``greedy`` and the low middle unseen, so the kernels a command uses most
     (``best`` and ``fit`` with valued opponents) compile in about three quarters of the time.
     """
-    search = bool(searchable(policy, tables, points, params))
+    search = bool(searchable(policy, tables, points, removal, params))
     return SEARCH_ONLY if search and not params[S.P_LOW_MIDDLE] else search
+
+
+@njit(cache=True, inline="always")
+def has_removal(removal):
+    """Whether a policy's card-removal model (:class:`sapsam.kernels.removal.Removal`) is one."""
+    return removal.xmean.shape[0] > 0
 
 
 @njit(cache=True)
 def policy_scratch():
     """Scratch arrays for :func:`decide`, one set per thread: the frontier's, room for a
-    frontier, the outcome values, the search's, and the low strengths of the five-card
-    subsets."""
+    frontier, the outcome values, the search's, the low strengths of the five-card
+    subsets, and a hand's card-removal correction."""
     return (frontier_scratch(), np.empty(_FRONTIER_ROOM, np.int32),
             np.empty((_FRONTIER_ROOM, 3), np.int16), np.empty(N_VALUES), search_scratch(),
-            np.empty(N_FIVES, np.int16))
+            np.empty(N_FIVES, np.int16), removal_scratch())
 
 
 @njit(cache=True)
-def decide(hand, policy, tables, points, params, naturals, opponents, search, state, scratch):
+def decide(hand, policy, tables, points, removal, params, naturals, opponents, search, state, scratch):
     """A policy's decision for one sorted 13-card hand.
 
     Parameters
     ----------
     hand : ndarray(uint8), shape (13,)
         Sorted.
-    policy, tables, points : int, ndarray(float64), ndarray(float64)
+    policy, tables, points, removal : int, ndarray(float64), ndarray(float64), Removal
         A :class:`Policy`'s fields, taken apart (a bundle unpacked at every hand costs the
         random policy a quarter of its rate in reference counts): ``code`` (in
         :data:`POLICIES`); the EV tables, TABLE_SHAPE (:func:`sapsam.kernels.value.ev_tables`),
         for ``table``, ignored otherwise; the per-row points, :data:`POINTS_SHAPE`, of
         ``balanced`` and ``houseway`` (``points[k, s]`` for row k and strength s;
         ``points[SURRENDER_BELOW]`` is the total below which ``houseway`` surrenders, -inf:
-        never), ignored by the other policies.
+        never), ignored by the other policies; ``table``'s card-removal model
+        (:mod:`sapsam.kernels.removal`; empty: none), which corrects its tables for the cards
+        the hand holds (under a high middle; a frontier is then always built).
     params, naturals : ndarray(int64)
         The compiled ruleset's (:class:`sapsam.kernels.settle.Rules`).
     opponents : int
@@ -341,13 +357,13 @@ def decide(hand, policy, tables, points, params, naturals, opponents, search, st
         subset_strengths(hand, params[S.P_WHEEL_SECOND] != 0, s3, s5)
     if (policy == TABLE or policy == HOUSEWAY) and naturals.shape[0] > 0:
         held = best_natural(hand, naturals)
-    return choose(hand, policy, tables, points, params, naturals, held, opponents, search, state,
-                  scratch, s3, s5, l5, scratch[1], scratch[2], -1)
+    return choose(hand, policy, tables, points, removal, params, naturals, held, opponents, search,
+                  state, scratch, s3, s5, l5, scratch[1], scratch[2], -1)
 
 
 @njit(cache=True)
-def choose(hand, policy, tables, points, params, naturals, held, opponents, search, state, scratch,
-           s3, s5, l5, splits, rows, size):
+def choose(hand, policy, tables, points, removal, params, naturals, held, opponents, search, state,
+           scratch, s3, s5, l5, splits, rows, size):
     """:func:`decide` given the hand's best natural, ``held`` = (index, key) as
     :func:`sapsam.kernels.naturals.best_natural` gives it, and what the hand's setting is found from,
     on this ruleset's strength scale: with ``search``, the strengths of its fronts and
@@ -356,7 +372,7 @@ def choose(hand, policy, tables, points, params, naturals, held, opponents, sear
     the subsets' low strengths ``l5``, and ``search`` says whether the low search may prune.
     One evaluation of the subsets or one frontier, and one detection of naturals, serve every
     ruleset of a simulation."""
-    frontier, _, _, values, found, _ = scratch
+    frontier, _, _, values, found, _, prepared = scratch
     wheel = params[S.P_WHEEL_SECOND] != 0
     low = params[S.P_LOW_MIDDLE] != 0
     high_order = params[S.P_LOW_HIGH_ORDER] != 0
@@ -370,24 +386,27 @@ def choose(hand, policy, tables, points, params, naturals, held, opponents, sear
     if policy == TABLE:
         outcome_values(params, values)
     kind = value_kind(policy != TABLE, params, values)
+    if policy == TABLE and removal.xmean.shape[0] > 0 and not low:
+        prepare(hand, removal, prepared)
+        kind += REMOVED
     split = -1
     best = 0.0
     if search is not None and low:
-        split, best = best_low_split(s3, s5, l5, high_order, kind, tables, values, points, params,
-                                     opponents, search)
+        split, best = best_low_split(s3, s5, l5, high_order, kind, tables, values, points, removal,
+                                     prepared, params, opponents, search)
     elif search is None or search:
-        split, best = best_split(s3, s5, kind, policy == HOUSEWAY, tables, values, points, params,
-                                 opponents, found)
+        split, best = best_split(s3, s5, kind, policy == HOUSEWAY, tables, values, points, removal,
+                                 prepared, params, opponents, found)
         size = -1  # the search gave up (rare): the frontier decides
     if split < 0 and not low:
         if size < 0:
             _, size = _frontier(hand, wheel, frontier, splits, rows)
-        if search is None:
-            split, best = _best_valued(kind, policy == HOUSEWAY, tables, values, points, params,
-                                       opponents, size, splits, rows)
+        if search is None or kind > REMOVED:
+            split, best = _best_valued(kind, policy == HOUSEWAY, tables, values, points, removal,
+                                       prepared, params, opponents, size, splits, rows)
         else:
             split, best = _best_on_frontier(kind, policy == HOUSEWAY, tables, values, points,
-                                            params, opponents, size, splits, rows)
+                                            params, opponents, size, splits, rows, removal, prepared)
     index, key = held
     if policy == HOUSEWAY:
         if index >= 0:
@@ -422,19 +441,26 @@ def place(hand, decision, params, seat, rows, natural, natural_key, surrender):
     surrender[0, seat] = sur
 
 
+@njit(cache=True, inline="always")
+def _borrowed_removal(removal):
+    """A card-removal model of borrowed arrays (:func:`sapsam.kernels.threads.borrowed`)."""
+    return Removal(borrowed(removal.gamma), borrowed(removal.xmean), borrowed(removal.bin_of),
+                   borrowed(removal.bins_sum), borrowed(removal.rows))
+
+
 @njit(cache=True, nogil=True)
 def play_chunk(hands, policy, rules, opponents, search, states, bounds, rows, natural, natural_key,
                surrender, c):
     """Chunk ``c`` of :func:`play_hands`: hands ``bounds[c]`` up to ``bounds[c + 1]``, by the
     random stream ``states[c]``."""
     hands, code = borrowed(hands), policy.code
-    tables, points = borrowed(policy.tables), borrowed(policy.points)
+    tables, points, removal = borrowed(policy.tables), borrowed(policy.points), _borrowed_removal(policy.removal)
     params, naturals = borrowed(rules.params), borrowed(rules.naturals)
     state = states[c:c + 1].copy()
     scratch = policy_scratch()
     for i in range(bounds[c], bounds[c + 1]):
-        split, nat, key, sur = decide(hands[i], code, tables, points, params, naturals, opponents, search,
-                                      state, scratch)
+        split, nat, key, sur = decide(hands[i], code, tables, points, removal, params, naturals,
+                                      opponents, search, state, scratch)
         natural[i] = nat
         natural_key[i] = key
         surrender[i] = sur

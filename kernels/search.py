@@ -67,7 +67,8 @@ def search_scratch():
 
 
 @njit(cache=True)
-def weakest_back(top, front, middle, floor, kind, tables, values, points, params, opponents):
+def weakest_back(top, front, middle, floor, kind, tables, values, points, removal, prepared, params,
+                 opponents):
     """The weakest five-card strength ``s`` (up to ``top``) with ``value(min(front, s)'s front,
     m, s) >= floor``, by bisection over the five-card strengths; above ``top`` if none.  ``m``
     is ``s`` itself (``middle`` -1: a high middle is no stronger than its back) or ``middle``
@@ -78,7 +79,7 @@ def weakest_back(top, front, middle, floor, kind, tables, values, points, params
         mid = (lo + hi) // 2
         s = FIVE_CLASSES[mid]
         m = s if middle < 0 else middle
-        if value(kind, FRONT_FLOOR[min(front, s)], m, s, tables, values, points, params,
+        if value(kind, FRONT_FLOOR[min(front, s)], m, s, tables, values, points, removal, prepared, params,
                  opponents) >= floor:
             hi = mid
         else:
@@ -87,7 +88,8 @@ def weakest_back(top, front, middle, floor, kind, tables, values, points, params
 
 
 @njit(cache=True)
-def _weakest_middle(back, middle, front, floor, kind, tables, values, points, params, opponents):
+def _weakest_middle(back, middle, front, floor, kind, tables, values, points, removal, prepared, params,
+                    opponents):
     """The weakest five-card middle ``m`` (up to ``middle``) that can reach ``floor`` behind a
     front of at most ``front`` with this back, by bisection; above ``middle`` if none."""
     lo = 0
@@ -95,7 +97,7 @@ def _weakest_middle(back, middle, front, floor, kind, tables, values, points, pa
     while lo < hi:
         mid = (lo + hi) // 2
         m = FIVE_CLASSES[mid]
-        if value(kind, min(front, FRONT_FLOOR[m]), m, back, tables, values, points, params,
+        if value(kind, min(front, FRONT_FLOOR[m]), m, back, tables, values, points, removal, prepared, params,
                  opponents) >= floor:
             hi = mid
         else:
@@ -104,7 +106,8 @@ def _weakest_middle(back, middle, front, floor, kind, tables, values, points, pa
 
 
 @njit(cache=True, _nrt=False)
-def best_split(s3, s5, kind, houseway, tables, values, points, params, opponents, scratch):
+def best_split(s3, s5, kind, houseway, tables, values, points, removal, prepared, params, opponents,
+               scratch):
     """The frontier member of highest value, given the hand's subset strengths.
 
     Parameters
@@ -112,7 +115,7 @@ def best_split(s3, s5, kind, houseway, tables, values, points, params, opponents
     s3, s5 : ndarray(int16), shape (286,) and (1287,)
         Strengths of the hand's fronts and five-card subsets
         (:func:`sapsam.kernels.settings.subset_strengths`), on the ruleset's scale.
-    kind, tables, values, points, params, opponents
+    kind, tables, values, points, removal, prepared, params, opponents
         As :func:`sapsam.kernels.value.value` takes them; the value must be monotone
         (:func:`sapsam.kernels.value.monotone`).
     houseway : bool
@@ -158,13 +161,13 @@ def best_split(s3, s5, kind, houseway, tables, values, points, params, opponents
         if m2 < 0:
             continue
         floor = best - 3 * DELTA
-        if value(kind, np.uint16(f2), np.uint16(m2), np.uint16(sb), tables, values, points, params,
-                 opponents) < floor:
+        if value(kind, np.uint16(f2), np.uint16(m2), np.uint16(sb), tables, values, points,
+                 removal, prepared, params, opponents) < floor:
             continue
         middle_from = 0
         if step > 0:
-            middle_from = _weakest_middle(sb, m2, f2, floor, kind, tables, values, points, params,
-                                          opponents)
+            middle_from = _weakest_middle(sb, m2, f2, floor, kind, tables, values, points, removal,
+                                          prepared, params, opponents)
         before = best
         for j in range(N_COMPLETIONS):
             sm = s5[COMPLETION_MIDDLE[b, j]]
@@ -172,7 +175,7 @@ def best_split(s3, s5, kind, houseway, tables, values, points, params, opponents
             if sf > sm or sm > sb or sm < middle_from:
                 continue
             v = value(kind, np.uint16(sf), np.uint16(sm), np.uint16(sb), tables, values, points,
-                      params, opponents)
+                      removal, prepared, params, opponents)
             if v < best - 2 * DELTA:
                 continue
             best = max(best, v)
@@ -196,7 +199,7 @@ def best_split(s3, s5, kind, houseway, tables, values, points, params, opponents
         if best > before:
             # middle as an int16, the type the low search passes
             weakest = weakest_back(s5[top], front, np.int16(-1), best - 3 * DELTA, kind, tables,
-                                   values, points, params, opponents)
+                                   values, points, removal, prepared, params, opponents)
     return _pick(n, best, houseway, cand_value, cand_rows, cand_split), best
 
 

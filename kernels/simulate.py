@@ -27,7 +27,8 @@ from sapsam.kernels import settle as S
 from sapsam.kernels.evaluate import WHEEL_SECOND, is_ace
 from sapsam.kernels.low_settings import low_subset_strengths
 from sapsam.kernels.naturals import best_held, kind_keys
-from sapsam.kernels.policies import choose, place, policy_scratch
+from sapsam.kernels.policies import _borrowed_removal, choose, place, policy_scratch
+from sapsam.kernels.removal import N_FEATURES, Removal
 from sapsam.kernels.rng import shuffle_prefix, sorted_hand
 from sapsam.kernels.settings import (
     N_FIVES,
@@ -53,8 +54,9 @@ SEARCH_RULESETS = 6
 # every seat's policy as simulate takes them (sapsam.measure.simulate.CompiledSimulation): the
 # policy code per seat (P,), the distinct EV tables (M,) + TABLE_SHAPE and points tables
 # (M,) + POINTS_SHAPE of the run's models, each seat's model per ruleset (R, P) and whether it
-# searches (sapsam.kernels.policies.searchable) under that ruleset (R, P)
-Seats = namedtuple("Seats", ["policy", "tables", "points", "model", "search"])
+# searches (sapsam.kernels.policies.searchable) under that ruleset (R, P), the models' card-removal
+# models stacked (a sapsam.kernels.removal.Removal of (M, ...) arrays) and whether each has one (M,)
+Seats = namedtuple("Seats", ["policy", "tables", "points", "model", "search", "removal", "removal_on"])
 
 
 @njit(cache=True, nogil=True)
@@ -67,12 +69,13 @@ def simulate_block(states, first_table, counts, players, seats, rules, n_natural
                                                borrowed(seats.model), borrowed(seats.search))
     params, royalty, naturals = borrowed(rules.params), borrowed(rules.royalty), borrowed(rules.naturals)
     acc, hist = borrowed(acc), borrowed(hist)
+    removals, removal_on = _borrowed_removal(seats.removal), borrowed(seats.removal_on)
     n_rules = params.shape[0]
     state = states[b:b + 1].copy()
     deck = np.arange(52).astype(np.uint8)
     hands = np.empty((players, 13), np.uint8)
     scratch = policy_scratch()
-    frontier, out_split, out_rows, _, _, _ = scratch
+    frontier, out_split, out_rows, _, _, _, _ = scratch
     share = n_rules > SEARCH_RULESETS  # one frontier per hand and scale, else searches
     s3 = np.empty((players, N_FRONTS), np.int16)  # per seat; fronts need no remap
     s5 = np.empty((2, players, N_FIVES), np.int16)  # per strength scale and seat
@@ -148,7 +151,9 @@ def simulate_block(states, first_table, counts, players, seats, rules, n_natural
                     splits, members = front_split[w, p], front_rows[w, p]
                 else:  # a frontier is built at the decision that needs it, in the scratch's room
                     splits, members = out_split, out_rows
-                decision = choose(hands[p], seat_policy[p], tables[model], points[model],
+                removal = Removal(removals.gamma[model], removals.xmean[model, :N_FEATURES * removal_on[model]],
+                                  removals.bin_of[model], removals.bins_sum[model], removals.rows[model])
+                decision = choose(hands[p], seat_policy[p], tables[model], points[model], removal,
                                   params[r], rule_naturals, best, players - params[r, S.P_HANDS],
                                   seat_search[r, p] and searches, state, scratch, s3[p],
                                   s5[w, p], l5[p], splits, members, sizes[w, p])

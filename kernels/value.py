@@ -15,12 +15,16 @@ from numba import njit, prange
 from sapsam.kernels import settle as S
 from sapsam.kernels.evaluate import CATEGORY_OF, N_STRENGTHS, THREE_CARD
 from sapsam.kernels.lowball import N_LOW
+from sapsam.kernels.removal import row_entry
 
 TABLE_SHAPE = (3, N_STRENGTHS + 1, 4)  # an EV table, see ev_tables
 WIN, TIE, LOSS, GAIN = range(4)  # its columns
 SURRENDER_RATE = (0, N_STRENGTHS, 0)  # where ev_tables keeps the field's surrender rate
 N_VALUES = 27  # outcome values, see outcome_values
 POINTS, CLOSED_FORM, ROWS_ONLY, SUMMED = range(4)  # kinds of value, see value_kind
+# a kind of value plus REMOVED: the same, over rows corrected for the hand's cards
+# (sapsam.kernels.removal, the hand prepared); see value
+REMOVED = 4
 _FRONT_CLASSES = np.flatnonzero(THREE_CARD)  # each row's strengths in increasing order
 _FIVE_CLASSES = np.flatnonzero(~THREE_CARD)
 _LOW_CLASSES = np.arange(N_LOW)  # a low middle's strengths (sapsam.kernels.lowball)
@@ -147,8 +151,14 @@ def _closed_form_ev(s0, s1, s2, tables, params, opponents):
     every opponent.  Match: a point per row beaten by no one, and one more for all three at a
     table of ``P_MATCH_SWEEP_FROM`` (rows taken as independent, as everywhere here).
     """
+    return _closed_form(tables[0, s0, WIN], tables[0, s0, TIE], tables[1, s1, WIN],
+                        tables[1, s1, TIE], tables[2, s2, WIN], tables[2, s2, TIE], params, opponents)
+
+
+@njit(cache=True, inline="always")
+def _closed_form(f0, f1, m0, m1, b0, b1, params, opponents):
+    """:func:`_closed_form_ev` from each row's win and tie chances."""
     game = params[S.P_GAME]
-    f0, m0, b0 = tables[0, s0, WIN], tables[1, s1, WIN], tables[2, s2, WIN]
     if game == S.GAME_MATCH:
         points = _power(f0, opponents) + _power(m0, opponents) + _power(b0, opponents)
         if opponents + 1 >= params[S.P_MATCH_SWEEP_FROM]:
@@ -156,12 +166,27 @@ def _closed_form_ev(s0, s1, s2, tables, params, opponents):
         return points
     stake = params[S.P_POOL_STAKE]
     if game == S.GAME_POOL:
-        share = (_power(f0 + 0.5 * tables[0, s0, TIE], opponents)
-                 + _power(m0 + 0.5 * tables[1, s1, TIE], opponents)
-                 + _power(b0 + 0.5 * tables[2, s2, TIE], opponents))
+        share = (_power(f0 + 0.5 * f1, opponents) + _power(m0 + 0.5 * m1, opponents)
+                 + _power(b0 + 0.5 * b1, opponents))
         return share * stake * (opponents + 1) / 3.0
     two_of_three = f0 * m0 + f0 * b0 + m0 * b0 - 2.0 * f0 * m0 * b0
     return _power(two_of_three, opponents) * (opponents + 1)
+
+
+@njit(cache=True, _nrt=False)
+def removal_value(kind, s0, s1, s2, tables, removal, scratch, values, params, opponents):
+    """:func:`value` of a strength triple for the hand :func:`sapsam.kernels.removal.prepare` was
+    given: the same expressions over the corrected rows (``kind`` CLOSED_FORM, ROWS_ONLY or
+    SUMMED, as :func:`value_kind` says)."""
+    f0, f1, f2, fg = row_entry(0, s0, tables, removal, scratch)
+    m0, m1, m2, mg = row_entry(1, s1, tables, removal, scratch)
+    b0, b1, b2, bg = row_entry(2, s2, tables, removal, scratch)
+    if kind == CLOSED_FORM:
+        return _closed_form(f0, f1, m0, m1, b0, b1, params, opponents)
+    if kind == ROWS_ONLY:
+        return (fg + mg + bg) * opponents
+    return _summed(f0, f1, f2, m0, m1, m2, b0, b1, b2, fg + mg + bg, values,
+                   params[S.P_SCOOP_MULT], opponents)
 
 
 # what value() calls for these games: few rulesets play them, and inlined into value() at the
@@ -182,10 +207,17 @@ def _summed_ev(s0, s1, s2, tables, values, scoop, opponents):
     rows costs about as much as the sum, so every frontier member is valued (bounds to skip
     some cost as much as they save).
     """
-    f0, f1, f2 = tables[0, s0, WIN], tables[0, s0, TIE], tables[0, s0, LOSS]
-    m0, m1, m2 = tables[1, s1, WIN], tables[1, s1, TIE], tables[1, s1, LOSS]
-    b0, b1, b2 = tables[2, s2, WIN], tables[2, s2, TIE], tables[2, s2, LOSS]
-    gain = tables[0, s0, GAIN] + tables[1, s1, GAIN] + tables[2, s2, GAIN]
+    return _summed(tables[0, s0, WIN], tables[0, s0, TIE], tables[0, s0, LOSS],
+                   tables[1, s1, WIN], tables[1, s1, TIE], tables[1, s1, LOSS],
+                   tables[2, s2, WIN], tables[2, s2, TIE], tables[2, s2, LOSS],
+                   tables[0, s0, GAIN] + tables[1, s1, GAIN] + tables[2, s2, GAIN],
+                   values, scoop, opponents)
+
+
+@njit(cache=True, inline="always")
+def _summed(f0, f1, f2, m0, m1, m2, b0, b1, b2, gain, values, scoop, opponents):
+    """:func:`_summed_ev` from each row's (win, tie, loss) chances and the rows' summed
+    :data:`GAIN` (also what :mod:`sapsam.kernels.removal`'s corrected rows are valued by)."""
     if scoop > 1:  # a sweep multiplies what the rows paid (3 units and the gain if positive)
         gain += (f0 * m0 * b0 - f2 * m2 * b2) * (scoop - 1) * (3.0 + max(0.0, gain))
     # the back's dot when front and middle net +2, +1, 0, -1, -2 (values at 9 a + 3 b + c)
@@ -251,11 +283,14 @@ def value_kind(points_policy, params, values):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def value(kind, s0, s1, s2, tables, values, points, params, opponents):
+def value(kind, s0, s1, s2, tables, values, points, removal, prepared, params, opponents):
     """The value of the strength triple (front ``s0``, middle ``s1``, back ``s2``) to a policy.
 
     ``POINTS``: the sum of the rows' points.  The other kinds: expected units against
-    ``opponents`` players of the field (``tables`` from :func:`ev_tables`).  Unsigned
+    ``opponents`` players of the field (``tables`` from :func:`ev_tables`); a kind plus
+    :data:`REMOVED`, against the field less the hand's cards (``removal``, the policy's
+    :class:`sapsam.kernels.removal.Removal`, and ``prepared``, the hand's
+    :func:`sapsam.kernels.removal.prepare`; ignored by the other kinds).  Unsigned
     strengths index without Numba's negative-index fix-up (faster in the hot loops).
 
     Compiled once on its own, without reference counting (``_nrt=False``: it only reads its
@@ -266,6 +301,9 @@ def value(kind, s0, s1, s2, tables, values, points, params, opponents):
     """
     if kind == POINTS:
         return points[0, s0] + points[1, s1] + points[2, s2]
+    if kind > REMOVED:
+        return removal_value(kind - REMOVED, s0, s1, s2, tables, removal, prepared, values, params,
+                             opponents)
     if kind == CLOSED_FORM:
         return _closed_form_called(s0, s1, s2, tables, params, opponents)
     if kind == ROWS_ONLY:

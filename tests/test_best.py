@@ -106,7 +106,7 @@ def exact_points(hand, rules, policy, unseen, players=2):
     for opp in opponent_hands:
         split, natural, key, surrender = KP.decide(
             opp, *policy.arrays, compiled.params, compiled.naturals,
-            players - 1, KP.searchable(policy.code, policy.tables, policy.points, compiled.params),
+            players - 1, KP.searchable(*policy.arrays, compiled.params),
             np.array([1], np.uint64), KP.policy_scratch())
         aces = int(((opp >> 2) == 12).sum())
         if split >= 0:

@@ -145,8 +145,7 @@ def small_fit(tmp_path_factory):
 def decision(hand, policy, compiled, opponents, state):
     """A policy's decision for a sorted hand as a Candidate (natural/surrender included)."""
     split, natural, key, surrender = KP.decide(hand, *policy.arrays, compiled.params, compiled.naturals, opponents,
-                                               KP.searchable(policy.code, policy.tables, policy.points,
-                                                             compiled.params),
+                                               KP.searchable(*policy.arrays, compiled.params),
                                                state, KP.policy_scratch())
     if split < 0:
         return Candidate(policy.name, (0, 0, 0), int(natural), int(key), bool(surrender))
@@ -231,8 +230,9 @@ def run(*args):
 def test_cli_fit_writes_the_strategy_and_manifest(tmp_path):
     out = tmp_path / "x.npz"
     result = run("fit", "--rules", "two-four", "--players", "2", "--iterations", "1", "--hands", "200",
-                 "--out", str(out))
+                 "--removal-rounds", "0", "--out", str(out))
     assert result.exit_code == 0, result.output
+    assert "card_removal" not in manifest(out)  # the field alone: tests/test_removal.py fits the model
     assert out.is_file() and out.with_suffix(".json").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["x.json", "x.npz"]
     meta = manifest(out)

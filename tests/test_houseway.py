@@ -17,6 +17,7 @@ from sapsam.game.cards import parse_setting
 from sapsam.game.hands import setting_strengths
 from sapsam.game.ruleset_files import load_ruleset
 from sapsam.kernels import policies as KP
+from sapsam.kernels.removal import no_removal
 from sapsam.measure.compare import policy_gap
 from sapsam.play.seeds import Stream
 from sapsam.strategy import houseway as H
@@ -165,7 +166,7 @@ def test_the_regret_picks_what_the_kernel_plays_and_the_search_lowers_it(standar
     no_surrender = standard.points.copy()
     no_surrender[KP.SURRENDER_BELOW] = -np.inf
     compiled = rules.compile()
-    houseway = KP.Policy(KP.HOUSEWAY, np.zeros(H._kv.TABLE_SHAPE), no_surrender)
+    houseway = KP.Policy(KP.HOUSEWAY, np.zeros(H._kv.TABLE_SHAPE), no_surrender, no_removal())
     played, natural, _, _ = KP.play_hands(hands, houseway,
                                           compiled.arrays._replace(naturals=compiled.naturals[:0]), 3,
                                           Stream(SEED, "field").states(8))

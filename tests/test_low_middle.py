@@ -108,7 +108,8 @@ def _brute_force(hand, policy, compiled, opponents, high_order=False):
     kind = KV.value_kind(policy.code != KP.TABLE, compiled.params, values)
     splits = np.flatnonzero(legal)
     worth = np.array([KV.value(kind, np.uint16(r[0]), np.uint16(r[1]), np.uint16(r[2]),
-                               policy.tables, values, policy.points, compiled.params, opponents)
+                               policy.tables, values, policy.points, policy.removal,
+                               KP.policy_scratch()[-1], compiled.params, opponents)
                       for r in rows[splits]])
     best = splits[worth == worth.max()]
     return min(best, key=lambda s: (-rows[s, 2], -rows[s, 1], -rows[s, 0], s))
@@ -122,7 +123,7 @@ def test_decisions_are_the_best_legal_setting(name, players):
     rules = load_ruleset("low-middle")
     compiled = rules.compile()
     policy = make_policy(name, rules, players)
-    search = KP.searchable(policy.code, policy.tables, policy.points, compiled.params)
+    search = KP.searchable(*policy.arrays, compiled.params)
     assert search  # the shipped values are monotone: the search prunes
     rng = np.random.default_rng(players)
     scratch, state = KP.policy_scratch(), np.zeros(1, np.uint64)

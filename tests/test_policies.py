@@ -60,7 +60,7 @@ def decide(hand, policy, rules, players, state=None):
     """The kernel's decision: (split, natural, natural_key, surrender)."""
     compiled = rules.compile()
     state = np.array([12345], np.uint64) if state is None else state
-    search = KP.searchable(policy.code, policy.tables, policy.points, compiled.params)
+    search = KP.searchable(*policy.arrays, compiled.params)
     return KP.decide(hand, *policy.arrays, compiled.params, compiled.naturals, players - 1, search, state,
                      KP.policy_scratch())
 

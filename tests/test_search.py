@@ -25,15 +25,15 @@ from sapsam.strategy.registry import make_policy
 
 
 @njit(cache=True, parallel=True)
-def kernel_decisions(hands, policy, tables, points, params, naturals, opponents, search, out):
+def kernel_decisions(hands, policy, tables, points, removal, params, naturals, opponents, search, out):
     """``out`` int64 (n, 4): sapsam.kernels.policies.decide for each hand."""
     n = hands.shape[0]
     for c in prange(64):
         scratch = KP.policy_scratch()
         state = np.zeros(1, np.uint64)
         for i in range(c * n // 64, (c + 1) * n // 64):
-            split, natural, key, surrender = KP.decide(hands[i], policy, tables, points, params, naturals,
-                                                       opponents, search, state, scratch)
+            split, natural, key, surrender = KP.decide(hands[i], policy, tables, points, removal, params,
+                                                       naturals, opponents, search, state, scratch)
             out[i, 0], out[i, 1], out[i, 2], out[i, 3] = split, natural, key, surrender
 
 
@@ -41,14 +41,19 @@ def compare(policy, rules, players, hands, general=False):
     """Decisions of the kernels (searching) and of the reference, and whether it searched.
 
     The kernels take the route ``best`` and ``fit`` take (``search_mode``: the search alone
-    under a high middle), or with ``general`` the route every policy and ruleset can take."""
+    under a high middle), or with ``general`` the route every policy and ruleset can take.
+    The reference is the frozen frontier scan, or for a policy with a card-removal model the
+    kernels' own frontier route (tests/test_removal.py holds that to an explicit reference)."""
     compiled = rules.compile()
-    args = (policy.code, policy.tables, policy.points, compiled.params, compiled.naturals, players - 1)
-    search = KP.searchable(*args[:4])
+    args = (*policy.arrays, compiled.params, compiled.naturals, players - 1)
+    search = KP.searchable(*args[:5])
     got = np.empty((len(hands), 4), np.int64)
-    kernel_decisions(hands, *args, search if general else KP.search_mode(*args[:4]), got)
+    kernel_decisions(hands, *args, search if general else KP.search_mode(*args[:5]), got)
     want = np.empty((len(hands), 4), np.int64)
-    reference_decisions(hands, *args, want)
+    if policy.removal.xmean.size:
+        kernel_decisions(hands, *args, False, want)
+    else:
+        reference_decisions(hands, policy.code, policy.tables, policy.points, *args[4:], want)
     return got, want, search
 
 
@@ -76,8 +81,7 @@ def test_the_general_route_decides_as_the_search_alone(name):
     what best's compiles (the search alone, the other routes pruned) decide alike."""
     rules = load_ruleset("standard")
     policy = make_policy(name, rules, 4)
-    assert KP.search_mode(policy.code, policy.tables, policy.points,
-                          rules.compile().params) is KP.SEARCH_ONLY
+    assert KP.search_mode(*policy.arrays, rules.compile().params) is KP.SEARCH_ONLY
     hands = deal_sorted_hands(5_000, Stream(2028, "hands"))
     alone, want, _ = compare(policy, rules, 4, hands)
     general, _, _ = compare(policy, rules, 4, hands, general=True)
@@ -89,7 +93,7 @@ def test_search_mode_names_the_route():
     for rules, name, mode in [(standard, "fitted", KP.SEARCH_ONLY), (standard, "random", False),
                               (standard, "greedy", False), (low, "fitted", True)]:
         p = make_policy(name, rules, 4)
-        assert KP.search_mode(p.code, p.tables, p.points, rules.compile().params) is mode, name
+        assert KP.search_mode(*p.arrays, rules.compile().params) is mode, name
 
 
 @pytest.mark.slow
@@ -128,17 +132,17 @@ def test_monotone_refuses_what_the_search_cannot_bound():
     rules = load_ruleset("taiwanese")
     compiled = rules.compile()
     policy = make_policy("fitted", rules, 4)
-    assert KP.searchable(policy.code, policy.tables, policy.points, compiled.params)
+    assert KP.searchable(*policy.arrays, compiled.params)
     params = compiled.params.copy()
     params[settle.P_SCOOP_MULT] = 3  # a sweep tripling the rows' units may cost a row its gain
-    assert not KP.searchable(policy.code, policy.tables, policy.points, params)
+    assert not KP.searchable(*policy.arrays, params)
     tables = policy.tables.copy()
     tables[1, FIVE_CLASSES[4000], KV.GAIN] += 10  # a middle that earns more than the next stronger one
-    assert not KP.searchable(policy.code, tables, policy.points, compiled.params)
+    assert not KP.searchable(policy.code, tables, policy.points, policy.removal, compiled.params)
 
 
 @njit(cache=True)
-def _both_picks(hands, kind, houseway, tables, values, points, params, opponents, out):
+def _both_picks(hands, kind, houseway, tables, values, points, removal, params, opponents, out):
     """``out`` (n, 4): the split and value of each hand's frontier member as
     ``_best_on_frontier`` and as the fallback ``_best_valued`` pick it."""
     scratch = KP.policy_scratch()
@@ -146,9 +150,9 @@ def _both_picks(hands, kind, houseway, tables, values, points, params, opponents
     for i in range(hands.shape[0]):
         _, size = KS._frontier(hands[i], params[settle.P_WHEEL_SECOND] != 0, frontier, splits, rows)
         out[i, 0], out[i, 1] = KP._best_on_frontier(kind, houseway, tables, values, points, params,
-                                                    opponents, size, splits, rows)
-        out[i, 2], out[i, 3] = KP._best_valued(kind, houseway, tables, values, points, params,
-                                               opponents, size, splits, rows)
+                                                    opponents, size, splits, rows, removal, scratch[-1])
+        out[i, 2], out[i, 3] = KP._best_valued(kind, houseway, tables, values, points, removal,
+                                               scratch[-1], params, opponents, size, splits, rows)
 
 
 @pytest.mark.parametrize("rules_id, name, kind", [
@@ -169,5 +173,5 @@ def test_the_fallback_picks_as_the_frontier_scan(rules_id, name, kind):
     hands = deal_sorted_hands(300, Stream(2029, "hands"))
     out = np.empty((len(hands), 4))
     _both_picks(hands, kind, policy.code == KP.HOUSEWAY, policy.tables, values, policy.points,
-                compiled.params, 3, out)
+                policy.removal, compiled.params, 3, out)
     assert np.array_equal(out[:, :2], out[:, 2:])

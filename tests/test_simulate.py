@@ -164,7 +164,7 @@ def test_seats_decide_as_the_policy_kernel_does(rules_ids, policy, tables):
         compiled = rules.compile()
         seat = make_policy(policy, rules, 4)
         rows, natural, key, surrender, aces, bank = [], [], [], [], [], []
-        search = searchable(seat.code, seat.tables, seat.points, compiled.params)
+        search = searchable(*seat.arrays, compiled.params)
         for table, hands in naive_deals(sim):
             decisions = [decide(np.array(h, np.uint8), *seat.arrays, compiled.params, compiled.naturals, 3, search,
                                 state, scratch)

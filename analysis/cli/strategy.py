@@ -37,6 +37,9 @@ _POLICY = click.Choice(POLICY_NAMES)
 @click.option("--iterations", type=click.IntRange(1), default=30, show_default=True)
 @click.option("--hands", type=click.IntRange(100), default=20000, show_default=True,
               help="Hands dealt per iteration.")
+@click.option("--removal-rounds", type=click.IntRange(0), default=4, show_default=True,
+              help="Rounds of self-play fitting the card-removal model (0: none; none under a "
+                   "low middle).")
 @seed_option()
 @click.option("--out", type=OutputFile(), default=None,
               help="Strategy file, ending in .npz [default: <ruleset>-<players>p.npz in your "
@@ -44,12 +47,14 @@ _POLICY = click.Choice(POLICY_NAMES)
 @resume_options
 @quiet_option()
 @reports_bad_input
-def fit_command(ruleset, players, iterations, hands, seed, out, resume, fresh, quiet):
+def fit_command(ruleset, players, iterations, hands, seed, removal_rounds, out, resume, fresh, quiet):
     """Fit a strategy by blended iterated best response and store it with a manifest.
 
-    Every iteration is checkpointed; after an interruption, --resume continues and ends with
-    the same strategy as an uninterrupted fit.  The shipped strategies are never overwritten
-    unless --out names them.
+    The field's rows are fitted first, then a card-removal model (how the field changes with
+    the cards a hand holds) by rounds of self-play.  Every iteration of the first is
+    checkpointed; after an interruption, --resume continues and ends with the same strategy
+    as an uninterrupted fit.  The shipped strategies are never overwritten unless --out names
+    them.
     """
     from sapsam.base.files import lock_beside
     from sapsam.base.progress import Progress
@@ -68,11 +73,17 @@ def fit_command(ruleset, players, iterations, hands, seed, out, resume, fresh, q
     resumable()
     with lock_beside(path), Progress(quiet) as bars:
         task = bars.task("fitting", iterations, unit="iterations")
+        rounds = removal_rounds if not rules.low_middle else 0
+        removal = bars.task("card removal", rounds, unit="rounds") if rounds else None
         manifest = fit_and_save(rules, players, path, resume=resume, fresh=fresh,
                                 iterations=iterations, hands=hands, seed=seed,
-                                progress=(lambda it, change: task(it)) if task else None)
+                                removal_rounds=rounds,
+                                progress=(lambda it, change: task(it)) if task else None,
+                                removal_progress=(lambda it, change: removal(it)) if removal else None)
+    model = manifest.get("card_removal")
+    extra = f", card removal in {model['rounds']} rounds" if model else ""
     click.echo(f"fitted {manifest['ruleset']} with {players} players: {manifest['iterations']} "
-               f"iterations, last CDF change {manifest['cdf_change_per_iteration'][-1]:.4f}, "
+               f"iterations, last CDF change {manifest['cdf_change_per_iteration'][-1]:.4f}{extra}, "
                f"{manifest['seconds']} s\nwrote {path} and {path.with_suffix('.json')}")
 
 

@@ -31,6 +31,7 @@ from sapsam.base.stats import Z95
 from sapsam.game.mechanisms import BankRotation, Game
 from sapsam.game.ruleset_files import load_ruleset
 from sapsam.kernels import policies as _kp
+from sapsam.kernels import removal as _kr
 from sapsam.kernels import simulate as _ks
 from sapsam.kernels.naturals import NAT_COLUMNS, NAT_KIND, NAT_PARAMETER, NATURAL_KINDS
 from sapsam.kernels.settle import N_PARAMS, P_SCALE, Rules
@@ -100,6 +101,8 @@ class Compiled:
     tables: np.ndarray  # float64 (M,) + sapsam.kernels.policies.TABLE_SHAPE: the distinct models'
     points: np.ndarray  # float64 (M,) + sapsam.kernels.policies.POINTS_SHAPE: ... and their points
     seat_model: np.ndarray  # int64 (R, P): which model each seat uses under each ruleset
+    removal: tuple  # sapsam.kernels.removal.Removal of the models' card-removal models, stacked (M, ...)
+    removal_on: np.ndarray  # bool (M,): whether each model has one
     params: np.ndarray
     royalty: np.ndarray
     naturals: np.ndarray
@@ -113,7 +116,9 @@ class Compiled:
     def seat_search(self):
         """bool (R, P): whether each seat may search for its setting under each ruleset
         (sapsam.kernels.policies.searchable); derived from the arrays above, so not fingerprinted."""
-        return np.array([[_kp.searchable(code, self.tables[model], self.points[model], params)
+        return np.array([[_kp.searchable(code, self.tables[model], self.points[model],
+                                         _kr.no_removal() if not self.removal_on[model] else
+                                         _kr.Removal(*(a[model] for a in self.removal)), params)
                           for code, model in zip(self.seat_policy, models)]
                          for params, models in zip(self.params, self.seat_model)], np.bool_)
 
@@ -143,7 +148,7 @@ def compile_simulation(sim):
     # each distinct model (EV table and points) once, seats sharing a policy share it: the
     # tables of a run are the simulator's working set, and 4 copies of 18 rulesets' tables
     # overflow the caches
-    tables, points, index = [], [], {}
+    tables, points, removals, index = [], [], [], {}
     seat_model = np.zeros((n_rules, players * hands), np.int64)  # per hand dealt
     seat_policy = np.zeros(players * hands, np.int64)
     for r, rules in enumerate(rulesets):
@@ -154,11 +159,14 @@ def compile_simulation(sim):
                 index[key] = len(tables)
                 tables.append(policy.tables)
                 points.append(policy.points)
+                removals.append(policy.removal)
             seat_policy[p * hands:(p + 1) * hands] = policy.code  # a player's hands
             seat_model[r, p * hands:(p + 1) * hands] = index[key]
     bank_mode = np.array([_bank_mode(r) for r in rulesets], np.int64)
     bank_seat = np.array([min(r.bank.seat, players - 1) for r in rulesets], np.int64)
+    removal, removal_on = _kr.stack_removals(removals)
     return Compiled(rulesets, seat_policy, np.stack(tables), np.stack(points), seat_model,
+                    removal, removal_on,
                     np.stack([c.params for c in compiled]).reshape(n_rules, N_PARAMS),
                     np.stack([c.royalty for c in compiled]), naturals, n_naturals,
                     np.array(kinds, np.int64), natural_index, bank_mode, bank_seat)
@@ -183,10 +191,12 @@ def fingerprint(compiled):
     digest = hashlib.sha256()
     for f in fields(Compiled):
         value = getattr(compiled, f.name)
-        if isinstance(value, np.ndarray):
-            value = np.ascontiguousarray(value)
-            digest.update(f"{f.name}:{value.dtype.str}:{value.shape}:".encode())
-            digest.update(value.tobytes())
+        named = (zip(value._fields, value) if f.name == "removal" else
+                 [(f.name, value)] if isinstance(value, np.ndarray) else [])
+        for name, array in named:
+            array = np.ascontiguousarray(array)
+            digest.update(f"{name}:{array.dtype.str}:{array.shape}:".encode())
+            digest.update(array.tobytes())
     return digest.hexdigest()
 
 
@@ -223,7 +233,7 @@ def run_blocks(sim, compiled, blocks):
     hist = np.zeros((len(blocks), n_rules, sim.players, _ks.N_HIST), np.int64)
     held = np.zeros((len(blocks), n_rules, k_max), np.int64)
     seats = _ks.Seats(compiled.seat_policy, compiled.tables, compiled.points, compiled.seat_model,
-                      compiled.seat_search)
+                      compiled.seat_search, compiled.removal, compiled.removal_on)
     rules = Rules(compiled.params, compiled.royalty, compiled.naturals)
     _ks.simulate_blocks(states, first, counts, len(compiled.seat_policy), seats, rules, compiled.n_naturals,
                         compiled.natural_kinds, compiled.natural_index, compiled.bank_mode,

@@ -7,7 +7,7 @@ ruleset) and the per-row points of ``balanced`` (row percentiles) and ``houseway
 """
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations_with_replacement
 from math import comb
@@ -15,6 +15,7 @@ from math import comb
 import numpy as np
 
 from sapsam.kernels import policies as _kp
+from sapsam.kernels import removal as _kr
 from sapsam.kernels import value as _kv
 from sapsam.kernels.evaluate import CARD_WEIGHT, FLUSH5, N_STRENGTHS, NONFLUSH5, RANK3_TABLE
 from sapsam.kernels.lowball import LOW_FLUSH5, LOW_NONFLUSH5
@@ -75,15 +76,27 @@ class Policy:
     tables: np.ndarray  # float64 sapsam.kernels.policies.TABLE_SHAPE; zeros unless table/fitted
     points: np.ndarray  # float64 sapsam.kernels.policies.POINTS_SHAPE: balanced's and houseway's
     source: str  # where the tables came from
+    # table/fitted: its card-removal model (sapsam.kernels.removal.Removal; empty: none)
+    removal: tuple = field(default_factory=_kr.no_removal)
 
     @property
     def arrays(self):
         """The policy as the kernels take it (:class:`sapsam.kernels.policies.Policy`)."""
-        return _kp.Policy(self.code, self.tables, self.points)
+        return _kp.Policy(self.code, self.tables, self.points, self.removal)
 
     @classmethod
-    def from_row_mass(cls, name, row_mass, rules, source, surrender_rate=0.0):
+    def from_row_mass(cls, name, row_mass, rules, source, surrender_rate=0.0, removal=None):
+        """A ``table`` policy against a field whose rows have the strength distributions
+        ``row_mass`` (float64 (3, N_STRENGTHS)), a share ``surrender_rate`` of it
+        surrendering; with ``removal`` = (gamma, xmean, edges), corrected for each hand's cards
+        (:mod:`sapsam.kernels.removal`; not under a low middle, whose search it cannot use)."""
         compiled = rules.compile()
-        tables = _kv.ev_tables(np.ascontiguousarray(row_mass, np.float64), compiled.params,
-                               compiled.royalty, float(surrender_rate))
-        return cls(name, _kp.TABLE, tables, balanced_points(rules.low_middle), source)
+        row_mass = np.ascontiguousarray(row_mass, np.float64)
+        tables = _kv.ev_tables(row_mass, compiled.params, compiled.royalty, float(surrender_rate))
+        model = _kr.no_removal()
+        if removal is not None and not rules.low_middle:
+            gamma, xmean, edges = removal
+            model = _kr.removal_model(row_mass, np.ascontiguousarray(gamma, np.float64),
+                                      np.ascontiguousarray(xmean, np.float64), _kr.bins_of_edges(edges),
+                                      compiled.params, compiled.royalty)
+        return cls(name, _kp.TABLE, tables, balanced_points(rules.low_middle), source, model)

@@ -13,6 +13,8 @@ import json
 from functools import cache
 from pathlib import Path
 
+import numpy as np
+
 from sapsam.kernels.evaluate import N_STRENGTHS
 from sapsam.play.policy import Policy
 
@@ -120,6 +122,31 @@ def load_strategy(path):
     return mass, rate
 
 
+# a card-removal model's arrays in a strategy file (sapsam.kernels.removal)
+REMOVAL_KEYS = ("removal_gamma", "removal_xmean", "removal_edges")
+
+
+def load_removal(path):
+    """A strategy file's card-removal model (:mod:`sapsam.kernels.removal`) as
+    :meth:`sapsam.play.policy.Policy.from_row_mass` takes it, (gamma, xmean, edges), or None if
+    it has none (a fit under a low middle, or an older file)."""
+    from sapsam.base.files import load_npz
+    from sapsam.kernels.removal import N_BINS, N_FEATURES
+
+    data = load_npz(path, "strategy file (as 'sapsam fit' writes)", ("row_mass",))
+    if not all(key in data for key in REMOVAL_KEYS):
+        return None
+    gamma, xmean, edges = (data[key] for key in REMOVAL_KEYS)
+    shapes = {"removal_gamma": (3, N_BINS, N_FEATURES), "removal_xmean": (N_FEATURES,),
+              "removal_edges": (3, N_BINS)}
+    for key, array in zip(REMOVAL_KEYS, (gamma, xmean, edges)):
+        if array.shape != shapes[key]:
+            raise ValueError(f"{path}: {key} has shape {array.shape}, expected {shapes[key]}")
+    if np.any(np.diff(edges, axis=1) < 0) or edges.min() < 0 or edges.max() > N_STRENGTHS:
+        raise ValueError(f"{path}: removal_edges must rise from 0 to at most {N_STRENGTHS}")
+    return gamma, xmean, edges
+
+
 def manifest(path):
     """The JSON manifest beside a strategy file."""
     return json.loads(Path(path).with_suffix(".json").read_text())
@@ -145,4 +172,4 @@ def fitted_policy(rules, players, strategy=None):
             raise MissingStrategy(f"no fitted strategy for {rules.id} with {players} players; "
                                   f"run 'sapsam fit --rules {rules.id} --players {players}'")
     mass, rate = load_strategy(path)
-    return Policy.from_row_mass("fitted", mass, rules, str(path), rate)
+    return Policy.from_row_mass("fitted", mass, rules, str(path), rate, load_removal(path))

@@ -35,6 +35,7 @@ from sapsam.kernels.evaluate import N_STRENGTHS
 from sapsam.play.deal import deal_sorted_hands
 from sapsam.play.policy import Policy, balanced_points
 from sapsam.play.seeds import CHUNKS, SCHEME, Stream
+from sapsam.play.strategy_files import REMOVAL_KEYS
 
 
 def played_field(policy, rules, players, hands, stream):
@@ -127,6 +128,98 @@ def fit_equilibrium(rules, players, iterations=30, hands=20000, seed=0, blend=0.
     return field, rate, history
 
 
+def removal_pairs(rules, players, hands):
+    """Which hands' rows each hand's card-removal model learns from: the opposing hands at its
+    table (every other player's; in criss-cross, the other player's two).  Returns int64
+    (pairs, 2) of (seat, opposing seat) within a table of ``players * hands`` hands."""
+    seats = players * hands
+    return np.array([(i, j) for i in range(seats) for j in range(seats)
+                     if i // hands != j // hands], np.int64)
+
+
+def default_removal_tables(rules, players):
+    """Tables a round of :func:`fit_removal` deals: about 400,000 (hand, opposing hand) pairs,
+    at least 20,000 tables."""
+    seats = players * rules.hands
+    return max(20000, 400000 // (seats * (seats - rules.hands)))
+
+
+def fit_removal(rules, players, row_mass, surrender_rate, rounds=4, tables=None, seed=0, blend=0.5,
+                progress=None):
+    """Fit a card-removal model (:mod:`sapsam.kernels.removal`) to a fitted field, by rounds of
+    self-play of the policy it makes.
+
+    Each round deals ``tables`` tables, lets every hand decide by the current policy (the field
+    ``row_mass`` corrected by the current model), and regresses, per row and bin of strengths,
+    whether an opposing hand's row fell in the bin on the hand's centred features: the bin's
+    mass relative to its mean, linear in the features (one least-squares solve for all bins).
+    The field's masses and the model are blended into the running ones (weight
+    ``max(blend, 1 / (round + 1))``), a fictitious-play average as :func:`fit_equilibrium`
+    keeps.  Bins are cut once, at equal steps of the starting field's mass.
+
+    Returns (row_mass, surrender_rate, (gamma, xmean, edges), history): the field, its
+    surrender rate, the model as :meth:`sapsam.play.policy.Policy.from_row_mass` takes it, and each
+    round's largest change of a bin's relative mass at a typical hand.
+    """
+    from sapsam.kernels import removal as _kr
+    from sapsam.play.deal import deal_tables
+
+    rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+    compiled = rules.compile()
+    hands = rules.hands
+    tables = tables or default_removal_tables(rules, players)
+    edges = _kr.removal_edges(row_mass)
+    bin_of = _kr.bins_of_edges(edges)
+    pairs = removal_pairs(rules, players, hands)
+    gamma = np.zeros((3, _kr.N_BINS, _kr.N_FEATURES))
+    xmean = None
+    mass, rate, history = np.array(row_mass, np.float64), float(surrender_rate), []
+    for it in range(rounds):
+        stream = Stream(seed, "fit", (1000 + it,))
+        policy = Policy.from_row_mass("fitted", mass, rules, "fit", rate,
+                                      (gamma, xmean, edges) if xmean is not None else None)
+        dealt = deal_tables(tables, players * hands, stream)
+        flat = dealt.reshape(-1, 13)
+        rows, _, _, surrender = _kp.play_hands(flat, policy.arrays, compiled.arrays,
+                                               rules.opposing_hands(players),
+                                               stream.child(1).states(CHUNKS))
+        rows = rows.reshape(tables, players * hands, 3).astype(np.int64)
+        x = np.zeros((len(flat), _kr.N_FEATURES))
+        _kr.many_features(flat, x)
+        x = x.reshape(tables, players * hands, _kr.N_FEATURES)
+        xs = x[:, pairs[:, 0]].reshape(-1, _kr.N_FEATURES)
+        ys = rows[:, pairs[:, 1]].reshape(-1, 3)
+        kept = ys[:, 0] >= 0
+        xs, ys = xs[kept], ys[kept]
+        mean = xs.mean(axis=0)
+        xmean = mean if xmean is None else xmean
+        centred = xs - xmean
+        gram = centred.T @ centred
+        new = np.zeros_like(gamma)
+        for k in range(3):
+            b = bin_of[k, ys[:, k]]
+            share = np.bincount(b, minlength=_kr.N_BINS) / len(b)
+            moments = np.stack([np.bincount(b, weights=centred[:, f], minlength=_kr.N_BINS)
+                                for f in range(_kr.N_FEATURES)], axis=1)
+            # E[1(row in bin) | x] = share (1 + gamma . x): gamma = gram^-1 X'1(bin) / share
+            solved = np.linalg.lstsq(gram, moments.T, rcond=None)[0].T
+            new[k] = np.where(share[:, None] > 0, solved / np.maximum(share[:, None], 1e-300), 0.0)
+        played = rows.reshape(-1, 3)
+        played = played[played[:, 0] >= 0]
+        played_mass = np.stack([np.bincount(played[:, k], minlength=N_STRENGTHS)
+                                for k in range(3)]).astype(float)
+        played_mass /= played_mass.sum(axis=1, keepdims=True)
+        weight = max(blend, 1.0 / (it + 1))
+        change = float(np.abs((new - gamma) @ np.sqrt(np.diag(gram) / len(xs))).max())
+        gamma = (1 - weight) * gamma + weight * new
+        mass = (1 - weight) * mass + weight * played_mass
+        rate = (1 - weight) * rate + weight * float(surrender.mean())
+        history.append(change)
+        if progress is not None:
+            progress(it + 1, change)
+    return mass, rate, (gamma, xmean, edges), history
+
+
 def strategy_file(path):
     """``path`` as a strategy file: it must end in ``.npz``, so that its manifest (the same
     name ending in ``.json``) never takes its place."""
@@ -137,16 +230,28 @@ def strategy_file(path):
     return path
 
 
-def save_strategy(path, row_mass, surrender_rate, rules, players, history, hands, seed, seconds):
-    """Write a strategy file and its manifest, each atomically."""
+def save_strategy(path, row_mass, surrender_rate, rules, players, history, hands, seed, seconds,
+                  removal=None, removal_history=(), removal_tables=0):
+    """Write a strategy file and its manifest, each atomically; with ``removal`` (gamma, xmean,
+    edges, as :func:`fit_removal` gives it) the card-removal model too."""
     path = strategy_file(path)
-    write_npz(path, row_mass=row_mass, surrender_rate=np.float64(surrender_rate))
+    arrays = {"row_mass": row_mass, "surrender_rate": np.float64(surrender_rate)}
+    if removal is not None:
+        arrays.update(zip(REMOVAL_KEYS, removal))
+    write_npz(path, **arrays)
+    extra = {} if removal is None else {
+        "card_removal": {"rounds": len(removal_history), "tables_per_round": removal_tables,
+                         "bins": int(removal[0].shape[1]), "features": int(removal[0].shape[2]),
+                         "change_per_round": list(removal_history),
+                         "method": "bin masses linear in the hand's features, by rounds of "
+                                   "self-play (sapsam.strategy.fit.fit_removal)"}}
     manifest = provenance(
         ruleset=rules.id, ruleset_digest=rules.digest(), players=players,
         surrender_rate=surrender_rate,
         iterations=len(history), hands_per_iteration=hands,
         seed=seed, cdf_change_per_iteration=history,
-        method="blended iterated best response (analysis/strategy/fit.py)", seconds=round(seconds, 1))
+        method="blended iterated best response (analysis/strategy/fit.py)", seconds=round(seconds, 1),
+        **extra)
     write_json(path.with_suffix(".json"), manifest)
     return manifest
 
@@ -159,25 +264,35 @@ def default_strategy_path(rules_id, players):
     return user_strategy_dir() / strategy_name(rules_id, players)
 
 
-def fit_and_save(rules, players, path=None, resume=False, fresh=False, **options):
-    """Fit and store; returns the manifest.  Rounds are checkpointed beside the strategy file
-    (:func:`sapsam.base.files.checkpoint_beside`, removed at the end); ``resume`` continues an interrupted fit,
-    ``fresh`` discards its checkpoint."""
+def fit_and_save(rules, players, path=None, resume=False, fresh=False, removal_rounds=4,
+                 removal_tables=None, removal_progress=None, **options):
+    """Fit and store; returns the manifest.  The field's rounds are checkpointed beside the
+    strategy file (:func:`sapsam.base.files.checkpoint_beside`, removed at the end); ``resume``
+    continues an interrupted fit, ``fresh`` discards its checkpoint.  Then, but under a low
+    middle, ``removal_rounds`` rounds of :func:`fit_removal` of ``removal_tables`` tables each
+    (default :func:`default_removal_tables`; a minute at most; 0 rounds: none)."""
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
     path = strategy_file(path or default_strategy_path(rules.id, players))
     checkpoint = checkpoint_beside(path)
     start = time.perf_counter()
     mass, rate, history = fit_equilibrium(rules, players, checkpoint=checkpoint, resume=resume,
                                           fresh=fresh, **options)
+    removal, removal_history, tables = None, (), 0
+    if removal_rounds and not rules.low_middle:
+        tables = removal_tables or default_removal_tables(rules, players)
+        mass, rate, removal, removal_history = fit_removal(
+            rules, players, mass, rate, removal_rounds, tables, options.get("seed", 0),
+            progress=removal_progress)
     manifest = save_strategy(path, mass, rate, rules, players, history, options.get("hands", 20000),
-                             options.get("seed", 0), time.perf_counter() - start)
+                             options.get("seed", 0), time.perf_counter() - start, removal,
+                             removal_history, tables)
     checkpoint.unlink(missing_ok=True)
     return manifest
 
 
-# A fit made on demand: the same method and budget as a plain 'sapsam fit' (seconds to half a
-# minute on 2 cores), cached under the ruleset's digest.
-ON_DEMAND = {"iterations": 30, "hands": 20000, "seed": 0}
+# A fit made on demand: the same method and budget as a plain 'sapsam fit' (under a minute on
+# 2 cores, its card-removal rounds included), cached under the ruleset's digest.
+ON_DEMAND = {"iterations": 30, "hands": 20000, "seed": 0, "removal_rounds": 4, "removal_tables": None}
 
 
 def fitted_strategy(rules, players, stage=None):

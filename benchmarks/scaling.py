@@ -1,0 +1,126 @@
+"""How ``best`` and ``simulate`` scale with threads on one host, and Dask beside threads.
+
+Usage: ``python benchmarks/scaling.py [--threads 1 2 4 8 16] [--best-tables N] [--sim-tables N]
+[--dask WORKERS] [--out FILE]``.
+
+Each figure is the best of ``--repeats`` timed runs, after small untimed runs that compile or
+load the kernels.  ``best``: one hand (the README's), 4 players, ``standard``, fitted opponents.
+``simulate``: 4-player tables, fitted seats, scored under every ruleset with a fitted 4-player
+strategy, the blocks run in-process (no start-up, no report).  Dask: the same simulation on a
+local cluster of ``--dask`` worker processes of one thread each, its totals checked equal, bit
+for bit, to the threads'.  Speed-ups are against one thread; efficiency is the speed-up over
+the thread count.  The host (CPU model, cores, threads per core) heads the table.
+"""
+
+import argparse
+import os
+import platform
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numba
+import numpy as np
+
+SEED = 20240613
+HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
+
+
+def host():
+    """CPU model, logical CPUs, and threads per core (from lscpu where there is one)."""
+    model, per_core = platform.processor() or platform.machine(), "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+        import subprocess
+
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=False).stdout
+        for line in out.splitlines():
+            if line.startswith("Thread(s) per core"):
+                per_core = line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return model, os.cpu_count(), per_core
+
+
+def timed(run, threads, repeats):
+    numba.set_num_threads(threads)
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2, 4, 8, 16])
+    parser.add_argument("--best-tables", type=int, default=100_000)
+    parser.add_argument("--sim-tables", type=int, default=20_000)
+    parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--dask", type=int, default=0, help="Dask workers (0: none)")
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args(argv)
+    threads = [t for t in args.threads if t <= numba.config.NUMBA_NUM_THREADS]
+
+    from sapsam.game.ruleset_files import ruleset_ids
+    from sapsam.measure.best import best_setting
+    from sapsam.measure.simulate import Simulation, compile_simulation, run_blocks
+    from sapsam.play.strategy_files import strategy_path
+
+    ids = tuple(r for r in ruleset_ids() if strategy_path(r, 4).is_file())
+    sim = Simulation(ids, 4, ("fitted",) * 4, args.sim_tables, SEED,
+                     block_size=max(1, args.sim_tables // 256))
+    compiled = compile_simulation(sim)
+    best_setting(HAND, "standard", 4, "fitted", 200, seed=SEED)  # compile or load the kernels
+    run_blocks(sim, compiled, [0])
+    rows = []
+    totals = None
+    for t in threads:
+        b = timed(lambda: best_setting(HAND, "standard", 4, "fitted", args.best_tables, seed=SEED),
+                  t, args.repeats)
+        s = timed(lambda: run_blocks(sim, compiled, range(sim.blocks)), t, args.repeats)
+        totals = run_blocks(sim, compiled, range(sim.blocks))
+        rows.append((t, args.best_tables / b, args.sim_tables / s))
+        print(f"{t:>2} threads: best {args.best_tables / b:,.0f} tables/s, "
+              f"simulate {args.sim_tables / s:,.0f} tables/s", flush=True)
+    lines = []
+    model, cpus, per_core = host()
+    lines += [f"Scaling on {model}, {cpus} logical CPUs, {per_core} threads per core; "
+              f"{datetime.now(UTC):%Y-%m-%d}, numba {numba.__version__}, Python "
+              f"{platform.python_version()}.", "",
+              f"`best`: {args.best_tables:,} sampled tables (one hand, 4 players, standard, fitted); "
+              f"`simulate`: {args.sim_tables:,} tables x {len(ids)} rulesets (fitted seats, in-process).",
+              "", "| threads | best tables/s | speed-up | efficiency | simulate tables/s | speed-up | "
+              "efficiency | simulate speed-up / best's |", "|---|---|---|---|---|---|---|---|"]
+    base_b, base_s = rows[0][1], rows[0][2]
+    for t, b, s in rows:
+        sb, ss = b / base_b, s / base_s
+        lines.append(f"| {t} | {b:,.0f} | {sb:.2f}x | {sb / t:.0%} | {s:,.0f} | {ss:.2f}x | "
+                     f"{ss / t:.0%} | {ss / sb:.2f} |")
+    if args.dask:
+        from sapsam.measure.cluster import dask_compute
+
+        with dask_compute(sim, workers=args.dask) as compute:
+            compute(range(sim.blocks))  # warm-up: every worker compiles or loads the kernels
+            start = time.perf_counter()
+            got = compute(range(sim.blocks))
+            seconds = time.perf_counter() - start
+        same = all(np.array_equal(a, b) for a, b in zip(got, totals))
+        threaded = dict((t, s) for t, _, s in rows).get(args.dask)
+        share = f", {args.sim_tables / seconds / threaded:.0%} of {args.dask} threads'" if threaded else ""
+        lines += ["", f"Dask, a local cluster of {args.dask} workers x 1 thread: "
+                      f"{args.sim_tables / seconds:,.0f} tables/s{share}; totals "
+                      f"{'equal to the threads, bit for bit' if same else 'DIFFER from the threads'}."]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.out:
+        args.out.write_text(text)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,213 @@
+"""Card removal: a field's row strengths as they are when a given hand is out of the pack.
+
+A ``table`` policy values a setting against the field's per-row strength distributions
+(:func:`sapsam.kernels.value.ev_tables`), the same for every hand.  But the opponents are dealt
+from the cards the hand leaves: holding three aces, an opponent's pair of aces in front is
+rare; holding seven spades, a spade flush behind is too.  A best response knows this, and
+it is most of what it gains over such a policy (measured in ``docs/cli.md``, "Fitted
+strategies and exploitability").
+
+The model.  Each row's strengths are cut into :data:`N_BINS` bins of about equal field mass.
+Given a hand with features ``x`` (:func:`hand_features`: how many of each rank it holds and
+its three longest suits, less the field's means ``xmean``), bin ``b`` of row ``k`` holds
+``mass[k, b] * (1 + gamma[k, b] @ x)`` of the field (cut at zero, then renormalised); within
+a bin the strengths keep the field's shares.  ``gamma`` is fitted by least squares on pairs of
+(a hand, the rows an opponent at its table played) (:mod:`sapsam.strategy.fit`): a linear
+likelihood ratio per bin.
+
+What a setting's value needs of one row at one strength (win, tie and loss chances, and the
+row's own units, :data:`sapsam.kernels.value.GAIN`) is then the field's entry corrected by
+sums over bins, each prepared once per hand (:func:`prepare`) and read in O(1) per lookup
+(:func:`row_entry`): a hand's correction costs a few microseconds, not a new table.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from sapsam.kernels import settle as S
+from sapsam.kernels.evaluate import CATEGORY_OF, N_STRENGTHS
+
+WIN, TIE = 0, 1  # sapsam.kernels.value's table columns (which imports this module)
+N_BINS = 64  # bins of each row's strengths, of about equal field mass
+N_FEATURES = 16  # rank counts (13) and the three longest suits' lengths
+# the per-bin constants (Removal.bins_sum's last axis): field mass, mass times the row's payment,
+# mass times its royalty (``always`` mode), win chance at the bin's first strength, and the
+# payments owed above its last strength
+B_MASS, B_PAY, B_ROYALTY, B_WIN_FIRST, B_ABOVE_LAST = range(5)
+# per strength (Removal.rows' last axis): the row's payment when it wins, the royalty it earns
+# (``always`` mode), and what the field's stronger rows of that row are paid
+R_PAY, R_EARNED, R_ABOVE = range(3)
+# a policy's card-removal model as the kernels take it: ``gamma`` float64 (3, N_BINS, N_FEATURES),
+# ``xmean`` float64 (N_FEATURES,) (empty: no model), ``bin_of`` int64 (3, N_STRENGTHS + 1),
+# ``bins_sum`` float64 (3, N_BINS, 5), ``rows`` float64 (3, N_STRENGTHS + 1, 3) (its slot
+# N_STRENGTHS, column R_EARNED, holds the field's mean royalty of the row)
+Removal = namedtuple("Removal", ["gamma", "xmean", "bin_of", "bins_sum", "rows"])
+
+
+def no_removal():
+    """The model of a policy without one (every kernel takes the same types)."""
+    return Removal(np.zeros((3, 0, 0)), np.zeros(0), np.zeros((3, 0), np.int64),
+                   np.zeros((3, 0, 5)), np.zeros((3, 0, 3)))
+
+
+def stack_removals(models):
+    """Models (:class:`Removal`, some empty) stacked along a first axis, as a simulation takes
+    them: (a Removal of (M, ...) arrays, zeros where a model has none; bool (M,) whether each
+    has one)."""
+    on = np.array([m.xmean.shape[0] > 0 for m in models], np.bool_)
+    full = Removal(np.zeros((3, N_BINS, N_FEATURES)), np.zeros(N_FEATURES),
+                   np.zeros((3, N_STRENGTHS + 1), np.int64), np.zeros((3, N_BINS, 5)),
+                   np.zeros((3, N_STRENGTHS + 1, 3)))
+    stacked = Removal(*(np.stack([np.asarray(getattr(m if o else full, f)) for m, o in zip(models, on)])
+                        for f in Removal._fields))
+    return stacked, on
+
+
+@njit(cache=True)
+def hand_features(hand, out):
+    """The features of a hand (any number of cards) into ``out`` (N_FEATURES,): how many cards
+    of each rank it holds (deuce first), then its three longest suits' lengths, longest first."""
+    out[:] = 0.0
+    suits = np.zeros(4, np.int64)
+    for c in hand:
+        out[c >> 2] += 1.0
+        suits[c & 3] += 1
+    suits.sort()
+    out[13], out[14], out[15] = suits[3], suits[2], suits[1]
+
+
+def removal_edges(row_mass, bins=N_BINS):
+    """Where each row's bins start: cuts at equal steps of the field's cumulative mass, each
+    strength in the bin its mid-point of cumulative mass falls in (int64 (3, bins), the first
+    strength of each bin, non-decreasing; a bin that starts where the next does is empty)."""
+    edges = np.zeros((3, bins), np.int64)
+    for k in range(3):
+        mid = np.cumsum(row_mass[k]) - row_mass[k] / 2
+        bin_of = np.minimum((mid * bins).astype(np.int64), bins - 1)
+        edges[k] = np.searchsorted(bin_of, np.arange(bins), side="left")
+    edges[:, 0] = 0
+    return edges
+
+
+def bins_of_edges(edges):
+    """Each strength's bin per row, from :func:`removal_edges` (int64 (3, N_STRENGTHS + 1); the
+    slot N_STRENGTHS, no strength, in the last bin)."""
+    strengths = np.arange(N_STRENGTHS + 1)
+    return np.stack([np.searchsorted(edges[k], strengths, side="right") - 1 for k in range(3)])
+
+
+@njit(cache=True)
+def many_features(hands, out):
+    """:func:`hand_features` of many hands (n, cards) into ``out`` (n, N_FEATURES)."""
+    for i in range(hands.shape[0]):
+        hand_features(hands[i], out[i])
+
+
+@njit(cache=True)
+def removal_model(row_mass, gamma, xmean, bin_of, params, royalty):
+    """The kernels' :class:`Removal` of a field (``row_mass`` (3, N_STRENGTHS)) with its fitted
+    ``gamma`` and feature means ``xmean`` under a compiled ruleset: the per-bin and per-strength
+    constants :func:`row_entry` reads, paid as :func:`sapsam.kernels.value.ev_tables` pays."""
+    bins = gamma.shape[1]
+    bins_sum = np.zeros((3, bins, 5))
+    rows = np.zeros((3, N_STRENGTHS + 1, 3))
+    extra = params[S.P_ROYALTY_EXTRA]
+    always = params[S.P_ROYALTY_ALWAYS]
+    unit = 0.0 if params[S.P_BASE] == S.BASE_TWO_OF_THREE else 1.0
+    for k in range(3):
+        mean_royalty = 0.0
+        for s in range(N_STRENGTHS):
+            roy = royalty[k, CATEGORY_OF[s]]
+            if always:
+                rows[k, s, R_PAY] = unit
+                rows[k, s, R_EARNED] = roy
+                mean_royalty += row_mass[k, s] * roy
+            elif extra:
+                rows[k, s, R_PAY] = unit + roy
+            else:
+                rows[k, s, R_PAY] = roy if roy > 0 else unit
+        rows[k, N_STRENGTHS, R_EARNED] = mean_royalty
+        above = 0.0
+        for s in range(N_STRENGTHS - 1, -1, -1):
+            rows[k, s, R_ABOVE] = above
+            above += row_mass[k, s] * rows[k, s, R_PAY]
+        below = 0.0
+        for b in range(bins):
+            bins_sum[k, b, B_WIN_FIRST] = -1.0  # set at the bin's first strength
+        for s in range(N_STRENGTHS):
+            b = bin_of[k, s]
+            if bins_sum[k, b, B_WIN_FIRST] < 0.0:
+                bins_sum[k, b, B_WIN_FIRST] = below
+            bins_sum[k, b, B_MASS] += row_mass[k, s]
+            bins_sum[k, b, B_PAY] += row_mass[k, s] * rows[k, s, R_PAY]
+            bins_sum[k, b, B_ROYALTY] += row_mass[k, s] * rows[k, s, R_EARNED]
+            bins_sum[k, b, B_ABOVE_LAST] = rows[k, s, R_ABOVE]
+            below += row_mass[k, s]
+        for b in range(bins):
+            if bins_sum[k, b, B_WIN_FIRST] < 0.0:
+                bins_sum[k, b, B_WIN_FIRST] = below
+    return Removal(gamma, xmean, bin_of, bins_sum, rows)
+
+
+@njit(cache=True)
+def removal_scratch():
+    """Per-thread scratch of :func:`prepare`: features, and per row the bins' relative change,
+    their prefix and suffix sums, and the row's totals."""
+    return (np.zeros(N_FEATURES), np.zeros((3, N_BINS)), np.zeros((3, N_BINS + 1)),
+            np.zeros((3, N_BINS + 1)), np.zeros((3, 2)))
+
+
+@njit(cache=True)
+def prepare(hand, removal, scratch):
+    """A hand's correction, into ``scratch`` (:func:`removal_scratch`): for row k and bin b the
+    relative change ``g`` of its mass, ``win[k, b]`` the mass gained below bin b, ``pay[k, b]``
+    the payments gained above it, and per row the normaliser and the mean royalty's change."""
+    x, g, win, pay, total = scratch
+    hand_features(hand, x)
+    gamma, xmean, sums = removal.gamma, removal.xmean, removal.bins_sum
+    bins = gamma.shape[1]
+    features = gamma.shape[2]
+    for f in range(features):
+        x[f] -= xmean[f]
+    for k in range(3):
+        mass = 0.0
+        royalty = 0.0
+        win[k, 0] = 0.0
+        for b in range(bins):
+            v = 0.0
+            for f in range(features):
+                v += gamma[k, b, f] * x[f]
+            v = max(v, -1.0)  # a bin's mass cannot go below zero
+            g[k, b] = v
+            win[k, b + 1] = win[k, b] + sums[k, b, B_MASS] * v
+            mass += sums[k, b, B_MASS] * v
+            royalty += sums[k, b, B_ROYALTY] * v
+        pay[k, bins] = 0.0
+        for b in range(bins - 1, -1, -1):
+            pay[k, b] = pay[k, b + 1] + sums[k, b + 1, B_PAY] * g[k, b + 1] if b + 1 < bins else 0.0
+        total[k, 0] = 1.0 / (1.0 + mass)
+        total[k, 1] = royalty
+
+
+@njit(cache=True, inline="always")
+def row_entry(k, s, tables, removal, scratch):
+    """Row ``k`` at strength ``s`` for the prepared hand: (win, tie, loss, gain), the columns of
+    :func:`sapsam.kernels.value.ev_tables` for the field with the hand's cards out."""
+    _, g, win, pay, total = scratch
+    b = removal.bin_of[k, s]
+    gb = g[k, b]
+    scale = total[k, 0]
+    w0 = tables[k, s, WIN]
+    sums = removal.bins_sum
+    rows = removal.rows
+    w = (w0 + win[k, b] + (w0 - sums[k, b, B_WIN_FIRST]) * gb) * scale
+    t = tables[k, s, TIE] * (1.0 + gb) * scale
+    above0 = rows[k, s, R_ABOVE]
+    above = (above0 + pay[k, b] + (above0 - sums[k, b, B_ABOVE_LAST]) * gb) * scale
+    mean_royalty = (rows[k, N_STRENGTHS, R_EARNED] + total[k, 1]) * scale
+    gain = w * rows[k, s, R_PAY] - above + rows[k, s, R_EARNED] - mean_royalty
+    return w, t, max(0.0, 1.0 - w - t), gain
+
+

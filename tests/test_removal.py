@@ -1,0 +1,169 @@
+"""Card removal (sapsam.kernels.removal): a fitted policy's field corrected for the hand's cards.
+
+The kernels never build a hand's corrected tables; they read each needed entry from per-bin
+sums.  The reference here builds them: the field's mass times each bin's factor, renormalised,
+through the same ``ev_tables`` as a plain ``table`` policy, and the frontier member of highest
+value under them.  The kernels' decisions must be those (up to rounding on exact ties).
+"""
+
+import numpy as np
+import pytest
+from reference_decide import _best
+
+from sapsam.game.ruleset_files import load_ruleset
+from sapsam.kernels import policies as KP
+from sapsam.kernels import removal as KR
+from sapsam.kernels import value as KV
+from sapsam.kernels.evaluate import N_STRENGTHS, THREE_CARD
+from sapsam.kernels.settings import _frontier, frontier_scratch
+from sapsam.play.deal import deal_sorted_hands
+from sapsam.play.policy import Policy
+from sapsam.play.seeds import Stream
+from sapsam.play.strategy_files import find_strategy, load_removal, load_strategy
+from sapsam.strategy.fit import fit_and_save, fit_removal
+from sapsam.strategy.registry import make_policy
+
+# rows and extras (standard), heads-up (two-four), royalties always paid and a sweep multiplier
+# (taiwanese), royalties instead of the unit (vietnamese), a closed form (pagat-pool)
+CASES = [("standard", 4), ("two-four", 2), ("taiwanese", 4), ("vietnamese", 4), ("pagat-pool", 4)]
+
+
+def model_policy(rules, players, scale=1.0):
+    """The shipped fit's policy with a card-removal model: the shipped one, or (for a file
+    without one) a model of random numbers of a realistic size (the kernels' arithmetic is
+    what is tested, not the fit)."""
+    path = find_strategy(rules, players)
+    mass, rate = load_strategy(path)
+    model = load_removal(path)
+    if model is None:
+        rng = np.random.default_rng(7)
+        gamma = rng.normal(0, 0.05, (3, KR.N_BINS, KR.N_FEATURES))
+        xmean = np.r_[np.ones(13), 4.9, 3.7, 2.7]  # about the features' means
+        model = (gamma, xmean, KR.removal_edges(mass))
+    gamma, xmean, edges = model
+    return Policy.from_row_mass("fitted", mass, rules, str(path), rate, (gamma * scale, xmean, edges)), mass
+
+
+def corrected_tables(hand, policy, mass, rules):
+    """The EV tables of the field less the hand's cards, built whole (the reference)."""
+    compiled = rules.compile()
+    x = np.zeros(KR.N_FEATURES)
+    KR.hand_features(hand, x)
+    removal = policy.removal
+    g = np.maximum(np.einsum("kbf,f->kb", removal.gamma, x - removal.xmean), -1.0)
+    corrected = mass * (1.0 + np.take_along_axis(g, removal.bin_of[:, :N_STRENGTHS], axis=1))
+    corrected /= corrected.sum(axis=1, keepdims=True)
+    return KV.ev_tables(corrected, compiled.params, compiled.royalty,
+                        float(policy.tables[KV.SURRENDER_RATE]))
+
+
+@pytest.mark.parametrize("rules_id, players", CASES)
+def test_each_entry_is_the_corrected_fields(rules_id, players):
+    rules = load_ruleset(rules_id)
+    policy, mass = model_policy(rules, players)
+    rng = np.random.default_rng(1)
+    scratch = KR.removal_scratch()
+    for hand in deal_sorted_hands(5, Stream(11, "hands")):
+        want = corrected_tables(hand, policy, mass, rules)
+        KR.prepare(hand, policy.removal, scratch)
+        for k in range(3):
+            pool = np.flatnonzero(THREE_CARD if k == 0 else ~THREE_CARD)
+            for s in rng.choice(pool, 40):
+                got = KR.row_entry(k, s, policy.tables, policy.removal, scratch)
+                np.testing.assert_allclose(got, want[k, s], atol=1e-12, rtol=0)
+
+
+@pytest.mark.parametrize("rules_id, players", CASES)
+def test_decisions_are_the_best_against_the_corrected_field(rules_id, players):
+    rules = load_ruleset(rules_id)
+    compiled = rules.compile()
+    policy, mass = model_policy(rules, players)
+    values = np.zeros(KV.N_VALUES)
+    KV.outcome_values(compiled.params, values)
+    search = KP.search_mode(*policy.arrays, compiled.params)
+    assert search is KP.SEARCH_ONLY
+    scratch, state = KP.policy_scratch(), np.zeros(1, np.uint64)
+    frontier, splits, rows = frontier_scratch(), np.empty(36036, np.int32), np.empty((36036, 3), np.int16)
+    changed = 0
+    for hand in deal_sorted_hands(300, Stream(12, "hands", (players,))):
+        split, natural, _, surrender = KP.decide(hand, *policy.arrays, compiled.params, compiled.naturals,
+                                                 players - 1, search, state, scratch)
+        if split < 0:
+            continue  # a natural or surrender: the same rules as without the model
+        tables = corrected_tables(hand, policy, mass, rules)
+        _, size = _frontier(hand, False, frontier, splits, rows)
+        best, value = _best(KP.TABLE, tables, values, policy.points, compiled.params, players - 1,
+                            size, splits, rows)
+        member = np.flatnonzero(splits[:size] == split)[0]
+        chosen = _best(KP.TABLE, tables, values, policy.points, compiled.params, players - 1, 1,
+                       splits[member:member + 1], rows[member:member + 1])[1]
+        assert chosen == pytest.approx(value, abs=1e-9), (hand, split, best)
+        plain = _best(KP.TABLE, policy.tables, values, policy.points, compiled.params, players - 1,
+                      size, splits, rows)[0]
+        changed += plain != best
+    assert changed > 0  # the model moves some decisions
+
+
+def test_search_and_frontier_decide_alike_bit_for_bit():
+    rules = load_ruleset("standard")
+    compiled = rules.compile()
+    policy, _ = model_policy(rules, 4)
+    hands = deal_sorted_hands(5000, Stream(13, "hands"))
+    searched = KP.play_hands(hands, policy.arrays, compiled.arrays, 3, Stream(0, "field").states(8))
+    scanned = KP.play_hands(hands, policy.arrays, compiled.arrays, 3, Stream(0, "field").states(8),
+                            search=False)
+    for a, b in zip(searched, scanned):
+        assert np.array_equal(a, b)
+
+
+def test_a_model_of_zeros_changes_nothing():
+    rules = load_ruleset("two-four")
+    compiled = rules.compile()
+    with_model, mass = model_policy(rules, 2, scale=0.0)
+    without = Policy.from_row_mass("fitted", mass, rules, "", float(with_model.tables[KV.SURRENDER_RATE]))
+    hands = deal_sorted_hands(3000, Stream(14, "hands"))
+    a = KP.play_hands(hands, with_model.arrays, compiled.arrays, 1, Stream(0, "field").states(8))
+    b = KP.play_hands(hands, without.arrays, compiled.arrays, 1, Stream(0, "field").states(8))
+    for x, y in zip(a, b):
+        assert np.array_equal(x, y)
+
+
+def test_the_fit_learns_that_held_aces_leave_the_opponent_fewer():
+    """Holding aces, an opponent's front is less often a pair of aces: the fitted model gives
+    the front's bins of aces a negative weight on the ace count; and a fit is its seed's."""
+    rules = load_ruleset("two-four")
+    mass, rate = load_strategy(find_strategy(rules, 2))
+    runs = [fit_removal(rules, 2, mass, rate, rounds=1, tables=20000, seed=3) for _ in range(2)]
+    (_, _, (gamma, xmean, edges), _), (_, _, again, _) = runs
+    for a, b in zip((gamma, xmean, edges), again):
+        assert np.array_equal(a, b)
+    bin_of = KR.bins_of_edges(edges)
+    pairs_of_aces = np.flatnonzero(THREE_CARD)[-25:-13]  # below the 13 trips, AA2 to AAK
+    ace = 12  # the feature counting aces
+    weight = np.mean([gamma[0, bin_of[0, s], ace] for s in pairs_of_aces])
+    assert weight < -0.1
+
+
+def test_a_fit_stores_its_model_and_plays_it(tmp_path):
+    path = tmp_path / "two-four-2p.npz"
+    meta = fit_and_save("two-four", 2, path, iterations=1, hands=500, seed=2, removal_rounds=1,
+                        removal_tables=20000)
+    assert meta["card_removal"]["rounds"] == 1 and meta["card_removal"]["tables_per_round"] == 20000
+    gamma, xmean, edges = load_removal(path)
+    assert gamma.shape == (3, KR.N_BINS, KR.N_FEATURES) and np.abs(gamma).max() > 0
+    policy = make_policy("fitted", "two-four", 2, strategy=path)
+    assert policy.removal.xmean.size == KR.N_FEATURES
+    low = tmp_path / "low-middle-2p.npz"
+    assert "card_removal" not in fit_and_save("low-middle", 2, low, iterations=1, hands=500,
+                                              removal_rounds=1, removal_tables=20000)
+    assert load_removal(low) is None
+
+
+def test_a_malformed_model_is_named(tmp_path):
+    path = tmp_path / "x.npz"
+    np.savez(path, row_mass=np.zeros((3, N_STRENGTHS)), removal_gamma=np.zeros((3, 5, 2)),
+             removal_xmean=np.zeros(KR.N_FEATURES), removal_edges=np.zeros((3, KR.N_BINS), np.int64))
+    with pytest.raises(ValueError, match=r"x\.npz: removal_gamma has shape \(3, 5, 2\)"):
+        load_removal(path)
+    np.savez(path, row_mass=np.zeros((3, N_STRENGTHS)))
+    assert load_removal(path) is None
