@@ -163,7 +163,7 @@ def house_setting(h, way, scale, joker, high, low):
             return complete
         target = LOW_INDEX[s2 * 13 + s3]
     k = _with_low(target, high, low, packed)
-    if k < 0:  # no rule leads here (tests/paigow_poker check every hand); the best legal high
+    if k < 0:  # a safeguard: the rules always name a low hand some setting has; else the best legal high
         for m in range(N_SETTINGS):
             if packed[high[m]] > LOW_PACKED[low[m]] and (k < 0 or high[m] > high[k]):
                 k = m
