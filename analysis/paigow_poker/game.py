@@ -59,6 +59,19 @@ def parse_hand(text, count=7, what="hand"):
     return np.array(sorted(codes), dtype=np.uint8)
 
 
+def parse_deck(text, hand):
+    """The cards the dealer's hands come from: at least 14 distinct cards of the 53 holding
+    the hand's seven, ascending uint8."""
+    count = len(text.replace(",", " ").split()) if isinstance(text, str) else len(text)
+    deck = parse_hand(text, count, "deck")
+    if count < 14:
+        raise ValueError(f"a deck needs at least 14 cards (the hand's 7 and a dealer's 7), got {count}")
+    missing = set(hand.tolist()) - set(deck.tolist())
+    if missing:
+        raise ValueError(f"the deck lacks the hand's {format_cards(sorted(missing))}")
+    return deck
+
+
 def card_text(code):
     code = int(code)
     return "Jk" if code == JOKER else RANKS[code >> 2] + SUITS[code & 3]

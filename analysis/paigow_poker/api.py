@@ -1,0 +1,95 @@
+"""The Python API of Pai Gow Poker, ``sapsam.paigow_poker.best`` and ``house_ways``: the same
+computations as ``sapsam paigow-poker best`` and ``house-ways``, each result's ``to_dict()``
+the command's ``--json`` and ``to_frame()`` a pandas DataFrame.  Every figure is exact.
+
+>>> import sapsam
+>>> hand = sapsam.paigow_poker.best("Jk As Kd Th 9c 3s 2d", deck="As Kd Th 9c 3s 2d Jk "
+...     "Ah Ad Ac Kh Kc Ks Qs Qh Qd Js Jh Jd 8s 8h")  # a 22-card deck: quick
+>>> hand.dealer_hands, hand.settings[0]["best"]
+(116280, True)
+"""
+
+from dataclasses import dataclass, field
+
+
+def _frame(records):
+    import pandas as pd
+
+    frame = pd.DataFrame(records)
+    frame.index = pd.RangeIndex(1, len(frame) + 1, name="rank")
+    return frame
+
+
+@dataclass(frozen=True)
+class PaiGowPokerBest:
+    """The distinct legal settings of seven cards, best first, each with its exact win, push
+    and loss counts against the dealer's house way (``sapsam paigow-poker best``)."""
+
+    cards: str
+    house_way: dict  # id, name, casino, source, note, unstated
+    banking: bool
+    commission: float
+    wheel: str
+    dealer_hands: int  # every one met
+    fouls: int  # of the 21 ways to set the cards, those whose low hand outranks the high
+    best_value: float
+    house_way_value: float
+    house_way_gives_up: float
+    settings: list = field(repr=False)  # per setting: high, low, win, push, loss, value, ...
+
+    def to_dict(self):
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+    def to_frame(self):
+        """One row per setting, best first: the hands' cards and words, the counts, the value
+        and whether it is the house way's setting."""
+        return _frame([{"high": s["high"]["cards"], "low": s["low"]["cards"],
+                        "high_hand": s["high"]["hand"], "low_hand": s["low"]["hand"],
+                        **{k: s[k] for k in ("win", "push", "loss", "value", "gap", "house_way")}}
+                       for s in self.settings])
+
+
+def best(cards, house_way="foxwoods", banking=False, commission=0.05, wheel="second", deck=None):
+    """Rank every setting of seven cards by its exact value against the house way.
+
+    Parameters
+    ----------
+    cards : str
+        Seven cards of the 53, the joker ``Jk`` or ``joker``: ``"Jk As Kd Th 9c 3s 2d"``.
+    house_way : str
+        A shipped house way (``"foxwoods"``, ``"canterbury-park"``, ``"harrahs-reno"``) or the
+        path of a TOML file of one's own.
+    banking : bool
+        You bank: copies are yours; the dealer's hand is set by the house way.
+    commission : float
+        Taken from a winning bet (0.05; 0 in the commission-free variants).
+    wheel : {"second", "lowest"}
+        Where A-2-3-4-5 ranks among straights.
+    deck : str, optional
+        The cards the dealer's hands are drawn from (the 53 by default): a smaller deck for
+        checks; the whole deck reads the house way's table, built once (a minute or two).
+
+    Returns
+    -------
+    PaiGowPokerBest
+    """
+    from sapsam.paigow_poker.game import parse_deck, parse_hand
+    from sapsam.paigow_poker.output import best_answer
+
+    if wheel not in ("second", "lowest"):
+        raise ValueError(f"wheel must be 'second' or 'lowest', got {wheel!r}")
+    hand = parse_hand(cards)
+    full = None if deck is None else parse_deck(deck, hand)
+    return PaiGowPokerBest(**best_answer(hand, house_way, banking, commission, wheel == "second", full))
+
+
+def house_ways():
+    """The shipped house ways: a list of dicts (id, name, casino, source, note, unstated).
+
+    >>> import sapsam
+    >>> [w["id"] for w in sapsam.paigow_poker.house_ways()][0]
+    'foxwoods'
+    """
+    from sapsam.paigow_poker.output import house_ways_answer
+
+    return house_ways_answer()["house_ways"]

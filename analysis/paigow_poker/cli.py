@@ -1,0 +1,85 @@
+"""``sapsam paigow-poker``: Pai Gow Poker against a casino's house way, exactly (best,
+house-ways)."""
+
+import json
+
+import click
+
+from sapsam.cli.common import compile_notice, console, json_option, reports_bad_input, table, wide
+
+
+@click.group("paigow-poker")
+def paigow_poker_command():
+    """Pai Gow Poker: seven cards of 53 (a joker) set into a five-card high hand and a
+    two-card low hand against a dealer who sets by a casino's house way.  Every figure is
+    exact: all 53,524,680 dealer hands of the 46 cards left."""
+
+
+@paigow_poker_command.command("best")
+@click.argument("cards")
+@click.option("--house-way", "way", default="foxwoods", show_default=True,
+              help="The dealer's house way: foxwoods, canterbury-park, harrahs-reno, or a .toml file.")
+@click.option("--banking", is_flag=True, help="You bank: copies are yours.")
+@click.option("--commission", type=click.FloatRange(0, 1, max_open=True), default=0.05,
+              show_default=True, help="Taken from a winning bet, a fraction (0 for no commission).")
+@click.option("--wheel", type=click.Choice(["second", "lowest"]), default="second", show_default=True,
+              help="Where A-2-3-4-5 ranks among straights.")
+@click.option("--deck", default=None, help="Draw the dealer's hands from these cards only (a "
+              "check on a small deck); all 53 by default.")
+@json_option()
+@reports_bad_input
+def best_command(cards, way, banking, commission, wheel, deck, as_json):
+    """Rank every setting of seven CARDS by its exact value against the house way.
+
+    CARDS are seven cards of the 53, the joker written Jk or joker: "Jk As Kd Th 9c 3s 2d".
+    """
+    from sapsam.paigow_poker.game import Rules, parse_deck, parse_hand
+    from sapsam.paigow_poker.measure import compiled_kernels, table_ready
+    from sapsam.paigow_poker.output import best_answer
+    from sapsam.paigow_poker.strategy import house_way
+
+    hand = parse_hand(cards)
+    full = None if deck is None else parse_deck(deck, hand)
+    chosen = house_way(way)
+    compile_notice(as_json, *compiled_kernels())
+    if not as_json and full is None and not table_ready(chosen, Rules(wheel_second=wheel == "second")):
+        click.echo(f"setting all 154,143,080 hands by the {chosen.name} house way, once "
+                   "(a minute or two; about 460 MB in the cache folder)...", err=True)
+    answer = best_answer(hand, way, banking, commission, wheel == "second", full)
+    if as_json:
+        click.echo(json.dumps(answer, indent=2))
+        return
+    out = console()
+    out.print(f"Cards: [bold]{answer['cards']}[/bold]   {'banking' if banking else 'not banking'}, "
+              f"{100 * commission:g}% commission, against the {chosen.name} house way")
+    full = wide(out)
+    grid = table("high hand", "low hand", ">win %", ">push %", ">loss %", ">value", "")
+    for s in answer["settings"]:
+        marks = ", ".join(m for m, on in (("best", s["best"]), ("house way", s["house_way"])) if on)
+        high = f"{s['high']['cards']}  {s['high']['hand']}" if full else s["high"]["cards"]
+        low = f"{s['low']['cards']}  {s['low']['hand']}" if full else s["low"]["cards"]
+        grid.add_row(high, low, f"{100 * s['p_win']:.3f}", f"{100 * s['p_push']:.3f}",
+                     f"{100 * s['p_loss']:.3f}", f"{s['value']:+.5f}", marks)
+    out.print(grid)
+    gives = answer["house_way_gives_up"]
+    out.print(f"house way's setting: {'the best' if gives == 0 else f'gives up {gives:.5f} a unit'}")
+    out.print(f"[dim]exact, against all {answer['dealer_hands']:,} dealer hands of the "
+              f"{'46 cards left' if deck is None else 'deck given'}; value per unit bet[/dim]")
+
+
+@paigow_poker_command.command("house-ways")
+@json_option()
+@reports_bad_input
+def house_ways_command(as_json):
+    """The shipped house ways, their casinos and sources."""
+    from sapsam.paigow_poker.output import house_ways_answer
+
+    answer = house_ways_answer()
+    if as_json:
+        click.echo(json.dumps(answer, indent=2))
+        return
+    out = console()
+    grid = table("id", "casino", "source", "not in the source")
+    for w in answer["house_ways"]:
+        grid.add_row(w["id"], w["casino"], w["source"], ", ".join(w["unstated"]) or "-")
+    out.print(grid)

@@ -1,0 +1,38 @@
+"""Pai Gow Poker's answers: one hand's ranked settings as the JSON that ``sapsam paigow-poker
+best --json``, the web API and :func:`sapsam.paigow_poker.best` share."""
+
+from sapsam.paigow_poker.game import Rules, format_cards, high_words, low_words, tables
+from sapsam.paigow_poker.measure import rank_settings
+from sapsam.paigow_poker.strategy import house_way, house_way_ids
+
+
+def best_answer(hand, way="foxwoods", banking=False, commission=0.05, wheel_second=True, deck=None):
+    """Every distinct legal setting of seven cards (ascending codes), best value first, with
+    its exact win, push and loss counts against the house way over every dealer hand of the
+    cards left (of ``deck``, all 53 by default), and what the house way's setting gives up."""
+    rules = Rules(wheel_second=wheel_second, commission=commission)
+    way = house_way(way)
+    ranked, house, fouls, deals = rank_settings(hand, way, rules, banking, deck)
+    scale, _ = tables(rules)
+    best_value = ranked[0].value(commission)
+    settings = []
+    for i, s in enumerate(ranked):
+        value = s.value(commission)
+        settings.append({
+            "high": {"cards": format_cards(s.high_cards), "hand": high_words(scale.packed[s.high])},
+            "low": {"cards": format_cards(s.low_cards), "hand": low_words(s.low)},
+            "win": s.win, "push": s.push, "loss": s.loss,
+            "p_win": s.win / deals, "p_push": s.push / deals, "p_loss": s.loss / deals,
+            "value": value, "gap": value - best_value,
+            "house_way": (s.high, s.low) == house, "best": i == 0})
+    house_value = next(s["value"] for s in settings if s["house_way"])
+    return {"cards": format_cards(hand), "house_way": way.to_dict(), "banking": banking,
+            "commission": commission, "wheel": "second" if wheel_second else "lowest",
+            "dealer_hands": deals, "fouls": fouls, "best_value": best_value,
+            "house_way_value": house_value, "house_way_gives_up": best_value - house_value,
+            "settings": settings}
+
+
+def house_ways_answer():
+    """The shipped house ways, each with its casino, source and unstated sections."""
+    return {"house_ways": [house_way(i).to_dict() for i in house_way_ids()]}
