@@ -83,6 +83,20 @@ def best(cards, house_way="foxwoods", banking=False, commission=0.05, wheel="sec
     return PaiGowPokerBest(**best_answer(hand, house_way, banking, commission, wheel == "second", full))
 
 
+def house_edge(house_way="foxwoods", deals=10_000_000, seed=0, commission=0.05, wheel="second"):
+    """The house way against itself, banking or not (``sapsam paigow-poker edge``): a dict
+    with a row per banking (win, push, loss, edge, its 95% ``half_width``, deals) and, for
+    Foxwoods, the published exact figures.  Each deal of 14 cards is met both ways round;
+    ``seed`` fixes the deals, whatever the threads."""
+    from sapsam.paigow_poker.output import edge_answer
+
+    if wheel not in ("second", "lowest"):
+        raise ValueError(f"wheel must be 'second' or 'lowest', got {wheel!r}")
+    if int(deals) < 1:
+        raise ValueError(f"deals must be at least 1, got {deals!r}")
+    return edge_answer(house_way, int(deals), int(seed), commission, wheel == "second")
+
+
 def house_ways():
     """The shipped house ways: a list of dicts (id, name, casino, source, note, unstated).
 

@@ -67,6 +67,52 @@ def best_command(cards, way, banking, commission, wheel, deck, as_json):
               f"{'46 cards left' if deck is None else 'deck given'}; value per unit bet[/dim]")
 
 
+@paigow_poker_command.command("edge")
+@click.option("--house-way", "way", default="foxwoods", show_default=True,
+              help="The house way both sides play: foxwoods, canterbury-park, harrahs-reno, or a .toml file.")
+@click.option("--deals", type=click.IntRange(1, 10**10), default=10_000_000, show_default=True,
+              help="Random deals of 14 cards, each met both ways round.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="The deals' seed.")
+@click.option("--commission", type=click.FloatRange(0, 1, max_open=True), default=0.05,
+              show_default=True, help="Taken from a winning bet, a fraction.")
+@click.option("--wheel", type=click.Choice(["second", "lowest"]), default="second", show_default=True,
+              help="Where A-2-3-4-5 ranks among straights.")
+@json_option()
+@reports_bad_input
+def edge_command(way, deals, seed, commission, wheel, as_json):
+    """The house way against itself, banking or not: win, push, loss and the house edge with
+    a 95% confidence interval, the published exact figures beside them."""
+    from sapsam.paigow_poker.game import Rules
+    from sapsam.paigow_poker.measure import compiled_kernels, table_ready
+    from sapsam.paigow_poker.output import edge_answer
+    from sapsam.paigow_poker.strategy import house_way
+
+    chosen = house_way(way)
+    compile_notice(as_json, *compiled_kernels())
+    if not as_json and not table_ready(chosen, Rules(wheel_second=wheel == "second")):
+        click.echo(f"setting all 154,143,080 hands by the {chosen.name} house way, once "
+                   "(a minute or two; about 460 MB in the cache folder)...", err=True)
+    answer = edge_answer(way, deals, seed, commission, wheel == "second")
+    if as_json:
+        click.echo(json.dumps(answer, indent=2))
+        return
+    out = console()
+    out.print(f"The {chosen.name} house way against itself, {100 * commission:g}% commission, "
+              f"{answer['rows'][0]['deals']:,} deals (seed {seed}), each both ways round")
+    grid = table("player", ">win %", ">push %", ">loss %", ">house edge %", ">95% ±")
+    for r in answer["rows"]:
+        grid.add_row("banking" if r["banking"] else "not banking", f"{100 * r['win']:.4f}",
+                     f"{100 * r['push']:.4f}", f"{100 * r['loss']:.4f}", f"{100 * r['edge']:.4f}",
+                     f"{100 * r['half_width']:.4f}")
+    p = answer["published"]
+    if p:
+        grid.add_row("published, not banking", f"{100 * p['win']:.4f}", f"{100 * p['push']:.4f}",
+                     f"{100 * p['loss']:.4f}", f"{100 * p['edge']:.4f}", "exact")
+    out.print(grid)
+    if p:
+        out.print(f"[dim]published: {p['source']}[/dim]")
+
+
 @paigow_poker_command.command("house-ways")
 @json_option()
 @reports_bad_input

@@ -177,7 +177,9 @@ def rank_settings(hand, way, rules, banking=False, deck=None):
 
 def best_kernels():
     """The kernels ``best`` runs (for the compile notice)."""
-    return [house_table, histogram_from_table, histogram_direct, set_hand, settings_of]
+    from sapsam.paigow_poker.kernels.montecarlo import house_against_house
+
+    return [house_table, histogram_from_table, histogram_direct, set_hand, settings_of, house_against_house]
 
 
 assert JOKER == N_CARDS - 1
@@ -202,3 +204,39 @@ def warm():
     histogram_from_table(cards, top_pairs(8), np.zeros(16, np.uint16), np.zeros(16, np.uint8), 1)
     house_table(house_way().arrays, scale, joker, top_pairs(7)[:0], 1,
                 np.zeros(1, np.uint16), np.zeros(1, np.uint8))
+    from sapsam.paigow_poker.kernels.montecarlo import house_against_house
+
+    house_against_house(np.zeros(1, np.uint16), np.zeros(1, np.uint8), np.zeros(1, np.uint64), 0)
+
+
+# the Wizard of Odds' exact count of the Foxwoods house way against itself, not banking (issue 40)
+PUBLISHED_HOUSE_WAY = {"win": 2_402_491_783_820_756, "push": 3_341_087_256_920_524,
+                       "loss": 2_506_879_990_473_120, "total": 8_250_459_031_214_400,
+                       "source": "https://wizardofodds.com/games/pai-gow-poker/ (house way against "
+                                 "house way, Foxwoods, 5% commission)"}
+
+
+def house_edge(way, rules, deals, seed=0, blocks=64, table=None):
+    """The house way against itself, sampled: ``deals`` deals (rounded up to ``blocks``
+    equal blocks), each met both ways round.  Returns per banking (False, True) the win,
+    push and loss fractions, the house edge and its 95% half-width (z = 1.96 over the
+    deals' paired values).  ``table``: the house way's (high, low) arrays, if not its own."""
+    from sapsam.paigow_poker.kernels.montecarlo import house_against_house
+    from sapsam.play.seeds import Stream
+
+    per_block = -(-deals // blocks)
+    high, low = table if table is not None else house_way_table(way, rules)
+    states = Stream(seed, "paigow-poker-edge").states(blocks)
+    tallies = house_against_house(high, low, states, per_block).sum(axis=0)
+    n = blocks * per_block
+    worth = np.array([1 - rules.commission, 0.0, -1.0])
+    out = {}
+    for banking in (False, True):
+        joint = tallies[int(banking)] / n  # P(first way round a, second b)
+        pair_value = (worth[:, None] + worth[None, :]) / 2
+        mean = float((joint * pair_value).sum())
+        var = float((joint * pair_value ** 2).sum()) - mean ** 2
+        single = (joint.sum(axis=1) + joint.sum(axis=0)) / 2
+        out[banking] = {"win": float(single[0]), "push": float(single[1]), "loss": float(single[2]),
+                        "edge": -mean, "half_width": 1.96 * (var / n) ** 0.5, "deals": n}
+    return out

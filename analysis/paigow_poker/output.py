@@ -2,7 +2,7 @@
 best --json``, the web API and :func:`sapsam.paigow_poker.best` share."""
 
 from sapsam.paigow_poker.game import Rules, format_cards, high_words, low_words, tables
-from sapsam.paigow_poker.measure import rank_settings
+from sapsam.paigow_poker.measure import PUBLISHED_HOUSE_WAY, house_edge, rank_settings
 from sapsam.paigow_poker.strategy import house_way, house_way_ids
 
 
@@ -36,3 +36,25 @@ def best_answer(hand, way="foxwoods", banking=False, commission=0.05, wheel_seco
 def house_ways_answer():
     """The shipped house ways, each with its casino, source and unstated sections."""
     return {"house_ways": [house_way(i).to_dict() for i in house_way_ids()]}
+
+
+def published_edge(commission):
+    """The published house way against house way (Foxwoods, not banking) at a commission:
+    its win, push and loss fractions and house edge, from its counts."""
+    p = PUBLISHED_HOUSE_WAY
+    win, push, loss = (p[k] / p["total"] for k in ("win", "push", "loss"))
+    return {"win": win, "push": push, "loss": loss, "edge": loss - (1 - commission) * win,
+            "source": p["source"]}
+
+
+def edge_answer(way="foxwoods", deals=10_000_000, seed=0, commission=0.05, wheel_second=True):
+    """The house way against itself, banking and not, sampled with 95% half-widths; the
+    published exact figures beside the Foxwoods house way's, not banking."""
+    rules = Rules(wheel_second=wheel_second, commission=commission)
+    chosen = house_way(way)
+    edges = house_edge(chosen, rules, deals, seed)
+    rows = [{"banking": banking, **edges[banking]} for banking in (False, True)]
+    published = published_edge(commission) if chosen.id == "foxwoods" and wheel_second else None
+    return {"house_way": chosen.to_dict(), "commission": commission, "seed": seed,
+            "wheel": "second" if wheel_second else "lowest", "rows": rows,
+            "published": published}
