@@ -97,6 +97,14 @@ def house_edge(house_way="foxwoods", deals=10_000_000, seed=0, commission=0.05, 
     return edge_answer(house_way, int(deals), int(seed), commission, wheel == "second")
 
 
+def side_bets():
+    """The side bets' pay tables, every bonus hand's exact count over all 154,143,080 hands
+    and each table's house edge (``sapsam paigow-poker side-bets``): a dict."""
+    from sapsam.paigow_poker.output import side_bets_answer
+
+    return side_bets_answer()
+
+
 def house_ways():
     """The shipped house ways: a list of dicts (id, name, casino, source, note, unstated).
 

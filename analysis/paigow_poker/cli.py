@@ -113,6 +113,30 @@ def edge_command(way, deals, seed, commission, wheel, as_json):
         out.print(f"[dim]published: {p['source']}[/dim]")
 
 
+@paigow_poker_command.command("side-bets")
+@json_option()
+@reports_bad_input
+def side_bets_command(as_json):
+    """The side bets' pay tables with the exact count of every bonus hand over all
+    154,143,080 hands, and each table's house edge."""
+    from sapsam.paigow_poker.output import side_bets_answer
+
+    answer = side_bets_answer()
+    if as_json:
+        click.echo(json.dumps(answer, indent=2))
+        return
+    out = console()
+    for t in answer["pay_tables"]:
+        out.print(f"[bold]{t['name']}[/bold], {t['casino']}")
+        grid = table("hand", ">pays", ">hands", ">probability", ">return")
+        for r in t["rows"]:
+            grid.add_row(r["hand"], "loses" if r["pays"] is None else f"{r['pays']:,}",
+                         f"{r['count']:,}", f"{r['probability']:.8f}", f"{r['return']:+.6f}")
+        out.print(grid)
+        published = "" if t["published_edge"] is None else f" (published: {100 * t['published_edge']:g}%)"
+        out.print(f"house edge {100 * t['house_edge']:.4f}%{published}   [dim]{t['source']}[/dim]\n")
+
+
 @paigow_poker_command.command("house-ways")
 @json_option()
 @reports_bad_input

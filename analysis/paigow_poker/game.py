@@ -118,3 +118,54 @@ def tables(rules):
     """(the dense strength :class:`~sapsam.paigow_poker.kernels.hands.Scale`, the joker's
     table) of these rules, built once per process."""
     return _tables(rules.wheel_second)
+
+
+@dataclass(frozen=True)
+class PayTable:
+    """A side bet's pay table (``sidebets/*.toml``): what each bonus hand pays, to 1."""
+
+    id: str
+    name: str
+    casino: str
+    source: str
+    note: str
+    pays: dict  # bonus hand (sapsam.paigow_poker.kernels.bonus.BONUS_HANDS) -> pays to 1
+    published_edge: float | None = None
+
+    def to_dict(self):
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def pay_table_ids():
+    from importlib.resources import files
+
+    folder = files("sapsam.paigow_poker").joinpath("sidebets")
+    return sorted(str(p.name)[:-5] for p in folder.iterdir() if str(p.name).endswith(".toml"))
+
+
+def pay_table(ident):
+    """A shipped pay table by id; errors name the file, the key and what is allowed."""
+    import tomllib
+    from importlib.resources import files
+
+    from sapsam.paigow_poker.kernels.bonus import BONUS_HANDS
+
+    if ident not in pay_table_ids():
+        raise ValueError(f"unknown pay table {ident!r}; allowed: {', '.join(pay_table_ids())}")
+    label = f"sidebets/{ident}.toml"
+    data = tomllib.loads(files("sapsam.paigow_poker").joinpath(label).read_text(encoding="utf-8"))
+    keys = ("name", "casino", "source", "note", "published_edge", "pays")
+    for key in data:
+        if key not in keys:
+            raise ValueError(f"{label}: {key}: unknown key; allowed: {', '.join(keys)}")
+    for key in keys[:4]:
+        if not isinstance(data.get(key), str):
+            raise ValueError(f"{label}: {key}: missing or not a string; allowed: a string")
+    pays = data.get("pays", {})
+    for hand, pay in pays.items():
+        if hand not in BONUS_HANDS:
+            raise ValueError(f"{label}: pays.{hand}: not a bonus hand; allowed: {', '.join(BONUS_HANDS)}")
+        if not isinstance(pay, int) or pay < 0:
+            raise ValueError(f"{label}: pays.{hand}: {pay!r}; allowed: a whole number >= 0 (to 1)")
+    return PayTable(ident, data["name"], data["casino"], data["source"], " ".join(data["note"].split()),
+                    dict(pays), data.get("published_edge"))

@@ -240,3 +240,22 @@ def house_edge(way, rules, deals, seed=0, blocks=64, table=None):
         out[banking] = {"win": float(single[0]), "push": float(single[1]), "loss": float(single[2]),
                         "edge": -mean, "half_width": 1.96 * (var / n) ** 0.5, "deals": n}
     return out
+
+
+def bonus_counts_of_deck(rules):
+    """Every hand of the 53 cards by its bonus hand (``BONUS_HANDS``): a dict of counts,
+    computed once (a minute or two) and kept in the cache folder."""
+    import json
+
+    from sapsam.base.files import write_json
+    from sapsam.paigow_poker.kernels.bonus import BONUS_HANDS, bonus_counts
+
+    path = cache_dir() / f"bonus-counts-wheel-{'second' if rules.wheel_second else 'lowest'}.json"
+    if path.is_file():
+        return json.loads(path.read_text())
+    scale, joker = tables(rules)
+    counts = bonus_counts(np.arange(N_CARDS, dtype=np.uint8), top_pairs(N_CARDS), scale.dense,
+                          joker, scale.category, CHUNKS)
+    answer = dict(zip(BONUS_HANDS, (int(c) for c in counts)))
+    write_json(path, answer)
+    return answer

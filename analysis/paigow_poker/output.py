@@ -58,3 +58,25 @@ def edge_answer(way="foxwoods", deals=10_000_000, seed=0, commission=0.05, wheel
     return {"house_way": chosen.to_dict(), "commission": commission, "seed": seed,
             "wheel": "second" if wheel_second else "lowest", "rows": rows,
             "published": published}
+
+
+def side_bets_answer(wheel_second=True):
+    """Each shipped side bet's pay table with the exact count of every bonus hand over all
+    154,143,080 hands, its return and the house edge (the published figure beside, if any)."""
+    from sapsam.paigow_poker.game import pay_table, pay_table_ids
+    from sapsam.paigow_poker.measure import N_HANDS, bonus_counts_of_deck
+
+    counts = bonus_counts_of_deck(Rules(wheel_second=wheel_second))
+    tables_out = []
+    for ident in pay_table_ids():
+        table = pay_table(ident)
+        rows, ret = [], 0.0
+        for hand, count in counts.items():
+            pay = table.pays.get(hand)
+            p = count / N_HANDS
+            contribution = p * pay if pay is not None else -p
+            ret += contribution
+            rows.append({"hand": hand, "pays": pay, "count": count, "probability": p,
+                         "return": contribution})
+        tables_out.append({**table.to_dict(), "rows": rows, "house_edge": -ret})
+    return {"hands": N_HANDS, "pay_tables": tables_out}

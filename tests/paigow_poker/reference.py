@@ -63,3 +63,50 @@ def outcomes(high, low, dealer_settings, banking):
 
 def dealer_hands(rest):
     return combinations(sorted(rest), 7)
+
+
+def _seven_card_straight_flush(cards):
+    """Seven suited cards in sequence (A-7 too), the joker any card: None, "natural" or "joker"."""
+    real = [c for c in cards if c != JOKER]
+    fills = [None] if len(real) == 7 else range(52)
+    for fill in fills:
+        hand = real + ([] if fill is None else [fill])
+        if fill in real or len({c & 3 for c in hand}) != 1:
+            continue
+        ranks = sorted({c >> 2 for c in hand})
+        if len(ranks) == 7 and (ranks[-1] - ranks[0] == 6 or ranks == [0, 1, 2, 3, 4, 5, 12]):
+            return "natural" if fill is None else "joker"
+    return None
+
+
+def bonus_hand(cards):
+    """The bonus hand of seven codes, by the definitions of sapsam.paigow_poker.kernels.bonus."""
+    seven = _seven_card_straight_flush(list(cards))
+    if seven == "natural":
+        return "seven-card straight flush"
+    fives = list(combinations(cards, 5))
+    royal = None
+    for five in fives:
+        real = [c for c in five if c != JOKER]
+        suited_high = len({c & 3 for c in real}) == 1 and all(c >> 2 >= 8 for c in real)
+        if suited_high and len({c >> 2 for c in real}) == len(real):
+            rest = [c for c in cards if c not in five]
+            match = len(rest) == 2 and JOKER not in rest and {c >> 2 for c in rest} == {10, 11} \
+                and rest[0] & 3 == rest[1] & 3 and rest[0] & 3 != real[0] & 3
+            kind = "match" if match else ("natural" if len(real) == 5 else "joker")
+            royal = kind if royal is None or kind == "match" or (kind == "natural" and royal == "joker") else royal
+    if royal == "match":
+        return "royal flush plus royal match"
+    if seven == "joker":
+        return "seven-card straight flush with joker"
+    best = max(high_key(five) for five in fives)[0]
+    if best == 9:
+        return "five aces"
+    if royal:
+        return "royal flush" if royal == "natural" else "royal flush with joker"
+    names = {8: "straight flush", 7: "four of a kind", 6: "full house", 5: "flush", 3: "three of a kind",
+             4: "straight", 2: "two pair", 1: "one pair", 0: "high card"}
+    ranks = [min(c >> 2, 12) for c in cards]
+    if best == 4 and max(ranks.count(r) for r in ranks) >= 3:
+        return "three of a kind"
+    return names[best]
