@@ -97,6 +97,17 @@ def house_edge(house_way="foxwoods", deals=10_000_000, seed=0, commission=0.05, 
     return edge_answer(house_way, int(deals), int(seed), commission, wheel == "second")
 
 
+def house_way_cost(house_way="foxwoods", hands=200, seed=0, commission=0.05, banking=False):
+    """What setting by the house way gives up against the best setting, sampled over random
+    hands each valued exactly (``sapsam paigow-poker cost``): a dict with the mean gap per unit
+    bet, its 95% ``half_width``, how often the best play departs, and the same by pattern."""
+    from sapsam.paigow_poker.output import gap_answer
+
+    if int(hands) < 2:
+        raise ValueError(f"hands must be at least 2, got {hands!r}")
+    return gap_answer(house_way, int(hands), int(seed), commission, banking)
+
+
 def side_bets():
     """The side bets' pay tables, every bonus hand's exact count over all 154,143,080 hands
     and each table's house edge (``sapsam paigow-poker side-bets``): a dict."""

@@ -113,6 +113,46 @@ def edge_command(way, deals, seed, commission, wheel, as_json):
         out.print(f"[dim]published: {p['source']}[/dim]")
 
 
+@paigow_poker_command.command("cost")
+@click.option("--house-way", "way", default="foxwoods", show_default=True,
+              help="The dealer's house way, which the player's own setting is also held to.")
+@click.option("--hands", type=click.IntRange(2, 10**6), default=200, show_default=True,
+              help="Random hands, each valued exactly (about a quarter of a second each).")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="The hands' seed.")
+@click.option("--banking", is_flag=True, help="You bank: copies are yours.")
+@click.option("--commission", type=click.FloatRange(0, 1, max_open=True), default=0.05,
+              show_default=True, help="Taken from a winning bet, a fraction.")
+@json_option()
+@reports_bad_input
+def cost_command(way, hands, seed, banking, commission, as_json):
+    """What setting by the house way gives up against the best setting, over random hands:
+    the mean per unit bet with a 95% interval, how often the best play departs, by pattern."""
+    from sapsam.paigow_poker.game import Rules
+    from sapsam.paigow_poker.measure import compiled_kernels, table_ready
+    from sapsam.paigow_poker.output import gap_answer
+    from sapsam.paigow_poker.strategy import house_way
+
+    chosen = house_way(way)
+    compile_notice(as_json, *compiled_kernels())
+    if not as_json and not table_ready(chosen, Rules()):
+        click.echo(f"setting all 154,143,080 hands by the {chosen.name} house way, once "
+                   "(a minute or two; about 460 MB in the cache folder)...", err=True)
+    answer = gap_answer(way, hands, seed, commission, banking)
+    if as_json:
+        click.echo(json.dumps(answer, indent=2))
+        return
+    out = console()
+    out.print(f"The {chosen.name} house way against the best setting, {hands:,} hands (seed {seed}), "
+              f"{'banking' if banking else 'not banking'}: gives up {100 * answer['mean_gap']:.3f} "
+              f"± {100 * answer['half_width']:.3f} points; the best play departs on "
+              f"{100 * answer['departs']:.1f}% of hands")
+    grid = table("pattern", "straight/flush", ">hands", ">departs %", ">gives up (points)", ">95% ±")
+    for r in answer["by_pattern"]:
+        grid.add_row(r["pattern"], "yes" if r["straight_or_flush"] else "", f"{r['hands']:,}",
+                     f"{100 * r['departs']:.1f}", f"{100 * r['mean_gap']:.3f}", f"{100 * r['half_width']:.3f}")
+    out.print(grid)
+
+
 @paigow_poker_command.command("side-bets")
 @json_option()
 @reports_bad_input

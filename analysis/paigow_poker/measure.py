@@ -259,3 +259,46 @@ def bonus_counts_of_deck(rules):
     answer = dict(zip(BONUS_HANDS, (int(c) for c in counts)))
     write_json(path, answer)
     return answer
+
+
+PATTERNS = ("no pair", "one pair", "two pair", "three pair", "three of a kind", "two sets",
+            "full house", "four of a kind", "five aces")
+
+
+def pattern_of(hand, rules):
+    """What a house way looks at first: the rank pattern of seven codes (the joker an ace),
+    and whether some setting holds a straight or a flush in the high hand."""
+    ranks = [min(int(c) >> 2, 12) for c in hand]
+    counts = sorted((ranks.count(r) for r in set(ranks)), reverse=True)
+    if counts[0] == 5:
+        name = "five aces"
+    elif counts[0] == 4:
+        name = "four of a kind"
+    elif counts[0] == 3:
+        name = "two sets" if counts[1] == 3 else ("full house" if counts[1] == 2 else "three of a kind")
+    else:
+        name = ("no pair", "one pair", "two pair", "three pair")[counts.count(2)]
+    scale, _ = tables(rules)
+    settings, _ = legal_settings(hand, rules)
+    complete = any(4 <= scale.category[s[0]] <= 8 for s in settings)
+    return name, complete
+
+
+def sample_gaps(way, rules, hands, seed=0, banking=False):
+    """What the house way's setting gives up against each hand's best setting, on ``hands``
+    random hands: per hand its pattern, whether a straight or flush is there, the gap (value
+    per unit), and whether the best setting is another one."""
+    from sapsam.play.seeds import Stream
+
+    rng = Stream(seed, "paigow-poker-gap").generator()
+    out = []
+    for _ in range(hands):
+        hand = np.sort(rng.choice(N_CARDS, 7, replace=False)).astype(np.uint8)
+        ranked, house, _, _ = rank_settings(hand, way, rules, banking)
+        best = ranked[0].value(rules.commission)
+        mine = next(s for s in ranked if (s.high, s.low) == house)
+        name, complete = pattern_of(hand, rules)
+        out.append({"cards": hand.tolist(), "pattern": name, "straight_or_flush": complete,
+                    "gap": best - mine.value(rules.commission),
+                    "departs": (ranked[0].high, ranked[0].low) != house})
+    return out

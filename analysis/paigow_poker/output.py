@@ -80,3 +80,34 @@ def side_bets_answer(wheel_second=True):
                          "return": contribution})
         tables_out.append({**table.to_dict(), "rows": rows, "house_edge": -ret})
     return {"hands": N_HANDS, "pay_tables": tables_out}
+
+
+def gap_answer(way="foxwoods", hands=200, seed=0, commission=0.05, banking=False):
+    """What the house way gives up against the best play, by sampling hands: the mean gap per
+    unit bet with its 95% half-width, how often the best play departs, and the same per
+    pattern (a plain mean over the hands sampled)."""
+    from sapsam.paigow_poker.game import format_cards
+    from sapsam.paigow_poker.measure import PATTERNS, sample_gaps
+
+    rules = Rules(commission=commission)
+    chosen = house_way(way)
+    rows = sample_gaps(chosen, rules, hands, seed, banking)
+
+    def summary(part):
+        gaps = [r["gap"] for r in part]
+        n = len(gaps)
+        mean = sum(gaps) / n
+        var = sum((g - mean) ** 2 for g in gaps) / (n - 1) if n > 1 else 0.0
+        return {"hands": n, "mean_gap": mean, "half_width": 1.96 * (var / n) ** 0.5,
+                "departs": sum(r["departs"] for r in part) / n}
+
+    by_pattern = []
+    for name in PATTERNS:
+        for complete in (False, True):
+            part = [r for r in rows if r["pattern"] == name and r["straight_or_flush"] == complete]
+            if part:
+                by_pattern.append({"pattern": name, "straight_or_flush": complete, **summary(part)})
+    worst = sorted(rows, key=lambda r: -r["gap"])[:10]
+    return {"house_way": chosen.to_dict(), "commission": commission, "banking": banking, "seed": seed,
+            **summary(rows), "by_pattern": by_pattern,
+            "largest": [{"cards": format_cards(r["cards"]), "gap": r["gap"]} for r in worst]}

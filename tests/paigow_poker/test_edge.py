@@ -46,3 +46,13 @@ def test_foxwoods_against_itself_is_the_published_edge():
     assert abs(row["edge"] - published["edge"]) < 0.0001
     for key in ("win", "push", "loss"):
         assert abs(row[key] - published[key]) < 0.0005
+
+
+@pytest.mark.slow
+def test_what_the_house_way_gives_up_is_never_negative():
+    """Twenty hands valued exactly: the best setting is never worth less than the house way's,
+    it departs exactly where it is worth more, and the patterns share the hands out."""
+    answer = sapsam.paigow_poker.house_way_cost(hands=20, seed=5)
+    assert answer["hands"] == 20 and answer["mean_gap"] >= 0
+    assert sum(r["hands"] for r in answer["by_pattern"]) == 20
+    assert all(r["gap"] >= 0 for r in answer["largest"])
