@@ -4,9 +4,9 @@ the command's ``--json`` and ``to_frame()`` a pandas DataFrame.  Every figure is
 
 >>> import sapsam
 >>> hand = sapsam.paigow_poker.best("Jk As Kd Th 9c 3s 2d", deck="As Kd Th 9c 3s 2d Jk "
-...     "Ah Ad Ac Kh Kc Ks Qs Qh Qd Js Jh Jd 8s 8h")  # a 22-card deck: quick
+...     "Ah Ad Ac Kh Kc Ks Qs Qh Qd Js Jh Jd 8s 8h")  # a 21-card deck: quick
 >>> hand.dealer_hands, hand.settings[0]["best"]
-(116280, True)
+(3432, True)
 """
 
 from dataclasses import dataclass, field
