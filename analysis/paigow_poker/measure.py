@@ -280,7 +280,7 @@ def pattern_of(hand, rules):
         name = ("no pair", "one pair", "two pair", "three pair")[counts.count(2)]
     scale, _ = tables(rules)
     settings, _ = legal_settings(hand, rules)
-    complete = any(4 <= scale.category[s[0]] <= 8 for s in settings)
+    complete = any(scale.category[s[0]] in (4, 5, 8) for s in settings)  # straight, flush, SF
     return name, complete
 
 
