@@ -110,3 +110,78 @@ def bonus_hand(cards):
     if best == 4 and max(ranks.count(r) for r in ranks) >= 3:
         return "three of a kind"
     return names[best]
+
+
+def legal(high_key_, low):
+    """Whether a high hand (its key) outranks a low hand (its key), a missing kicker lowest."""
+    category, rest = high_key_
+    if category >= 2:
+        return True
+    top, second = ((int(rest) >> 16) & 15) - 1, ((int(rest) >> 12) & 15) - 1
+    if category == 1:
+        return not low[0] or top >= low[1]
+    return not low[0] and (top, second) >= low[1:]
+
+
+def house_setting(cards, way, wheel_second=True):
+    """The house way's (high key, low key) of seven codes, from its arrays
+    (:class:`sapsam.paigow_poker.kernels.houseway.HouseWay`), by the rules in words."""
+    settings = []
+    for low in combinations(sorted(cards), 2):
+        high = [c for c in cards if c not in low]
+        hk, lk = high_key(high, wheel_second), low_key(*low)
+        if legal(hk, lk):
+            settings.append((hk, lk))
+    ranks = [min(c >> 2, 12) for c in cards]
+    count = {r: ranks.count(r) for r in set(ranks)}
+    by = lambda n: sorted((r for r, c in count.items() if c == n), reverse=True)  # noqa: E731
+    quads, trips, pairs, singles = by(4), by(3), by(2), by(1)
+    s1, s2, s3 = (singles + [-1, -1, -1])[:3]
+
+    def holds(threshold):
+        return s1 >= threshold[0] and s2 >= threshold[1]
+
+    def pair(r):
+        return (True, r, r)
+
+    def odd(a, b):
+        return (False, max(a, b), min(a, b))
+
+    def with_low(target):
+        return max(((h, lk) for h, lk in settings if lk == target), default=None)
+
+    complete = [(lk, h) for h, lk in settings if h[0] in (STRAIGHT, FLUSH, STRAIGHT_FLUSH)]
+    best_complete = max(complete, default=None)
+    if count.get(12) == 5:
+        other = pairs[0] if pairs and pairs[0] >= way.params[0] else 12
+        return with_low(pair(other))
+    if quads:
+        if trips or pairs:
+            return with_low(pair(max(trips + pairs)))
+        return with_low(odd(s1, s2) if holds(way.quads[quads[0]]) else pair(quads[0]))
+    if len(trips) == 2:
+        return with_low(pair(trips[0]))
+    if trips and pairs:
+        if len(pairs) == 1 and holds(way.full_house[pairs[0]]):
+            return with_low(odd(s1, s2))
+        return with_low(pair(pairs[0]))
+    if trips:
+        if best_complete:
+            found = max(((h, lk) for lk, h in complete if lk == pair(trips[0])), default=None)
+            if found:
+                return found
+        return with_low(odd(trips[0], s1) if way.trips_split[trips[0]] else odd(s1, s2))
+    if len(pairs) == 3:
+        return with_low(pair(pairs[0]))
+    if len(pairs) == 2:
+        return with_low(odd(s1, s2) if holds(way.two_pair[pairs[0], pairs[1]]) else pair(pairs[1]))
+    if pairs:
+        if not best_complete:
+            return with_low(odd(s1, s2))
+        if way.pair_exception[pairs[0]] and s1 == 12 and \
+                (not way.params[1] or best_complete[0] < odd(12, s2)):
+            return with_low(odd(12, s2))
+        return best_complete[1], best_complete[0]
+    if best_complete:
+        return best_complete[1], best_complete[0]
+    return with_low(odd(s2, s3))

@@ -3,7 +3,7 @@ file, the key and what is allowed, and the setter plays the Foxwoods text's rule
 
 import pytest
 
-from sapsam.paigow_poker.game import Rules, low_words, parse_hand
+from sapsam.paigow_poker.game import Rules, format_cards, low_words, parse_hand
 from sapsam.paigow_poker.measure import house_setting_of
 from sapsam.paigow_poker.strategy import HouseWayError, house_way, house_way_ids, read_house_way
 
@@ -103,3 +103,30 @@ def test_a_house_way_may_be_a_file_of_ones_own(tmp_path):
     assert house_way(str(path)).name == "Mine"
     with pytest.raises(HouseWayError, match="unknown house way 'nowhere'; allowed: foxwoods"):
         house_way("nowhere")
+
+
+@pytest.mark.parametrize("way", ["foxwoods", "canterbury-park", "harrahs-reno"])
+def test_the_setter_plays_as_the_reference_on_random_hands(way):
+    """Random hands, and hands rich in pairs, straights and flushes: the kernel's setting has
+    the high and low hands (by the reference's keys) that the plain-Python house way picks."""
+    import numpy as np
+
+    from sapsam.paigow_poker.game import tables
+    from sapsam.paigow_poker.kernels.exact import set_hand
+    from sapsam.paigow_poker.kernels.houseway import PAIRS
+    from tests.paigow_poker import reference as ref
+
+    chosen, (scale, joker) = house_way(way), tables(Rules())
+    rng = np.random.default_rng(42)
+    hands = [rng.choice(53, 7, replace=False) for _ in range(600)]
+    hands += [rng.choice(np.r_[np.arange(24, 53)], 7, replace=False) for _ in range(300)]  # 8s and up
+    hands += [rng.choice(np.r_[np.arange(0, 52, 4), np.arange(1, 52, 4)[:6], 52], 7, replace=False)
+              for _ in range(300)]  # clubs: flushes and straight flushes
+    for hand in hands:
+        h = np.array(sorted(hand.tolist()), dtype=np.uint8)
+        k, _, _ = set_hand(h, chosen.arrays, scale, joker)
+        i, j = PAIRS[k]
+        low = (int(h[i]), int(h[j]))
+        high = [int(c) for c in h if int(c) not in low]
+        assert (ref.high_key(high), ref.low_key(*low)) == ref.house_setting(h.tolist(), chosen.arrays), \
+            format_cards(h)
