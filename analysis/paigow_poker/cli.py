@@ -189,7 +189,8 @@ def house_ways_command(as_json):
         click.echo(json.dumps(answer, indent=2))
         return
     out = console()
-    grid = table("id", "casino", "source", "not in the source")
-    for w in answer["house_ways"]:
-        grid.add_row(w["id"], w["casino"], w["source"], ", ".join(w["unstated"]) or "-")
-    out.print(grid)
+    for w in answer["house_ways"]:  # lines, not a table: a source's address is long
+        out.print(f"[bold]{w['id']}[/bold]  {w['casino']}")
+        out.print(f"  source: {w['source']}", overflow="fold")
+        if w["unstated"]:
+            out.print(f"  not in the source, played as Foxwoods: {', '.join(w['unstated'])}")

@@ -135,3 +135,16 @@ def test_one_hand_against_every_dealer_hand_of_the_46_left():
     assert hand.dealer_hands == 53_524_680
     assert hand.settings[0]["low"]["hand"] == "pair of kings" and hand.settings[0]["house_way"]
     assert sum(hand.settings[0][k] for k in ("win", "push", "loss")) == 53_524_680
+
+
+@pytest.mark.parametrize("args", [
+    ["house-ways"],
+    ["best", "Jk As Kd Th 9s 2d 2h", "--deck", DECK, "--banking"],
+    pytest.param(["edge", "--deals", "64000"], marks=pytest.mark.slow),
+    pytest.param(["cost", "--hands", "3"], marks=pytest.mark.slow),
+    pytest.param(["side-bets"], marks=pytest.mark.slow),
+], ids=["house-ways", "best", "edge", "cost", "side-bets"])
+def test_every_command_fits_80_columns(args):
+    run = terminal.in_terminal("paigow-poker", *args, columns=80)
+    assert run.status == 0, run.out
+    assert max(len(line) for line in run.out.splitlines()) <= 80, run.out
