@@ -21,7 +21,7 @@ from importlib.resources import files
 class Game:
     """One game's parts, each ``"module:attribute"`` within its package ``sapsam.<name>``."""
 
-    name: str       #: the package, the command group (``sapsam NAME``) and the API's prefix
+    name: str       #: the package; its command group and API prefix are :attr:`command`
     title: str      #: as a person writes it
     commands: str   #: the click group of its commands (layer ``cli``)
     routes: str     #: its web routes, a FastAPI ``APIRouter`` (layer ``web``)
@@ -33,6 +33,12 @@ class Game:
     @property
     def package(self):
         return f"sapsam.{self.name}"
+
+    @property
+    def command(self):
+        """The command group (``sapsam COMMAND``) and the web API's prefix (``/api/COMMAND/``):
+        the name, an underscore written as a hyphen (``paigow_poker`` -> ``paigow-poker``)."""
+        return self.name.replace("_", "-")
 
     def load(self, part):
         """The object a part names, imported now: ``game.load("commands")``."""
@@ -51,4 +57,8 @@ GAMES = (
     Game("ofc", "Open-Face Chinese Poker", commands="sapsam.ofc.cli:ofc_command",
          routes="sapsam.ofc.web:router", kernels="sapsam.ofc.measure.compile:compiled_kernels",
          warm="sapsam.ofc.measure.compile:warm", page="sapsam.ofc.web:page", rulebook="rules.md"),
+    Game("paigow_poker", "Pai Gow Poker", commands="sapsam.paigow_poker.cli:paigow_poker_command",
+         routes="sapsam.paigow_poker.web:router", kernels="sapsam.paigow_poker.measure:compiled_kernels",
+         warm="sapsam.paigow_poker.measure:warm", page="sapsam.paigow_poker.web:page",
+         rulebook="rules.md"),
 )

@@ -411,6 +411,29 @@ def paigow(context):
                      context.time(lambda: exact.best(hand), threads), 1, "ms/hand", 1e-3)]
 
 
+@benchmark("paigow_poker")
+def paigow_poker(context):
+    """Pai Gow Poker: one hand's every setting against all 53,524,680 dealer hands of the 46
+    cards left (the house way's table read from the cache; the warm-up builds it if it is not
+    there, minutes), and the house way against itself, a million deals both ways round."""
+    from sapsam.paigow_poker.game import Rules, parse_hand
+    from sapsam.paigow_poker.measure import house_edge, rank_settings
+    from sapsam.paigow_poker.strategy import house_way
+
+    rules, way = Rules(), house_way("foxwoods")
+    hand = parse_hand("Jk As Kd Th 9c 3s 2d")
+    rows = []
+    for threads in thread_counts(1, 2):
+        rows.append(time_row("paigow-poker best, one hand, all 53,524,680 dealer hands", threads,
+                             context.time(lambda: rank_settings(hand, way, rules), threads), 1, "s/hand",
+                             1, 2))
+    threads = max(thread_counts(1, 2))
+    deals = context.size(1_000_000, 100_000)
+    rows.append(rate_row("paigow-poker edge, house way against itself", threads,
+                         context.time(lambda: house_edge(way, rules, deals), threads), deals, "M deals/s", 1e6))
+    return rows
+
+
 @benchmark("ofc")
 def ofc(context):
     """Open-Face Chinese Poker: the exact Fantasyland solver on random hands of 14 and 17 cards

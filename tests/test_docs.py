@@ -146,7 +146,7 @@ def commands(group=()):
 def game_groups():
     from sapsam.games import GAMES
 
-    return [(game.name,) for game in GAMES]
+    return [(game.command,) for game in GAMES]
 
 
 def test_readme_is_a_front_page():

@@ -247,6 +247,18 @@ def test_paigow_from_the_wheel(venv):
     assert len(table["rows"]) == 8
 
 
+def test_paigow_poker_from_the_wheel(venv):
+    """Pai Gow Poker from the installed package: its house ways and pay tables (package data),
+    one hand ranked exactly against a small deck."""
+    ways = json.loads(_clean_output(_sapsam(venv, "sapsam paigow-poker house-ways", "paigow-poker",
+                                            "house-ways", "--json")).stdout)
+    assert [w["id"] for w in ways["house_ways"]][0] == "foxwoods"
+    deck = "Jk " + " ".join(r + s for r in "AKQJT98" for s in "shd") + " 2s 2h 2d"
+    best = json.loads(_clean_output(_sapsam(venv, "sapsam paigow-poker best", "paigow-poker", "best",
+                                            "Jk As Kd Th 9s 2d 2h", "--deck", deck, "--json")).stdout)
+    assert best["dealer_hands"] == 31_824 and best["settings"][0]["best"]
+
+
 def test_ofc_from_the_wheel(venv):
     """Open-Face from the installed package: its rulesets, and the shipped improved weights."""
     best = json.loads(_clean_output(_sapsam(venv, "sapsam ofc fantasyland", "ofc", "fantasyland",
@@ -283,7 +295,8 @@ def test_serve_from_the_wheel(venv):
 
         page = get("/").decode()
         assert "sapsam" in page and "https://" not in page
-        for path in ("/static/app.js", "/static/style.css", "/games/ofc.js", "/games/paigow.js", "/docs",
+        for path in ("/static/app.js", "/static/style.css", "/games/ofc.js", "/games/paigow.js",
+                     "/games/paigow_poker.js", "/docs",
                      "/docs-static/swagger-ui-bundle.js"):
             get(path)
         charts = json.loads(get("/api/charts"))

@@ -33,12 +33,12 @@ class Sapsam(click.Group):
     ``python -m sapsam`` or click's test runner)."""
 
     def list_commands(self, ctx):
-        return sorted([*self.commands, *(game.name for game in GAMES)])
+        return sorted([*self.commands, *(game.command for game in GAMES)])
 
     def get_command(self, ctx, name):
         """Every other game's command group comes from the registry, loaded when asked for
         (its module imports this package's common parts)."""
-        game = next((game for game in GAMES if game.name == name), None)
+        game = next((game for game in GAMES if game.command == name), None)
         return game.load("commands") if game else super().get_command(ctx, name)
 
     def main(self, args=None, **options):

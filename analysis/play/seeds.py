@@ -42,6 +42,8 @@ PURPOSES = {
     "ofc-play": 14,  # OFC: the decks of simulated hands (key: block)
     "ofc-place": 15,  # OFC: the rollouts of a placement's ranking (key: block)
     "ofc-improve": 16,  # OFC: the hands of a self-play duel (key: round, step, block)
+    "paigow-poker-edge": 17,  # Pai Gow Poker: the deals of the house way against itself (key: block)
+    "paigow-poker-gap": 18,  # Pai Gow Poker: the hands whose best play is met with the house way's
 }
 
 SCHEME = 2  # this scheme's number: checkpoints record it, so no run resumes across schemes

@@ -1,0 +1,128 @@
+"""The Python API of Pai Gow Poker, ``sapsam.paigow_poker.best`` and ``house_ways``: the same
+computations as ``sapsam paigow-poker best`` and ``house-ways``, each result's ``to_dict()``
+the command's ``--json`` and ``to_frame()`` a pandas DataFrame.  Every figure is exact.
+
+>>> import sapsam
+>>> hand = sapsam.paigow_poker.best("Jk As Kd Th 9c 3s 2d", deck="As Kd Th 9c 3s 2d Jk "
+...     "Ah Ad Ac Kh Kc Ks Qs Qh Qd Js Jh Jd 8s 8h")  # a 21-card deck: quick
+>>> hand.dealer_hands, hand.settings[0]["best"]
+(3432, True)
+"""
+
+from dataclasses import dataclass, field
+
+
+def _frame(records):
+    import pandas as pd
+
+    frame = pd.DataFrame(records)
+    frame.index = pd.RangeIndex(1, len(frame) + 1, name="rank")
+    return frame
+
+
+@dataclass(frozen=True)
+class PaiGowPokerBest:
+    """The distinct legal settings of seven cards, best first, each with its exact win, push
+    and loss counts against the dealer's house way (``sapsam paigow-poker best``)."""
+
+    cards: str
+    house_way: dict  # id, name, casino, source, note, unstated
+    banking: bool
+    commission: float
+    wheel: str
+    dealer_hands: int  # every one met
+    fouls: int  # of the 21 ways to set the cards, those whose low hand outranks the high
+    best_value: float
+    house_way_value: float
+    house_way_gives_up: float
+    settings: list = field(repr=False)  # per setting: high, low, win, push, loss, value, ...
+
+    def to_dict(self):
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+    def to_frame(self):
+        """One row per setting, best first: the hands' cards and words, the counts, the value
+        and whether it is the house way's setting."""
+        return _frame([{"high": s["high"]["cards"], "low": s["low"]["cards"],
+                        "high_hand": s["high"]["hand"], "low_hand": s["low"]["hand"],
+                        **{k: s[k] for k in ("win", "push", "loss", "value", "gap", "house_way")}}
+                       for s in self.settings])
+
+
+def best(cards, house_way="foxwoods", banking=False, commission=0.05, wheel="second", deck=None):
+    """Rank every setting of seven cards by its exact value against the house way.
+
+    Parameters
+    ----------
+    cards : str
+        Seven cards of the 53, the joker ``Jk`` or ``joker``: ``"Jk As Kd Th 9c 3s 2d"``.
+    house_way : str
+        A shipped house way (``"foxwoods"``, ``"canterbury-park"``, ``"harrahs-reno"``) or the
+        path of a TOML file of one's own.
+    banking : bool
+        You bank: copies are yours; the dealer's hand is set by the house way.
+    commission : float
+        Taken from a winning bet (0.05; 0 in the commission-free variants).
+    wheel : {"second", "lowest"}
+        Where A-2-3-4-5 ranks among straights.
+    deck : str, optional
+        The cards the dealer's hands are drawn from (the 53 by default): a smaller deck for
+        checks; the whole deck reads the house way's table, built once (a minute or two).
+
+    Returns
+    -------
+    PaiGowPokerBest
+    """
+    from sapsam.paigow_poker.game import parse_deck, parse_hand
+    from sapsam.paigow_poker.output import best_answer
+
+    if wheel not in ("second", "lowest"):
+        raise ValueError(f"wheel must be 'second' or 'lowest', got {wheel!r}")
+    hand = parse_hand(cards)
+    full = None if deck is None else parse_deck(deck, hand)
+    return PaiGowPokerBest(**best_answer(hand, house_way, banking, commission, wheel == "second", full))
+
+
+def house_edge(house_way="foxwoods", deals=10_000_000, seed=0, commission=0.05, wheel="second"):
+    """The house way against itself, banking or not (``sapsam paigow-poker edge``): a dict
+    with a row per banking (win, push, loss, edge, its 95% ``half_width``, deals) and, for
+    Foxwoods, the published exact figures.  Each deal of 14 cards is met both ways round;
+    ``seed`` fixes the deals, whatever the threads."""
+    from sapsam.paigow_poker.output import edge_answer
+
+    if wheel not in ("second", "lowest"):
+        raise ValueError(f"wheel must be 'second' or 'lowest', got {wheel!r}")
+    if int(deals) < 1:
+        raise ValueError(f"deals must be at least 1, got {deals!r}")
+    return edge_answer(house_way, int(deals), int(seed), commission, wheel == "second")
+
+
+def house_way_cost(house_way="foxwoods", hands=200, seed=0, commission=0.05, banking=False):
+    """What setting by the house way gives up against the best setting, sampled over random
+    hands each valued exactly (``sapsam paigow-poker cost``): a dict with the mean gap per unit
+    bet, its 95% ``half_width``, how often the best play departs, and the same by pattern."""
+    from sapsam.paigow_poker.output import gap_answer
+
+    if int(hands) < 2:
+        raise ValueError(f"hands must be at least 2, got {hands!r}")
+    return gap_answer(house_way, int(hands), int(seed), commission, banking)
+
+
+def side_bets():
+    """The side bets' pay tables, every bonus hand's exact count over all 154,143,080 hands
+    and each table's house edge (``sapsam paigow-poker side-bets``): a dict."""
+    from sapsam.paigow_poker.output import side_bets_answer
+
+    return side_bets_answer()
+
+
+def house_ways():
+    """The shipped house ways: a list of dicts (id, name, casino, source, note, unstated).
+
+    >>> import sapsam
+    >>> [w["id"] for w in sapsam.paigow_poker.house_ways()][0]
+    'foxwoods'
+    """
+    from sapsam.paigow_poker.output import house_ways_answer
+
+    return house_ways_answer()["house_ways"]

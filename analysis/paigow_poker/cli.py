@@ -1,0 +1,196 @@
+"""``sapsam paigow-poker``: Pai Gow Poker against a casino's house way, exactly (best,
+house-ways)."""
+
+import json
+
+import click
+
+from sapsam.cli.common import compile_notice, console, json_option, reports_bad_input, table, wide
+
+
+@click.group("paigow-poker")
+def paigow_poker_command():
+    """Pai Gow Poker: seven cards of 53 (a joker) set into a five-card high hand and a
+    two-card low hand against a dealer who sets by a casino's house way.  Every figure is
+    exact: all 53,524,680 dealer hands of the 46 cards left."""
+
+
+@paigow_poker_command.command("best")
+@click.argument("cards")
+@click.option("--house-way", "way", default="foxwoods", show_default=True,
+              help="The dealer's house way: foxwoods, canterbury-park, harrahs-reno, or a .toml file.")
+@click.option("--banking", is_flag=True, help="You bank: copies are yours.")
+@click.option("--commission", type=click.FloatRange(0, 1, max_open=True), default=0.05,
+              show_default=True, help="Taken from a winning bet, a fraction (0 for no commission).")
+@click.option("--wheel", type=click.Choice(["second", "lowest"]), default="second", show_default=True,
+              help="Where A-2-3-4-5 ranks among straights.")
+@click.option("--deck", default=None, help="Draw the dealer's hands from these cards only (a "
+              "check on a small deck); all 53 by default.")
+@json_option()
+@reports_bad_input
+def best_command(cards, way, banking, commission, wheel, deck, as_json):
+    """Rank every setting of seven CARDS by its exact value against the house way.
+
+    CARDS are seven cards of the 53, the joker written Jk or joker: "Jk As Kd Th 9c 3s 2d".
+    """
+    from sapsam.paigow_poker.game import Rules, parse_deck, parse_hand
+    from sapsam.paigow_poker.measure import compiled_kernels, table_ready
+    from sapsam.paigow_poker.output import best_answer
+    from sapsam.paigow_poker.strategy import house_way
+
+    hand = parse_hand(cards)
+    full = None if deck is None else parse_deck(deck, hand)
+    chosen = house_way(way)
+    compile_notice(as_json, *compiled_kernels())
+    if not as_json and full is None and not table_ready(chosen, Rules(wheel_second=wheel == "second")):
+        click.echo(f"setting all 154,143,080 hands by the {chosen.name} house way, once "
+                   "(a minute or two; about 460 MB in the cache folder)...", err=True)
+    answer = best_answer(hand, way, banking, commission, wheel == "second", full)
+    if as_json:
+        click.echo(json.dumps(answer, indent=2))
+        return
+    out = console()
+    out.print(f"Cards: [bold]{answer['cards']}[/bold]   {'banking' if banking else 'not banking'}, "
+              f"{100 * commission:g}% commission, against the {chosen.name} house way")
+    full = wide(out)
+    grid = table("high hand", "low hand", ">win %", ">push %", ">loss %", ">value", "")
+    for s in answer["settings"]:
+        marks = ", ".join(m for m, on in (("best", s["best"]), ("house way", s["house_way"])) if on)
+        high = f"{s['high']['cards']}  {s['high']['hand']}" if full else s["high"]["cards"]
+        low = f"{s['low']['cards']}  {s['low']['hand']}" if full else s["low"]["cards"]
+        grid.add_row(high, low, f"{100 * s['p_win']:.3f}", f"{100 * s['p_push']:.3f}",
+                     f"{100 * s['p_loss']:.3f}", f"{s['value']:+.5f}", marks)
+    out.print(grid)
+    gives = answer["house_way_gives_up"]
+    out.print(f"house way's setting: {'the best' if gives == 0 else f'gives up {gives:.5f} a unit'}")
+    out.print(f"[dim]exact, against all {answer['dealer_hands']:,} dealer hands of the "
+              f"{'46 cards left' if deck is None else 'deck given'}; value per unit bet[/dim]")
+
+
+@paigow_poker_command.command("edge")
+@click.option("--house-way", "way", default="foxwoods", show_default=True,
+              help="The house way both sides play: foxwoods, canterbury-park, harrahs-reno, or a .toml file.")
+@click.option("--deals", type=click.IntRange(1, 10**10), default=10_000_000, show_default=True,
+              help="Random deals of 14 cards, each met both ways round.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="The deals' seed.")
+@click.option("--commission", type=click.FloatRange(0, 1, max_open=True), default=0.05,
+              show_default=True, help="Taken from a winning bet, a fraction.")
+@click.option("--wheel", type=click.Choice(["second", "lowest"]), default="second", show_default=True,
+              help="Where A-2-3-4-5 ranks among straights.")
+@json_option()
+@reports_bad_input
+def edge_command(way, deals, seed, commission, wheel, as_json):
+    """The house way against itself, banking or not: win, push, loss and the house edge with
+    a 95% confidence interval, the published exact figures beside them."""
+    from sapsam.paigow_poker.game import Rules
+    from sapsam.paigow_poker.measure import compiled_kernels, table_ready
+    from sapsam.paigow_poker.output import edge_answer
+    from sapsam.paigow_poker.strategy import house_way
+
+    chosen = house_way(way)
+    compile_notice(as_json, *compiled_kernels())
+    if not as_json and not table_ready(chosen, Rules(wheel_second=wheel == "second")):
+        click.echo(f"setting all 154,143,080 hands by the {chosen.name} house way, once "
+                   "(a minute or two; about 460 MB in the cache folder)...", err=True)
+    answer = edge_answer(way, deals, seed, commission, wheel == "second")
+    if as_json:
+        click.echo(json.dumps(answer, indent=2))
+        return
+    out = console()
+    out.print(f"The {chosen.name} house way against itself, {100 * commission:g}% commission, "
+              f"{answer['rows'][0]['deals']:,} deals (seed {seed}), each both ways round")
+    grid = table("player", ">win %", ">push %", ">loss %", ">house edge %", ">95% ±")
+    for r in answer["rows"]:
+        grid.add_row("banking" if r["banking"] else "not banking", f"{100 * r['win']:.4f}",
+                     f"{100 * r['push']:.4f}", f"{100 * r['loss']:.4f}", f"{100 * r['edge']:.4f}",
+                     f"{100 * r['half_width']:.4f}")
+    p = answer["published"]
+    if p:
+        grid.add_row("published, not banking", f"{100 * p['win']:.4f}", f"{100 * p['push']:.4f}",
+                     f"{100 * p['loss']:.4f}", f"{100 * p['edge']:.4f}", "exact")
+    out.print(grid)
+    if p:
+        out.print(f"[dim]published: {p['source']}[/dim]")
+
+
+@paigow_poker_command.command("cost")
+@click.option("--house-way", "way", default="foxwoods", show_default=True,
+              help="The dealer's house way, which the player's own setting is also held to.")
+@click.option("--hands", type=click.IntRange(2, 10**6), default=200, show_default=True,
+              help="Random hands, each valued exactly (about a quarter of a second each).")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="The hands' seed.")
+@click.option("--banking", is_flag=True, help="You bank: copies are yours.")
+@click.option("--commission", type=click.FloatRange(0, 1, max_open=True), default=0.05,
+              show_default=True, help="Taken from a winning bet, a fraction.")
+@json_option()
+@reports_bad_input
+def cost_command(way, hands, seed, banking, commission, as_json):
+    """What setting by the house way gives up against the best setting, over random hands:
+    the mean per unit bet with a 95% interval, how often the best play departs, by pattern."""
+    from sapsam.paigow_poker.game import Rules
+    from sapsam.paigow_poker.measure import compiled_kernels, table_ready
+    from sapsam.paigow_poker.output import gap_answer
+    from sapsam.paigow_poker.strategy import house_way
+
+    chosen = house_way(way)
+    compile_notice(as_json, *compiled_kernels())
+    if not as_json and not table_ready(chosen, Rules()):
+        click.echo(f"setting all 154,143,080 hands by the {chosen.name} house way, once "
+                   "(a minute or two; about 460 MB in the cache folder)...", err=True)
+    answer = gap_answer(way, hands, seed, commission, banking)
+    if as_json:
+        click.echo(json.dumps(answer, indent=2))
+        return
+    out = console()
+    out.print(f"The {chosen.name} house way against the best setting, {hands:,} hands (seed {seed}), "
+              f"{'banking' if banking else 'not banking'}: gives up {100 * answer['mean_gap']:.3f} "
+              f"± {100 * answer['half_width']:.3f} points; the best play departs on "
+              f"{100 * answer['departs']:.1f}% of hands")
+    grid = table("pattern", "straight/flush", ">hands", ">departs %", ">gives up (points)", ">95% ±")
+    for r in answer["by_pattern"]:
+        grid.add_row(r["pattern"], "yes" if r["straight_or_flush"] else "", f"{r['hands']:,}",
+                     f"{100 * r['departs']:.1f}", f"{100 * r['mean_gap']:.3f}", f"{100 * r['half_width']:.3f}")
+    out.print(grid)
+
+
+@paigow_poker_command.command("side-bets")
+@json_option()
+@reports_bad_input
+def side_bets_command(as_json):
+    """The side bets' pay tables with the exact count of every bonus hand over all
+    154,143,080 hands, and each table's house edge."""
+    from sapsam.paigow_poker.output import side_bets_answer
+
+    answer = side_bets_answer()
+    if as_json:
+        click.echo(json.dumps(answer, indent=2))
+        return
+    out = console()
+    for t in answer["pay_tables"]:
+        out.print(f"[bold]{t['name']}[/bold], {t['casino']}")
+        grid = table("hand", ">pays", ">hands", ">probability", ">return")
+        for r in t["rows"]:
+            grid.add_row(r["hand"], "loses" if r["pays"] is None else f"{r['pays']:,}",
+                         f"{r['count']:,}", f"{r['probability']:.8f}", f"{r['return']:+.6f}")
+        out.print(grid)
+        published = "" if t["published_edge"] is None else f" (published: {100 * t['published_edge']:g}%)"
+        out.print(f"house edge {100 * t['house_edge']:.4f}%{published}   [dim]{t['source']}[/dim]\n")
+
+
+@paigow_poker_command.command("house-ways")
+@json_option()
+@reports_bad_input
+def house_ways_command(as_json):
+    """The shipped house ways, their casinos and sources."""
+    from sapsam.paigow_poker.output import house_ways_answer
+
+    answer = house_ways_answer()
+    if as_json:
+        click.echo(json.dumps(answer, indent=2))
+        return
+    out = console()
+    for w in answer["house_ways"]:  # lines, not a table: a source's address is long
+        out.print(f"[bold]{w['id']}[/bold]  {w['casino']}")
+        out.print(f"  source: {w['source']}", overflow="fold")
+        if w["unstated"]:
+            out.print(f"  not in the source, played as Foxwoods: {', '.join(w['unstated'])}")

@@ -1,0 +1,58 @@
+"""Pai Gow Poker's web routes (``/api/paigow-poker/...``) and the script of its tab: the same
+JSON as ``sapsam paigow-poker best --json`` and ``house-ways --json``."""
+
+from pathlib import Path
+from typing import Annotated, Literal
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+from pydantic import Field
+
+from sapsam.paigow_poker.game import parse_deck, parse_hand
+from sapsam.paigow_poker.output import best_answer, house_ways_answer
+from sapsam.paigow_poker.strategy import house_way
+from sapsam.web.checks import checking
+from sapsam.web.contract import answers
+from sapsam.web.page import Page
+from sapsam.web.requests import TEXT, Body
+
+router = APIRouter()
+page = Page.beside(__file__, "Pai Gow Poker", "/games/paigow_poker.js")  # its tab in the page
+
+
+class PaiGowPokerRequest(Body):
+    cards: Annotated[str, Field(max_length=TEXT, description='Seven cards of the 53, the joker '
+                                                             '"Jk": "Jk As Kd Th 9c 3s 2d".')]
+    house_way: Annotated[str, Field(max_length=64, description="A shipped house way's id.")] = "foxwoods"
+    banking: bool = False
+    commission: Annotated[float, Field(ge=0, lt=1, description="On a winning bet, e.g. 0.05.")] = 0.05
+    wheel: Literal["second", "lowest"] = "second"
+    deck: Annotated[str | None, Field(max_length=TEXT, description="Draw the dealer's hands from "
+                                      "these cards only (a check); all 53 by default.")] = None
+
+
+@router.post("/api/paigow-poker/best", summary="Rank seven cards' settings exactly against a house way "
+             "(sapsam paigow-poker best --json)", responses=answers(400, 422))
+def paigow_poker_best(body: PaiGowPokerRequest):
+    with checking("cards"):
+        hand = parse_hand(body.cards)
+    with checking("house_way"):
+        if "/" in body.house_way or body.house_way.endswith(".toml"):
+            raise ValueError("the web API takes a shipped house way's id, not a file")
+        house_way(body.house_way)
+    deck = None
+    if body.deck is not None:
+        with checking("deck"):
+            deck = parse_deck(body.deck, hand)
+    return best_answer(hand, body.house_way, body.banking, body.commission, body.wheel == "second", deck)
+
+
+@router.get("/api/paigow-poker/house-ways", summary="The shipped house ways (sapsam paigow-poker "
+            "house-ways --json)", responses=answers())
+def paigow_poker_house_ways():
+    return house_ways_answer()
+
+
+@router.get("/games/paigow_poker.js", include_in_schema=False)
+def script():
+    return FileResponse(Path(__file__).with_name("web.js"), media_type="text/javascript")
