@@ -363,6 +363,14 @@ def _play_many(hands, wins, table, out, found):
         found[i] = _play(hands[i], wins, table, out[i])
 
 
+def setting_values(settings, wins):
+    """cpoker's value of settings (sapsam's codes, front, middle, back): ndarray(float64)."""
+    f = peer_rank(np.ascontiguousarray(settings[:, :3]))
+    m = peer_rank(np.ascontiguousarray(settings[:, 3:8]))
+    b = peer_rank(np.ascontiguousarray(settings[:, 8:]))
+    return np.array([_value(wins, *row) for row in zip(f, m, b)])
+
+
 def read_coefficients(path):
     """cpoker's trained strategy: ``coefficients.data`` (or a checkout holding it) as win
     chances, ndarray(float64) shape (3, 7930): front, middle, back, by poker/v2 rank."""
@@ -494,6 +502,13 @@ def play_chunk(rules, policy, wins, seed, chunk, deals):
     return values, same, int((~legal).sum())
 
 
+def _shown(path):
+    """A path as the result records it: relative to the repository when inside it."""
+    path = Path(path).resolve()
+    root = Path(__file__).resolve().parents[1]
+    return str(path.relative_to(root)) if path.is_relative_to(root) else str(path)
+
+
 def sha256(path):
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
@@ -564,7 +579,7 @@ def run_match(args):
               "deals": len(values), "hands_per_strategy": 2 * len(values),
               "same_setting": same / (2 * len(values)), "peer_illegal_settings": illegal,
               "peer": peer_source(args.cpoker),
-              "sapsam_strategy": {"file": str(strategy), "sha256": sha256(strategy),
+              "sapsam_strategy": {"file": _shown(strategy), "sha256": sha256(strategy),
                                   "card_removal": removal, "manifest": manifest},
               "method": "duplicate deals: each deal's two hands set by both strategies, seats "
                         "swapped; units per hand for sapsam, paired normal 95% interval over "
@@ -690,6 +705,20 @@ def run_check(args):
     found["legal"] = int(legal.sum())
     if not legal.all():
         failures.append("illegal settings")
+    # what sapsam's sorted order decides: the same hands shuffled (as cpoker's matches pass
+    # them) differ only between splits of equal value
+    rng = np.random.default_rng(args.seed)
+    shuffled = np.ascontiguousarray(rng.permuted(hands, axis=1))
+    again = peer_play(shuffled, wins)
+    other, _ = setting_rows(again, rules)
+    moved = ~(other == rows).all(axis=1)
+    worth = setting_values(again, wins) != setting_values(mine, wins)
+    found["rows_changed_by_card_order"] = int(moved.sum())
+    found["value_changed_by_card_order"] = int(worth.sum())
+    print(f"{args.hands:,} hands shuffled: set to other rows {int(moved.sum()):,}, "
+          f"to another value {int(worth.sum()):,}")
+    if worth.any():
+        failures.append("card order changed a value")
     if shutil.which("go") is None:
         print("no Go toolchain: the port is not compared with cpoker's own program")
         failures.append("not compared")
@@ -704,6 +733,8 @@ def run_check(args):
         print(f"{args.hands:,} hands: the port's setting is cpoker's own, card for card: "
               f"{int(equal.sum()):,}")
         found["same_as_cpoker"] = int(equal.sum())
+        found["poker_module"] = "github.com/paulhankin/poker/v2 v2.0.6" + \
+            (f" (local copy {args.poker})" if args.poker else "")
         found["go"] = subprocess.run(["go", "version"], capture_output=True,
                                      text=True).stdout.strip()
         if not equal.all():
@@ -745,4 +776,8 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # run as the module peer_cpoker (this folder is sys.path[0]), so that Numba's cache holds
+    # one module's kernels whether a test imports it or a person runs it
+    import peer_cpoker
+
+    sys.exit(peer_cpoker.main())

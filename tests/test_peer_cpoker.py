@@ -4,6 +4,7 @@ split, and the duplicate-deal arithmetic.  The port against cpoker's own program
 script's ``check`` (it needs the checkout and Go); docs/validation.md says how to run it."""
 
 import importlib.util
+import sys
 from itertools import combinations
 from pathlib import Path
 
@@ -14,9 +15,11 @@ from conftest import SEED, deal_hands
 from sapsam.game.hands import rank3, rank5
 from sapsam.game.ruleset_files import load_ruleset
 
+# imported by the name the script runs under (its __main__ imports it so), which keeps Numba's
+# cache of its kernels loadable from both
 _PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "peer_cpoker.py"
 _SPEC = importlib.util.spec_from_file_location("peer_cpoker", _PATH)
-peer = importlib.util.module_from_spec(_SPEC)
+peer = sys.modules.setdefault("peer_cpoker", importlib.util.module_from_spec(_SPEC))
 _SPEC.loader.exec_module(peer)
 
 
