@@ -51,7 +51,8 @@ def sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen
     work = S.new_work()
     detail = np.zeros((players, players, S.N_DETAIL), np.int64)
     results = np.zeros((players, players, 3), np.int8)
-    hand = np.empty(13, np.uint8)
+    hands = np.empty((opponents, 13), np.uint8)
+    crossed = params[S.P_HANDS] == 2  # criss-cross: the opponents are one player's two hands
     packed = params[S.P_GAME] == S.GAME_MATCH  # every seat's points, see sample_blocks
     hero_aces = 0
     for c in hero:
@@ -59,10 +60,14 @@ def sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen
     for s in range(first, first + count):
         shuffle_prefix(deck, 13 * opponents, state)
         for o in range(opponents):
-            sorted_hand(deck, 13 * o, hand)
+            sorted_hand(deck, 13 * o, hands[o])
+        for o in range(opponents):
+            hand = hands[o]
+            other = hands[o ^ 1] if crossed else hands[o, :0]
             seat = o + 1
-            place(hand, decide(hand, code, tables, policy_points, removal, params, naturals, opponents,
-                               search, state, scratch), params, seat, rows, natural, key, surrender)
+            place(hand, decide(hand, other, code, tables, policy_points, removal, params, naturals,
+                               opponents, search, state, scratch), params, seat, rows, natural, key,
+                  surrender)
             a = 0
             for c in hand:
                 a += is_ace(c)

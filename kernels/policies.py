@@ -312,13 +312,17 @@ def policy_scratch():
 
 
 @njit(cache=True)
-def decide(hand, policy, tables, points, removal, params, naturals, opponents, search, state, scratch):
+def decide(hand, other, policy, tables, points, removal, params, naturals, opponents, search, state,
+           scratch):
     """A policy's decision for one sorted 13-card hand.
 
     Parameters
     ----------
     hand : ndarray(uint8), shape (13,)
         Sorted.
+    other : ndarray(uint8), shape (13,) or (0,)
+        The player's other hand in criss-cross (its cards count in the card-removal model's
+        features), none elsewhere.
     policy, tables, points, removal : int, ndarray(float64), ndarray(float64), Removal
         A :class:`Policy`'s fields, taken apart (a bundle unpacked at every hand costs the
         random policy a quarter of its rate in reference counts): ``code`` (in
@@ -357,13 +361,13 @@ def decide(hand, policy, tables, points, removal, params, naturals, opponents, s
         subset_strengths(hand, params[S.P_WHEEL_SECOND] != 0, s3, s5)
     if (policy == TABLE or policy == HOUSEWAY) and naturals.shape[0] > 0:
         held = best_natural(hand, naturals)
-    return choose(hand, policy, tables, points, removal, params, naturals, held, opponents, search,
-                  state, scratch, s3, s5, l5, scratch[1], scratch[2], -1)
+    return choose(hand, other, policy, tables, points, removal, params, naturals, held, opponents,
+                  search, state, scratch, s3, s5, l5, scratch[1], scratch[2], -1)
 
 
 @njit(cache=True)
-def choose(hand, policy, tables, points, removal, params, naturals, held, opponents, search, state,
-           scratch, s3, s5, l5, splits, rows, size):
+def choose(hand, other, policy, tables, points, removal, params, naturals, held, opponents, search,
+           state, scratch, s3, s5, l5, splits, rows, size):
     """:func:`decide` given the hand's best natural, ``held`` = (index, key) as
     :func:`sapsam.kernels.naturals.best_natural` gives it, and what the hand's setting is found from,
     on this ruleset's strength scale: with ``search``, the strengths of its fronts and
@@ -387,7 +391,7 @@ def choose(hand, policy, tables, points, removal, params, naturals, held, oppone
         outcome_values(params, values)
     kind = value_kind(policy != TABLE, params, values)
     if policy == TABLE and removal.xmean.shape[0] > 0 and not low:
-        prepare(hand, removal, prepared)
+        prepare(hand, other, removal, prepared)
         kind += REMOVED
     split = -1
     best = 0.0
@@ -449,17 +453,18 @@ def _borrowed_removal(removal):
 
 
 @njit(cache=True, nogil=True)
-def play_chunk(hands, policy, rules, opponents, search, states, bounds, rows, natural, natural_key,
-               surrender, c):
+def play_chunk(hands, paired, policy, rules, opponents, search, states, bounds, rows, natural,
+               natural_key, surrender, c):
     """Chunk ``c`` of :func:`play_hands`: hands ``bounds[c]`` up to ``bounds[c + 1]``, by the
-    random stream ``states[c]``."""
+    random stream ``states[c]``; with ``paired``, hand ``i``'s other is hand ``i ^ 1``."""
     hands, code = borrowed(hands), policy.code
     tables, points, removal = borrowed(policy.tables), borrowed(policy.points), _borrowed_removal(policy.removal)
     params, naturals = borrowed(rules.params), borrowed(rules.naturals)
     state = states[c:c + 1].copy()
     scratch = policy_scratch()
     for i in range(bounds[c], bounds[c + 1]):
-        split, nat, key, sur = decide(hands[i], code, tables, points, removal, params, naturals,
+        other = hands[i ^ 1] if paired else hands[i, :0]
+        split, nat, key, sur = decide(hands[i], other, code, tables, points, removal, params, naturals,
                                       opponents, search, state, scratch)
         natural[i] = nat
         natural_key[i] = key
@@ -473,7 +478,8 @@ def play_chunk(hands, policy, rules, opponents, search, states, bounds, rows, na
             rows[i, :] = -1
 
 
-def play_hands(hands, policy, rules, opponents, states, progress=None, steps=8, search=SEARCH_AUTO):
+def play_hands(hands, policy, rules, opponents, states, progress=None, steps=8, search=SEARCH_AUTO,
+               paired=False):
     """Decisions of a :class:`Policy` for many sorted hands, in parallel, under ``rules``
     (:class:`sapsam.kernels.settle.Rules`).
 
@@ -485,7 +491,8 @@ def play_hands(hands, policy, rules, opponents, states, progress=None, steps=8, 
     called after each: the same numbers, told as they come.  ``search`` chooses how
     ``balanced``, ``table`` and ``houseway`` find their setting: :data:`SEARCH_AUTO` (the
     default) as :func:`search_mode` says; ``False`` builds every hand's frontier, for the same
-    decisions; :data:`SEARCH_ONLY` only where :func:`search_mode` gives it.
+    decisions; :data:`SEARCH_ONLY` only where :func:`search_mode` gives it.  ``paired``: the
+    hands are criss-cross players' pairs (hand ``i``'s other is hand ``i ^ 1``, an even count).
     """
     if search is SEARCH_AUTO:
         search = search_mode(*policy, rules.params)
@@ -495,6 +502,8 @@ def play_hands(hands, policy, rules, opponents, states, progress=None, steps=8, 
     else:
         search = bool(search)  # one compiled kernel for Python's and NumPy's booleans
     n = hands.shape[0]
+    if paired and n % 2:
+        raise ValueError(f"paired hands come two by two, got {n}")
     n_chunks = states.shape[0]
     bounds = (np.arange(n_chunks + 1, dtype=np.int64) * n) // max(n_chunks, 1)
     rows = np.empty((n, 3), np.int16)
@@ -504,8 +513,8 @@ def play_hands(hands, policy, rules, opponents, states, progress=None, steps=8, 
     groups = 1 if progress is None else max(1, min(steps, n_chunks // (2 * get_num_threads())))
     cuts = [g * n_chunks // groups for g in range(groups + 1)]
     for first, last in zip(cuts[:-1], cuts[1:]):
-        parallel_for(lambda c: play_chunk(hands, policy, rules, opponents, search, states, bounds, rows,
-                                          natural, natural_key, surrender, c), range(first, last))
+        parallel_for(lambda c: play_chunk(hands, paired, policy, rules, opponents, search, states, bounds,
+                                          rows, natural, natural_key, surrender, c), range(first, last))
         if progress is not None:
             progress(int(bounds[last]), n)
     return rows, natural, natural_key, surrender

@@ -66,12 +66,16 @@ def stack_removals(models):
 
 
 @njit(cache=True)
-def hand_features(hand, out):
-    """The features of a hand (any number of cards) into ``out`` (N_FEATURES,): how many cards
-    of each rank it holds (deuce first), then its three longest suits' lengths, longest first."""
+def hand_features(hand, other, out):
+    """The features of the cards a player holds, a hand and its ``other`` (criss-cross's second
+    hand; none elsewhere), into ``out`` (N_FEATURES,): how many cards of each rank (deuce
+    first), then the three longest suits' lengths, longest first."""
     out[:] = 0.0
     suits = np.zeros(4, np.int64)
     for c in hand:
+        out[c >> 2] += 1.0
+        suits[c & 3] += 1
+    for c in other:
         out[c >> 2] += 1.0
         suits[c & 3] += 1
     suits.sort()
@@ -99,10 +103,11 @@ def bins_of_edges(edges):
 
 
 @njit(cache=True)
-def many_features(hands, out):
-    """:func:`hand_features` of many hands (n, cards) into ``out`` (n, N_FEATURES)."""
+def many_features(hands, paired, out):
+    """:func:`hand_features` of many hands (n, 13) into ``out`` (n, N_FEATURES); with ``paired``,
+    hand ``i``'s other is hand ``i ^ 1`` (criss-cross's two hands of a player)."""
     for i in range(hands.shape[0]):
-        hand_features(hands[i], out[i])
+        hand_features(hands[i], hands[i ^ 1] if paired else hands[i, :0], out[i])
 
 
 @njit(cache=True)
@@ -160,17 +165,25 @@ def removal_scratch():
 
 
 @njit(cache=True)
-def prepare(hand, removal, scratch):
+def prepare(hand, other, removal, scratch):
     """A hand's correction, into ``scratch`` (:func:`removal_scratch`): for row k and bin b the
     relative change ``g`` of its mass, ``win[k, b]`` the mass gained below bin b, ``pay[k, b]``
-    the payments gained above it, and per row the normaliser and the mean royalty's change."""
+    the payments gained above it, and per row the normaliser and the mean royalty's change.
+
+    ``other`` is the player's other hand in criss-cross, whose model is fitted on both hands'
+    cards (its features' mean counts 26 cards); a criss-cross hand decided without it gets no
+    correction rather than a wrong one."""
     x, g, win, pay, total = scratch
-    hand_features(hand, x)
+    hand_features(hand, other, x)
     gamma, xmean, sums = removal.gamma, removal.xmean, removal.bins_sum
     bins = gamma.shape[1]
     features = gamma.shape[2]
+    held = 0.0
+    for f in range(13):
+        held += xmean[f]
+    known = other.shape[0] > 0 or held < 13.5
     for f in range(features):
-        x[f] -= xmean[f]
+        x[f] = x[f] - xmean[f] if known else 0.0
     for k in range(3):
         mass = 0.0
         royalty = 0.0

@@ -153,7 +153,8 @@ def simulate_block(states, first_table, counts, players, seats, rules, n_natural
                     splits, members = out_split, out_rows
                 removal = Removal(removals.gamma[model], removals.xmean[model, :N_FEATURES * removal_on[model]],
                                   removals.bin_of[model], removals.bins_sum[model], removals.rows[model])
-                decision = choose(hands[p], seat_policy[p], tables[model], points[model], removal,
+                other = hands[p ^ 1] if params[r, S.P_HANDS] == 2 else hands[p, :0]
+                decision = choose(hands[p], other, seat_policy[p], tables[model], points[model], removal,
                                   params[r], rule_naturals, best, players - params[r, S.P_HANDS],
                                   seat_search[r, p] and searches, state, scratch, s3[p],
                                   s5[w, p], l5[p], splits, members, sizes[w, p])

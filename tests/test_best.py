@@ -105,7 +105,7 @@ def exact_points(hand, rules, policy, unseen, players=2):
     opponents = []
     for opp in opponent_hands:
         split, natural, key, surrender = KP.decide(
-            opp, *policy.arrays, compiled.params, compiled.naturals,
+            opp, opp[:0], *policy.arrays, compiled.params, compiled.naturals,
             players - 1, KP.searchable(*policy.arrays, compiled.params),
             np.array([1], np.uint64), KP.policy_scratch())
         aces = int(((opp >> 2) == 12).sum())

@@ -144,7 +144,8 @@ def small_fit(tmp_path_factory):
 
 def decision(hand, policy, compiled, opponents, state):
     """A policy's decision for a sorted hand as a Candidate (natural/surrender included)."""
-    split, natural, key, surrender = KP.decide(hand, *policy.arrays, compiled.params, compiled.naturals, opponents,
+    split, natural, key, surrender = KP.decide(hand, hand[:0], *policy.arrays, compiled.params,
+                                               compiled.naturals, opponents,
                                                KP.searchable(*policy.arrays, compiled.params),
                                                state, KP.policy_scratch())
     if split < 0:

@@ -131,7 +131,7 @@ def test_decisions_are_the_best_legal_setting(name, players):
         hand = np.sort(rng.permutation(52)[:13]).astype(np.uint8)
         want = _brute_force(hand, policy, compiled, players - 1)
         for prune in (True, False):
-            split = KP.decide(hand, *policy.arrays, compiled.params, compiled.naturals, players - 1, prune,
+            split = KP.decide(hand, hand[:0], *policy.arrays, compiled.params, compiled.naturals, players - 1, prune,
                               state, scratch)[0]
             assert split == want
 
@@ -144,7 +144,7 @@ def test_greedy_and_random_set_legal_hands(high_order):
             policy = make_policy(name, rules, 4)
             for _ in range(20):
                 hand = np.sort(rng.permutation(52)[:13]).astype(np.uint8)
-                split = KP.decide(hand, *policy.arrays, compiled.params, compiled.naturals, 3, False,
+                split = KP.decide(hand, hand[:0], *policy.arrays, compiled.params, compiled.naturals, 3, False,
                                   np.array([7], np.uint64), KP.policy_scratch())[0]
                 assert KP.split_legal(hand, split, compiled.params)
 

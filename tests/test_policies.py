@@ -61,7 +61,7 @@ def decide(hand, policy, rules, players, state=None):
     compiled = rules.compile()
     state = np.array([12345], np.uint64) if state is None else state
     search = KP.searchable(*policy.arrays, compiled.params)
-    return KP.decide(hand, *policy.arrays, compiled.params, compiled.naturals, players - 1, search, state,
+    return KP.decide(hand, hand[:0], *policy.arrays, compiled.params, compiled.naturals, players - 1, search, state,
                      KP.policy_scratch())
 
 
@@ -272,7 +272,8 @@ def test_random_is_uniform_over_legal_settings():
     draws = 10 * n_legal
     splits = np.empty(draws, np.int64)
     for i in range(draws):
-        splits[i] = KP.decide(hand, *policy.arrays, compiled.params, compiled.naturals, 1, False, state, scratch)[0]
+        splits[i] = KP.decide(hand, hand[:0], *policy.arrays, compiled.params, compiled.naturals, 1, False,
+                              state, scratch)[0]
     counts = np.bincount(splits, minlength=72072)
     assert counts[~legal].sum() == 0, "random drew an illegal split"
     # per split: chi-square with n_legal - 1 degrees of freedom (10 expected per cell); accept

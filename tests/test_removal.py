@@ -48,7 +48,7 @@ def corrected_tables(hand, policy, mass, rules):
     """The EV tables of the field less the hand's cards, built whole (the reference)."""
     compiled = rules.compile()
     x = np.zeros(KR.N_FEATURES)
-    KR.hand_features(hand, x)
+    KR.hand_features(hand, hand[:0], x)
     removal = policy.removal
     g = np.maximum(np.einsum("kbf,f->kb", removal.gamma, x - removal.xmean), -1.0)
     corrected = mass * (1.0 + np.take_along_axis(g, removal.bin_of[:, :N_STRENGTHS], axis=1))
@@ -65,7 +65,7 @@ def test_each_entry_is_the_corrected_fields(rules_id, players):
     scratch = KR.removal_scratch()
     for hand in deal_sorted_hands(5, Stream(11, "hands")):
         want = corrected_tables(hand, policy, mass, rules)
-        KR.prepare(hand, policy.removal, scratch)
+        KR.prepare(hand, hand[:0], policy.removal, scratch)
         for k in range(3):
             pool = np.flatnonzero(THREE_CARD if k == 0 else ~THREE_CARD)
             for s in rng.choice(pool, 40):
@@ -86,7 +86,7 @@ def test_decisions_are_the_best_against_the_corrected_field(rules_id, players):
     frontier, splits, rows = frontier_scratch(), np.empty(36036, np.int32), np.empty((36036, 3), np.int16)
     changed = 0
     for hand in deal_sorted_hands(300, Stream(12, "hands", (players,))):
-        split, natural, _, surrender = KP.decide(hand, *policy.arrays, compiled.params, compiled.naturals,
+        split, natural, _, surrender = KP.decide(hand, hand[:0], *policy.arrays, compiled.params, compiled.naturals,
                                                  players - 1, search, state, scratch)
         if split < 0:
             continue  # a natural or surrender: the same rules as without the model

@@ -32,7 +32,7 @@ def kernel_decisions(hands, policy, tables, points, removal, params, naturals, o
         scratch = KP.policy_scratch()
         state = np.zeros(1, np.uint64)
         for i in range(c * n // 64, (c + 1) * n // 64):
-            split, natural, key, surrender = KP.decide(hands[i], policy, tables, points, removal, params,
+            split, natural, key, surrender = KP.decide(hands[i], hands[i, :0], policy, tables, points, removal, params,
                                                        naturals, opponents, search, state, scratch)
             out[i, 0], out[i, 1], out[i, 2], out[i, 3] = split, natural, key, surrender
 

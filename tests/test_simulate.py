@@ -166,9 +166,11 @@ def test_seats_decide_as_the_policy_kernel_does(rules_ids, policy, tables):
         rows, natural, key, surrender, aces, bank = [], [], [], [], [], []
         search = searchable(*seat.arrays, compiled.params)
         for table, hands in naive_deals(sim):
-            decisions = [decide(np.array(h, np.uint8), *seat.arrays, compiled.params, compiled.naturals, 3, search,
-                                state, scratch)
-                         for h in hands]
+            # criss-cross: a hand's other is its player's second hand (seats 2q, 2q + 1)
+            decisions = [decide(np.array(h, np.uint8),
+                                np.array(hands[i ^ 1] if rules.hands == 2 else [], np.uint8),
+                                *seat.arrays, compiled.params, compiled.naturals, 3, search, state, scratch)
+                         for i, h in enumerate(hands)]
             rows.append([split_rows(np.array(h, np.uint8), d[0], compiled.params) if d[0] >= 0
                          else (0, 0, 0)
                          for h, d in zip(hands, decisions)])

@@ -212,9 +212,11 @@ def decide(policy, rules, players, hands, states, progress=None):
     compiled = rules.compile()
     shape = hands.shape[:-1]
     flat = np.ascontiguousarray(hands.reshape(-1, 13), np.uint8)
+    # criss-cross tables (..., seats, 13): a player's two hands side by side, each the other's
+    paired = rules.hands == 2 and len(shape) >= 2 and shape[-1] % 2 == 0
     rows, natural, key, surrender = play_hands(flat, policy.arrays, compiled.arrays,
                                                rules.opposing_hands(players), states,
-                                               progress)
+                                               progress, paired=paired)
     return Decisions(rows.reshape(*shape, 3), natural.reshape(shape), key.reshape(shape),
                      surrender.reshape(shape))
 

@@ -182,10 +182,10 @@ def fit_removal(rules, players, row_mass, surrender_rate, rounds=4, tables=None,
         flat = dealt.reshape(-1, 13)
         rows, _, _, surrender = _kp.play_hands(flat, policy.arrays, compiled.arrays,
                                                rules.opposing_hands(players),
-                                               stream.child(1).states(CHUNKS))
+                                               stream.child(1).states(CHUNKS), paired=hands == 2)
         rows = rows.reshape(tables, players * hands, 3).astype(np.int64)
         x = np.zeros((len(flat), _kr.N_FEATURES))
-        _kr.many_features(flat, x)
+        _kr.many_features(flat, hands == 2, x)
         x = x.reshape(tables, players * hands, _kr.N_FEATURES)
         xs = x[:, pairs[:, 0]].reshape(-1, _kr.N_FEATURES)
         ys = rows[:, pairs[:, 1]].reshape(-1, 3)
