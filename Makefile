@@ -82,7 +82,8 @@ notebooks: $(STAMP)
 	$(PY) notebooks/execute.py
 
 # Fitted strategies shipped in the package (analysis/play/strategies/): every named ruleset at
-# each table it is played at, 2, 3 and 4 players (criss-cross 2 only; ~7 min on 2 cores).  Written there explicitly: a plain `sapsam fit`
+# each table it is played at, 2, 3 and 4 players (criss-cross 2 only; about an hour on 2 cores,
+# the card-removal rounds most of it).  Written there explicitly: a plain `sapsam fit`
 # writes into the user's data folder.
 SHIPPED := analysis/play/strategies
 strategies: warm
@@ -102,7 +103,7 @@ houseways: warm
 	$(VENV)/bin/sapsam houseway --rules two-four --players 2 --tables 20000 --seed 0 \
 	    --out results/houseway --price --quiet
 
-# Every committed artifact under results/, regenerated in order (about 2 hours on 2 cores):
+# Every committed artifact under results/, regenerated in order (most of a day on 2 cores):
 # strategies, the exploitability bracket, the million-table report, the house ways and their
 # price, the strategy charts, the executed notebooks and the benchmark table.
 results: strategies exploits ofc-strategies
@@ -156,21 +157,17 @@ ofc: warm
 
 # The exploitability of every shipped fit (results/exploit/, hours on 2 cores): heads-up
 # two-four, the one with a published peer, on 2,000 deals, `standard` at 4 players and
-# criss-cross on 1,000, every other table on 300 (each deal is played from every seat).  A
-# table's result is remade only when its fit is newer; an interrupted run resumes from its
-# checkpoint, so `make exploits` can be stopped and started again, and each finished table
-# committed as it lands.
+# criss-cross on 1,000, every other table on 300 (each deal is played from every seat).  Only
+# the tables whose result is missing or older than their fit (manifest dates) are measured; an
+# interrupted run resumes from its checkpoint, so `make exploits` can be stopped and started
+# again, and each finished table committed as it lands.
 exploits: warm
-	$(MAKE) $$($(PY) -m sapsam.game.ruleset_files --tables | \
-	    while read -r rules players; do echo results/exploit/$$rules-$${players}p-fitted.json; done)
+	$(PY) -m sapsam.output.exploits --stale results/exploit | while read -r rules players deals; do \
+	    echo "exploit $$rules, $$players players, $$deals deals"; \
+	    $(VENV)/bin/sapsam exploit --rules $$rules --players $$players --deals $$deals \
+	        --samples 2000 --seed 1 --out results/exploit/$$rules-$${players}p-fitted.json \
+	        --quiet --resume || exit 1; done
 	$(PY) -m sapsam.output.exploits results/exploit
-
-results/exploit/%-fitted.json: $(SHIPPED)/%.npz
-	@table=$*; rules=$${table%-*}; players=$${table##*-}; players=$${players%p}; \
-	case $$table in two-four-2p) deals=2000;; standard-4p|criss-cross-2p) deals=1000;; *) deals=300;; esac; \
-	echo "exploit $$rules, $$players players, $$deals deals"; \
-	$(VENV)/bin/sapsam exploit --rules $$rules --players $$players --deals $$deals --samples 2000 \
-	    --seed 1 --out $@ --quiet --resume
 
 clean:
 	rm -rf $(VENV) .pytest_cache

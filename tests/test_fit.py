@@ -302,6 +302,19 @@ def test_the_exploitability_table_gathers_every_result(tmp_path):
         exploit_rows(tmp_path)
 
 
+def test_make_exploits_measures_the_tables_older_than_their_fit(tmp_path):
+    from sapsam.game.ruleset_files import shipped_tables
+    from sapsam.output.exploits import DEALS, stale_tables
+
+    everything = stale_tables(tmp_path)  # no results: every shipped table
+    assert [(r, p) for r, p, _ in everything] == shipped_tables()
+    assert dict(((r, p), d) for r, p, d in everything)[("two-four", 2)] == 2000
+    assert dict(((r, p), d) for r, p, d in everything)[("basic", 3)] == DEALS
+    for date, stale in (("2000-01-01T00:00:00+00:00", True), ("2999-01-01T00:00:00+00:00", False)):
+        (tmp_path / "two-four-2p-fitted.json").write_text(json.dumps({"provenance": {"date": date}}))
+        assert (("two-four", 2, 2000) in stale_tables(tmp_path)) is stale
+
+
 def test_interrupted_fit_resumes_to_the_same_strategy(tmp_path):
     """Rounds are checkpointed: 2 rounds, then a resumed run to 4, equal 4 rounds in one go."""
     from sapsam.strategy.fit import fit_equilibrium

@@ -164,11 +164,16 @@ def as_toml(rules):
     return tomli_w.dumps(as_dict(rules), multiline_strings=False, indent=2)
 
 
+def shipped_tables():
+    """(ruleset id, players) of each named ruleset at each table size it is played at: the
+    tables a strategy ships for."""
+    return [(rid, players) for rid in ruleset_ids() for players in load_ruleset(rid).tables]
+
+
 if __name__ == "__main__":  # `python -m sapsam.game.ruleset_files --tables`, for the Makefile
     import sys
 
     if sys.argv[1:] != ["--tables"]:
         sys.exit("usage: python -m sapsam.game.ruleset_files --tables")
-    for rid in ruleset_ids():  # each named ruleset and table size it is played at
-        for players in load_ruleset(rid).tables:
-            print(rid, players)
+    for rid, players in shipped_tables():
+        print(rid, players)
