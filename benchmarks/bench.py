@@ -390,6 +390,55 @@ def best(context):
                      "s/hand", 1, 0.25)]
 
 
+def _yardstick_kernel():
+    """A prange loop of ``count_legal`` over many hands (built on first use: kernels are
+    imported lazily)."""
+    from numba import njit, prange
+
+    from sapsam.kernels.settings import count_legal
+
+    @njit(parallel=True, cache=True)
+    def enumerate_all(hands, out):
+        for i in prange(hands.shape[0]):
+            out[i] = count_legal(hands[i], False)
+
+    return enumerate_all
+
+
+@benchmark("yardstick")
+def yardstick(context):
+    """Issue 39's yardstick and ``best`` against it, in the same run on the same threads: the
+    exhaustive enumeration of all 72,072 splits, with legality, of the 30,000 opponent hands of
+    10,000 4-player tables; and ``best`` with 10,000 fitted 4-player tables on a hand whose
+    Pareto frontier has 100 or more members (the first such of a seeded search), as a ratio."""
+    from sapsam.game.cards import format_cards
+    from sapsam.kernels.settings import pareto_frontier
+    from sapsam.measure.best import best_setting
+
+    n = context.size(10000, 1000)
+    threads = max(thread_counts(1, 2))
+    hands = random_deals(context.rng, 3 * n)
+    counts = np.empty(len(hands), np.int64)
+    enumerate_all = _yardstick_kernel()
+    enumerate_all(hands[:10], counts[:10])  # compile
+    base = context.time(lambda: enumerate_all(hands, counts), threads)
+    search = np.random.default_rng(SEED)
+    while True:
+        hand = np.sort(search.permutation(52)[:13]).astype(np.uint8)
+        if len(pareto_frontier(hand, False)[1]) >= 100:
+            break
+    members = len(pareto_frontier(hand, False)[1])
+    text = format_cards(hand, descending=True)
+    best_setting(text, "standard", 4, "fitted", 200, seed=SEED)  # warm-up
+    seconds = context.time(lambda: best_setting(text, "standard", 4, "fitted", n, seed=SEED), threads)
+    ratio = np.asarray(seconds) / np.median(base)
+    return [rate_row(f"yardstick: all 72,072 splits of {3 * n:,} hands, with legality", threads, base,
+                     3 * n, "hands/s"),
+            Row(f"best, {n:,} fitted 4-player tables, {text} ({members} frontier members), "
+                "as a share of the yardstick's time", threads, float(ratio.min()),
+                float(np.median(ratio)), "x yardstick", 0.2, higher_is_better=False)]
+
+
 @benchmark("paigow")
 def paigow(context):
     """Pai Gow tiles: the whole exact house-edge table (3,620 hands x 35,960 banker hands,
