@@ -82,10 +82,10 @@ def sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen
             surrender[0, 0] = cand_surrender[c]
             S.settle_into(rules, table, net, 0, work, detail, results, True)
             if packed:
-                code = 0
+                seats = 0  # not `code`: that name holds the opponents' policy
                 for p in range(players):
-                    code |= net[0, p] << (3 * p)
-                points[c, s] = code
+                    seats |= net[0, p] << (3 * p)
+                points[c, s] = seats
             else:
                 points[c, s] = net[0, 0]
             for j in range(1, players):

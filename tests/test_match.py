@@ -14,6 +14,7 @@ from sapsam.game.ruleset_files import load_ruleset
 from sapsam.game.settings import sorted_hand
 from sapsam.kernels import match as KM
 from sapsam.measure.best import candidates, simulate
+from sapsam.measure.exploit import policy_candidate
 from sapsam.measure.match import (
     deal_points,
     match_equity,
@@ -206,3 +207,24 @@ def test_match_and_best_score_in_a_terminal_at_80_columns_and_piped():
     assert best.status == 0, best.out
     assert "win" in best.out and "Traceback" not in best.out
     assert max(map(len, best.out.splitlines())) <= 80
+
+
+def test_the_sampler_scores_every_sample_with_the_fitted_opponents():
+    """Heads-up with exactly the opponent's 13 cards left unseen, every sample deals the same
+    hand: each of its 300 samples (three blocks) must score what the fitted policy's own
+    decisions score, settled directly, on each of forty decks.  (The packed points once took
+    the name of the opponents' policy code, so after a block's first sample the opponent
+    played another policy: nine of these decks scored differently.)"""
+    rules = load_ruleset(RULES)
+    policy = make_policy("fitted", rules, 2)
+    state = np.ones(1, np.uint64)  # the fitted policy draws nothing
+    for seed in range(40):
+        deck = np.random.default_rng(seed).permutation(52).astype(np.uint8)
+        cards, unseen = np.sort(deck[:13]), np.sort(deck[13:26])
+        own = policy_candidate(cards, policy, rules, 2, state)
+        rows = np.array([[own.rows, policy_candidate(unseen, policy, rules, 2, state).rows]], np.int16)
+        expected = score.settle_tables(rules, rows)[0]
+        codes, _ = simulate(cards, rules, 2, policy, [own], 300, Stream(seed, "opponents"),
+                            unseen=unseen, packed=True)
+        assert (codes[0] & 7 == expected[0]).all(), seed
+        assert (codes[0] >> 3 & 7 == expected[1]).all(), seed
