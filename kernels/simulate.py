@@ -28,7 +28,7 @@ from sapsam.kernels.evaluate import WHEEL_SECOND, is_ace
 from sapsam.kernels.low_settings import low_subset_strengths
 from sapsam.kernels.naturals import best_held, kind_keys
 from sapsam.kernels.policies import _borrowed_removal, choose, place, policy_scratch
-from sapsam.kernels.removal import N_FEATURES, Removal
+from sapsam.kernels.removal import Removal
 from sapsam.kernels.rng import shuffle_prefix, sorted_hand
 from sapsam.kernels.settings import (
     N_FIVES,
@@ -56,7 +56,7 @@ SEARCH_RULESETS = 6
 # (M,) + POINTS_SHAPE of the run's models, each seat's model per ruleset (R, P) and whether it
 # searches (sapsam.kernels.policies.searchable) under that ruleset (R, P), the models' card-removal
 # models stacked (a sapsam.kernels.removal.Removal of (M, ...) arrays) and whether each has one (M,)
-Seats = namedtuple("Seats", ["policy", "tables", "points", "model", "search", "removal", "removal_on"])
+Seats = namedtuple("Seats", ["policy", "tables", "points", "model", "search", "removal", "removal_features"])
 
 
 @njit(cache=True, nogil=True)
@@ -69,7 +69,7 @@ def simulate_block(states, first_table, counts, players, seats, rules, n_natural
                                                borrowed(seats.model), borrowed(seats.search))
     params, royalty, naturals = borrowed(rules.params), borrowed(rules.royalty), borrowed(rules.naturals)
     acc, hist = borrowed(acc), borrowed(hist)
-    removals, removal_on = _borrowed_removal(seats.removal), borrowed(seats.removal_on)
+    removals, removal_features = _borrowed_removal(seats.removal), borrowed(seats.removal_features)
     n_rules = params.shape[0]
     state = states[b:b + 1].copy()
     deck = np.arange(52).astype(np.uint8)
@@ -151,7 +151,7 @@ def simulate_block(states, first_table, counts, players, seats, rules, n_natural
                     splits, members = front_split[w, p], front_rows[w, p]
                 else:  # a frontier is built at the decision that needs it, in the scratch's room
                     splits, members = out_split, out_rows
-                removal = Removal(removals.gamma[model], removals.xmean[model, :N_FEATURES * removal_on[model]],
+                removal = Removal(removals.gamma[model], removals.xmean[model, :removal_features[model]],
                                   removals.bin_of[model], removals.bins_sum[model], removals.rows[model])
                 other = hands[p ^ 1] if params[r, S.P_HANDS] == 2 else hands[p, :0]
                 decision = choose(hands[p], other, seat_policy[p], tables[model], points[model], removal,

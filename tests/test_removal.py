@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from reference_decide import _best
 
+from sapsam.game.cards import parse_hand
 from sapsam.game.ruleset_files import load_ruleset
 from sapsam.kernels import policies as KP
 from sapsam.kernels import removal as KR
@@ -38,8 +39,9 @@ def model_policy(rules, players, scale=1.0):
     if model is None:
         rng = np.random.default_rng(7)
         gamma = rng.normal(0, 0.05, (3, KR.N_BINS, KR.N_FEATURES))
-        xmean = np.r_[np.ones(13), 4.9, 3.7, 2.7]  # about the features' means
-        model = (gamma, xmean, KR.removal_edges(mass))
+        x = np.zeros((200, KR.N_FEATURES))
+        KR.many_features(np.stack(deal_sorted_hands(200, Stream(12, "hands"))), False, x)
+        model = (gamma, x.mean(axis=0), KR.removal_edges(mass))  # about the features' means
     gamma, xmean, edges = model
     return Policy.from_row_mass("fitted", mass, rules, str(path), rate, (gamma * scale, xmean, edges)), mass
 
@@ -50,7 +52,8 @@ def corrected_tables(hand, policy, mass, rules):
     x = np.zeros(KR.N_FEATURES)
     KR.hand_features(hand, hand[:0], x)
     removal = policy.removal
-    g = np.maximum(np.einsum("kbf,f->kb", removal.gamma, x - removal.xmean), -1.0)
+    x = x[:removal.xmean.size]  # the model's own features
+    g = np.maximum(np.einsum("kbf,f->kb", removal.gamma[:, :, :x.size], x - removal.xmean), -1.0)
     corrected = mass * (1.0 + np.take_along_axis(g, removal.bin_of[:, :N_STRENGTHS], axis=1))
     corrected /= corrected.sum(axis=1, keepdims=True)
     return KV.ev_tables(corrected, compiled.params, compiled.royalty,
@@ -114,6 +117,42 @@ def test_search_and_frontier_decide_alike_bit_for_bit():
                             search=False)
     for a, b in zip(searched, scanned):
         assert np.array_equal(a, b)
+
+
+def test_the_features_of_a_hand():
+    """Counts and suits (the first 16, a model of 2026-11-28's), then what is not linear in
+    them: which ranks are held two, three or four times, and the suit lengths' powers."""
+    hand = np.sort(parse_hand("As Ah Ad Ks Kh 2s 3s 4s 5s 7c 8c 9d Td"))
+    x = np.full(KR.N_FEATURES, -1.0)
+    KR.hand_features(hand, hand[:0], x)
+    counts = np.array([1, 1, 1, 1, 0, 1, 1, 1, 1, 0, 0, 2, 3])  # deuce to ace
+    np.testing.assert_array_equal(x[:13], counts)
+    np.testing.assert_array_equal(x[13:16], [6, 3, 2])  # spades, diamonds, then hearts or clubs
+    twice, thrice, four = (x[16 + 13 * i:29 + 13 * i] for i in range(3))
+    np.testing.assert_array_equal(twice, counts == 2)
+    np.testing.assert_array_equal(thrice, counts == 3)
+    np.testing.assert_array_equal(four, np.zeros(13))
+    np.testing.assert_array_equal(x[55:], [36, 9, 4, 216, 27, 8])
+    assert KR.N_FEATURES == 61 and KR.BASE_FEATURES == 16
+
+
+def test_a_model_of_the_first_features_decides_as_before_when_stacked():
+    """A fit of the first 16 features (the shipped fits of 2026-11-28) read alone and read from
+    a simulation's stack, padded to every feature, corrects every entry alike, bit for bit."""
+    rules = load_ruleset("two-four")
+    policy = make_policy("fitted", rules, 2)
+    if policy.removal.xmean.size != KR.BASE_FEATURES:
+        pytest.skip("the shipped two-four fit has every feature")
+    stacked, features = KR.stack_removals([policy.removal, KR.no_removal()])
+    assert features.tolist() == [KR.BASE_FEATURES, 0]
+    alone, from_stack = KR.removal_scratch(), KR.removal_scratch()
+    padded = KR.Removal(stacked.gamma[0], stacked.xmean[0, :features[0]], stacked.bin_of[0],
+                        stacked.bins_sum[0], stacked.rows[0])
+    for hand in deal_sorted_hands(50, Stream(15, "hands")):
+        KR.prepare(hand, hand[:0], policy.removal, alone)
+        KR.prepare(hand, hand[:0], padded, from_stack)
+        for a, b in zip(alone[1:], from_stack[1:]):
+            assert np.array_equal(a, b)
 
 
 def test_a_model_of_zeros_changes_nothing():

@@ -102,7 +102,7 @@ class Compiled:
     points: np.ndarray  # float64 (M,) + sapsam.kernels.policies.POINTS_SHAPE: ... and their points
     seat_model: np.ndarray  # int64 (R, P): which model each seat uses under each ruleset
     removal: tuple  # sapsam.kernels.removal.Removal of the models' card-removal models, stacked (M, ...)
-    removal_on: np.ndarray  # bool (M,): whether each model has one
+    removal_features: np.ndarray  # int64 (M,): each model's features (0: it has none)
     params: np.ndarray
     royalty: np.ndarray
     naturals: np.ndarray
@@ -117,7 +117,7 @@ class Compiled:
         """bool (R, P): whether each seat may search for its setting under each ruleset
         (sapsam.kernels.policies.searchable); derived from the arrays above, so not fingerprinted."""
         return np.array([[_kp.searchable(code, self.tables[model], self.points[model],
-                                         _kr.no_removal() if not self.removal_on[model] else
+                                         _kr.no_removal() if not self.removal_features[model] else
                                          _kr.Removal(*(a[model] for a in self.removal)), params)
                           for code, model in zip(self.seat_policy, models)]
                          for params, models in zip(self.params, self.seat_model)], np.bool_)
@@ -164,9 +164,9 @@ def compile_simulation(sim):
             seat_model[r, p * hands:(p + 1) * hands] = index[key]
     bank_mode = np.array([_bank_mode(r) for r in rulesets], np.int64)
     bank_seat = np.array([min(r.bank.seat, players - 1) for r in rulesets], np.int64)
-    removal, removal_on = _kr.stack_removals(removals)
+    removal, removal_features = _kr.stack_removals(removals)
     return Compiled(rulesets, seat_policy, np.stack(tables), np.stack(points), seat_model,
-                    removal, removal_on,
+                    removal, removal_features,
                     np.stack([c.params for c in compiled]).reshape(n_rules, N_PARAMS),
                     np.stack([c.royalty for c in compiled]), naturals, n_naturals,
                     np.array(kinds, np.int64), natural_index, bank_mode, bank_seat)
@@ -233,7 +233,7 @@ def run_blocks(sim, compiled, blocks):
     hist = np.zeros((len(blocks), n_rules, sim.players, _ks.N_HIST), np.int64)
     held = np.zeros((len(blocks), n_rules, k_max), np.int64)
     seats = _ks.Seats(compiled.seat_policy, compiled.tables, compiled.points, compiled.seat_model,
-                      compiled.seat_search, compiled.removal, compiled.removal_on)
+                      compiled.seat_search, compiled.removal, compiled.removal_features)
     rules = Rules(compiled.params, compiled.royalty, compiled.naturals)
     _ks.simulate_blocks(states, first, counts, len(compiled.seat_policy), seats, rules, compiled.n_naturals,
                         compiled.natural_kinds, compiled.natural_index, compiled.bank_mode,

@@ -131,13 +131,15 @@ def load_removal(path):
     :meth:`sapsam.play.policy.Policy.from_row_mass` takes it, (gamma, xmean, edges), or None if
     it has none (a fit under a low middle, or an older file)."""
     from sapsam.base.files import load_npz
-    from sapsam.kernels.removal import N_BINS, N_FEATURES
+    from sapsam.kernels.removal import BASE_FEATURES, N_BINS, N_FEATURES
 
     data = load_npz(path, "strategy file (as 'sapsam fit' writes)", ("row_mass",))
     if not all(key in data for key in REMOVAL_KEYS):
         return None
     gamma, xmean, edges = (data[key] for key in REMOVAL_KEYS)
-    shapes = {"removal_gamma": (3, N_BINS, N_FEATURES), "removal_xmean": (N_FEATURES,),
+    # the features a model was fitted with: the first 16 (fits of 2026-11-28) or all of them
+    features = xmean.shape[0] if xmean.shape[:1] == (BASE_FEATURES,) else N_FEATURES
+    shapes = {"removal_gamma": (3, N_BINS, features), "removal_xmean": (features,),
               "removal_edges": (3, N_BINS)}
     for key, array in zip(REMOVAL_KEYS, (gamma, xmean, edges)):
         if array.shape != shapes[key]:
