@@ -70,10 +70,9 @@ serve: warm
 test-slow: warm
 	$(PY) -m pytest -m slow
 
-# Recompile first: Numba keys a cache entry on the function's own file only, so an entry can
-# be stale after an edit to an inlined callee in another module.  Compiling is not timed.
+# Compiling is not timed (a kernel source changed since the cache was written: the whole cache
+# is dropped and compiled afresh, sapsam.base.jit.forget_stale).
 bench: $(STAMP)
-	find analysis kernels -name '*.nbi' -o -name '*.nbc' | xargs rm -f
 	$(PY) benchmarks/bench.py --out results/benchmarks.md
 
 # Runs every notebooks/*.ipynb in place with its full sample budget and saves the outputs

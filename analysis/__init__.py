@@ -18,6 +18,20 @@ from importlib import import_module
 
 __version__ = "0.1.0"
 
+
+def _forget_stale_kernels():
+    """Numba's cache beside the kernels is dropped when a kernel source changed
+    (:func:`sapsam.base.jit.forget_stale`): before any kernel is loaded from it."""
+    from importlib.util import find_spec
+    from pathlib import Path
+
+    from sapsam.base.jit import forget_stale
+
+    forget_stale(Path(__file__).parent, Path(find_spec("sapsam.kernels").origin).parent)
+
+
+_forget_stale_kernels()
+
 _API = ("best", "review", "score", "settings", "rulesets", "ruleset", "simulate", "report",
         "exploit", "houseway", "chart")
 

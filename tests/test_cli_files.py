@@ -256,3 +256,38 @@ def test_cache_check_sees_a_kernel_compiled_or_not(tmp_path, monkeypatch):
         assert cached([module.twice], route=False)
     finally:
         sys.modules.pop("fresh_kernel", None)
+
+
+def test_a_changed_kernel_source_drops_the_whole_cache(tmp_path, monkeypatch):
+    """Numba keys a cache entry on its own file, but kernels compile their callees from other
+    files into themselves: an edit to any kernel source drops every cached kernel beside the
+    sources (:func:`sapsam.base.jit.forget_stale`), once, and an unchanged tree keeps them."""
+    from sapsam.base.jit import forget_stale
+
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    package, kernels = tmp_path / "sapsam", tmp_path / "kernels"
+    game = package / "ofc" / "kernels"
+    for folder in (kernels, game):
+        (folder / "__pycache__").mkdir(parents=True)
+    (kernels / "removal.py").write_text("N_FEATURES = 16\n")
+    (game / "board.py").write_text("from sapsam.kernels.removal import N_FEATURES\n")
+    (package / "cli.py").write_text("# not a kernel\n")
+
+    def entries():
+        for folder in (kernels, game):
+            for name in ("f-1.py311.nbi", "f-1.py311.1.nbc"):
+                (folder / "__pycache__" / name).write_bytes(b"machine code")
+
+    entries()
+    assert forget_stale(package, kernels) == 4  # no digest yet: nothing can be trusted
+    entries()
+    assert forget_stale(package, kernels) == 0
+    (package / "cli.py").write_text("# edited, still not a kernel\n")
+    assert forget_stale(package, kernels) == 0
+    (kernels / "removal.py").write_text("N_FEATURES = 61\n")
+    assert forget_stale(package, kernels) == 4
+    assert not list(game.glob("__pycache__/*.nb*")) and not list(kernels.glob("__pycache__/*.nb*"))
+    entries()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "elsewhere"))
+    (game / "board.py").write_text("# edited\n")
+    assert forget_stale(package, kernels) == 0  # a cache elsewhere is left alone

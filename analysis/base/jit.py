@@ -32,3 +32,63 @@ def cached(dispatchers, **arguments):
             return True  # Numba's internals moved: say nothing rather than something wrong
     return True
 
+
+
+def _kernel_sources(package, kernels):
+    """The kernel source files: every ``.py`` of the 13-card kernels (``kernels``, the folder
+    of sapsam.kernels) and of each game's (``package``'s ``*/kernels/`` and ``*/kernels.py``)."""
+    from pathlib import Path
+
+    package, kernels = Path(package), Path(kernels)
+    return sorted({*kernels.glob("*.py"), *package.glob("*/kernels/*.py"), *package.glob("*/kernels.py")})
+
+
+def sources_digest(sources):
+    """SHA-256 (hex) of source files' names and contents, in the order given."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for path in sources:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def forget_stale(package, kernels):
+    """Drop Numba's cache beside the kernels when any kernel's source has changed.
+
+    Numba keys a cached kernel on its own file only, yet compiles the kernels it calls from
+    other files into it: after an edit to one file (or an upgrade over an old cache), another
+    file's cached kernel can still hold the old code of its callees, and give old answers,
+    or crash when an array it allocates has changed size.  So the cache carries a digest of
+    every kernel source (``kernels/__pycache__/sources.sha256``); when it differs, every
+    cached kernel beside the sources is deleted and compiles afresh on first use
+    (``sapsam compile``).  A cache elsewhere (``NUMBA_CACHE_DIR``, or a user-wide one beside a
+    read-only install) is left alone: nothing here can tell its age.  Returns how many cached
+    files were deleted."""
+    import os
+    from pathlib import Path
+
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return 0
+    sources = _kernel_sources(package, kernels)
+    digest = sources_digest(sources)
+    stamp = Path(kernels) / "__pycache__" / "sources.sha256"
+    try:
+        if stamp.read_text() == digest:
+            return 0
+    except OSError:
+        pass
+    deleted = 0
+    try:
+        for folder in {path.parent / "__pycache__" for path in sources}:
+            for entry in [*folder.glob("*.nbi"), *folder.glob("*.nbc")]:
+                entry.unlink(missing_ok=True)
+                deleted += 1
+        stamp.parent.mkdir(exist_ok=True)
+        temporary = stamp.with_suffix(f".{os.getpid()}")
+        temporary.write_text(digest)
+        temporary.replace(stamp)
+    except OSError:  # a read-only install: Numba caches elsewhere
+        pass
+    return deleted
