@@ -69,6 +69,8 @@ def move_of(best, house, scale):
         if best.low < house.low:
             return f"a weaker low hand for a stronger high hand ({b_high} behind, {_front(best.low)})"
         return f"a stronger low hand for a weaker high hand ({b_high} behind, {_front(best.low)})"
+    if b_high in COMPLETE and h_high in COMPLETE:
+        return f"the {b_high} behind, not the {h_high} ({_front(best.low)})"
     if b_high in COMPLETE and h_high not in COMPLETE:
         return f"keeps the {b_high} behind ({_front(best.low)}) where the house way plays {h_high} behind"
     if h_high in COMPLETE and b_high not in COMPLETE:
@@ -348,7 +350,7 @@ def chart_figure(answer, stem):
     groups = sorted({g["group"] for w in ways for g in w["by_group"] if g["departures"]},
                     key=lambda g: -max((r["cost_per_hand"] for w in ways for r in w["by_group"]
                                         if r["group"] == g), default=0))
-    fig = figure(8.0, 1.2 + 0.3 * len(groups) * len(ways) ** 0.5 + 0.6)
+    fig = figure(8.0, 1.6 + 0.45 * len(groups))
     ax = fig.add_subplot()
     height = 0.8 / max(1, len(ways))
     for i, w in enumerate(ways):
@@ -361,8 +363,9 @@ def chart_figure(answer, stem):
     ax.set_yticks(np.arange(len(groups)) + height * (len(ways) - 1) / 2, groups)
     ax.invert_yaxis()
     ax.set_xlabel("cost per hand against the best play (points, 95% interval)")
-    ax.set_title(f"Pai Gow Poker: where the house way gives up value ({answer['hands']:,} hands, "
-                 f"{'banking' if answer['banking'] else 'not banking'})")
+    fig.suptitle(f"Pai Gow Poker: what each house way gives up against the best play, by hand\n"
+                 f"({answer['hands']:,} hands, {'banking' if answer['banking'] else 'not banking'}, "
+                 f"{100 * answer['commission']:g}% commission)")
     ax.legend(loc="lower right", fontsize=7)
     save_figure(fig, stem, formats=("png",))
 
