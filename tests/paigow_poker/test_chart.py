@@ -31,7 +31,7 @@ def test_every_departure_is_the_gap_best_reports(answer):
     for w in answer["house_ways"]:
         gaps = {}
         for hand in hands:
-            one = sapsam.paigow_poker.best(" ".join(chart.format_cards(hand).split()),
+            one = sapsam.paigow_poker.best(chart.format_cards(hand),
                                            house_way=w["house_way"]["id"], deck=DECK)
             gaps[one.cards] = one.house_way_gives_up
         departing = {d["cards"]: d["cost"] for d in w["departing_hands"]}
