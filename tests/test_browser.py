@@ -341,6 +341,48 @@ def test_paigow_tiles_ranked_exactly(server, browser):
     assert len(field.get_attribute("value").split()) == 4
 
 
+def test_paigow_poker_ranked_exactly_with_the_house_way_marked(server, browser):
+    """Pai Gow Poker: a short hand is refused in words; seven cards are ranked as the API ranks
+    them, the house way's setting marked where it is (not the best: the Foxwoods pair exception
+    breaks this flush) and what it gives up; banking ranks them again.  The first hand against
+    a house way may build its table (a minute or two)."""
+    open_page(browser, server)
+    by_id(browser, "tab-paigow_poker").click()
+    wait(browser).until(lambda d: len(Select(by_id(d, "pgp-way")).options) == 3)  # the shipped house ways
+    field = by_id(browser, "pgp-cards")
+    field.send_keys("Jk As Kd Th 9c 3s")
+    by_id(browser, "pgp-run").click()
+    error = wait(browser).until(seen.visibility_of_element_located((By.CSS_SELECTOR, "[data-testid=pgp-error]")))
+    assert "hand needs 7 cards, got 6" in error.text
+    assert not browser.find_elements(By.CSS_SELECTOR, "[data-testid=pgp-row]")
+    cards = "As Qd Js Jd 9d 4d 2d"
+    for banking in (False, True):
+        if banking:
+            by_id(browser, "pgp-banking").click()
+        field.clear()
+        field.send_keys(cards, Keys.ENTER)  # the form submits on Enter
+        note = f"house way; {'banking' if banking else 'not banking'},"
+        wait(browser, 600).until(lambda d, note=note: note in by_id(d, "pgp-out").text)
+        api = post(server, "/api/paigow-poker/best", {"cards": cards, "banking": banking})
+        rows = browser.find_elements(By.CSS_SELECTOR, "[data-testid=pgp-row]")
+        assert len(rows) == len(api["settings"]) > 1
+        assert not by_id(browser, "pgp-error").is_displayed()
+        for row, s in zip(rows, api["settings"]):
+            cells = row.find_elements(By.TAG_NAME, "td")
+            assert cells[0].text.startswith(s["high"]["cards"]) and cells[1].text.startswith(s["low"]["cards"])
+            assert cells[5].text == f"{s['value']:+.5f}"
+            assert ("house way" in cells[6].text) == s["house_way"] and ("best" in cells[6].text) == s["best"]
+        marked = [i for i, s in enumerate(api["settings"]) if s["house_way"]]
+        assert len(marked) == 1 and marked[0] > 0  # the house way's setting is not the best here
+        assert "house way" in rows[marked[0]].text and "best" in rows[0].text
+        gives = api["house_way_gives_up"]
+        assert gives > 0 and f"gives up {gives:.5f} a unit" in by_id(browser, "pgp-out").text
+    full_height(browser)
+    shot(browser, "paigow-poker")
+    by_id(browser, "pgp-deal").click()
+    assert len(field.get_attribute("value").split()) == 7
+
+
 def test_ofc_board_ranked_played_and_fantasyland(server, browser):
     """An Open-Face decision: the page's ranking equals the API's; playing the best placement
     puts it on the board, keeps the discard as dead and deals the next street; then the

@@ -108,6 +108,47 @@ def house_way_cost(house_way="foxwoods", hands=200, seed=0, commission=0.05, ban
     return gap_answer(house_way, int(hands), int(seed), commission, banking)
 
 
+def chart(house_way="foxwoods", hands=600, seed=0, banking=False, commission=0.05, out=None):
+    """The strategy chart (``sapsam paigow-poker chart``): where the best play departs from
+    each house way on random hands, each valued exactly, and what each departure is worth.
+
+    Parameters
+    ----------
+    house_way : str
+        House ways' ids or .toml paths separated by commas, or ``"all"``.
+    hands : int
+        Random hands (the same for every house way; about a quarter of a second each per house
+        way).
+    seed : int
+        The hands' seed: the same hands as :func:`house_way_cost` with this seed.
+    banking, commission
+        As in :func:`best`.
+    out : path, optional
+        A folder to write ``chart.md``, ``chart.csv``, ``chart-departures.csv``,
+        ``chart.json`` and ``chart.png`` in (``chart-banking.*`` when banking).
+
+    Returns
+    -------
+    dict
+        Per house way (``house_ways``): the share of hands that depart and the cost per hand
+        (per unit bet) with their 95% intervals, ``rows`` per hand group and move (departures,
+        share, mean cost per departure, part of the cost per hand, each with its 95%
+        interval, the costliest example), ``by_group`` and every departing hand.
+    """
+    from sapsam.paigow_poker.departures import chart_answer, write_chart
+
+    if int(hands) < 1:
+        raise ValueError(f"hands must be at least 1, got {hands!r}")
+    if out is not None:
+        from sapsam.base.files import writable_folder
+
+        writable_folder(out, "out")
+    answer = chart_answer(house_way, int(hands), int(seed), commission, banking)
+    if out is not None:
+        write_chart(answer, out)
+    return answer
+
+
 def side_bets():
     """The side bets' pay tables, every bonus hand's exact count over all 154,143,080 hands
     and each table's house edge (``sapsam paigow-poker side-bets``): a dict."""

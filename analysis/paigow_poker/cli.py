@@ -1,11 +1,19 @@
-"""``sapsam paigow-poker``: Pai Gow Poker against a casino's house way, exactly (best,
-house-ways)."""
+"""``sapsam paigow-poker``: Pai Gow Poker against a casino's house way, exactly (best, edge,
+cost, chart, side-bets, house-ways)."""
 
 import json
 
 import click
 
-from sapsam.cli.common import compile_notice, console, json_option, reports_bad_input, table, wide
+from sapsam.cli.common import (
+    OutputFolder,
+    compile_notice,
+    console,
+    json_option,
+    reports_bad_input,
+    table,
+    wide,
+)
 
 
 @click.group("paigow-poker")
@@ -151,6 +159,76 @@ def cost_command(way, hands, seed, banking, commission, as_json):
         grid.add_row(r["pattern"], "yes" if r["straight_or_flush"] else "", f"{r['hands']:,}",
                      f"{100 * r['departs']:.1f}", f"{100 * r['mean_gap']:.3f}", f"{100 * r['half_width']:.3f}")
     out.print(grid)
+
+
+@paigow_poker_command.command("chart")
+@click.option("--house-way", "ways", default="foxwoods", show_default=True,
+              help="House ways, comma-separated (foxwoods, canterbury-park, harrahs-reno, .toml "
+                   "files), or all.")
+@click.option("--hands", type=int, default=600, show_default=True,
+              help="Random hands, the same for every house way, each valued exactly (about a "
+                   "quarter of a second each per house way).")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+              help="The hands' seed (the same hands as cost with this seed).")
+@click.option("--banking", is_flag=True, help="You bank: copies are yours.")
+@click.option("--commission", type=click.FloatRange(0, 1, max_open=True), default=0.05,
+              show_default=True, help="Taken from a winning bet, a fraction.")
+@click.option("--out", type=OutputFolder(), default=None,
+              help="Write chart.md, chart.csv, chart-departures.csv, chart.json and chart.png here.")
+@click.option("--deck", default=None, help="Deal the hands and the dealer's hands from these cards "
+              "only (a check on a small deck); all 53 by default.")
+@json_option()
+@reports_bad_input
+def chart_command(ways, hands, seed, banking, commission, out, deck, as_json):
+    """The strategy chart: where the best play departs from each house way, what each
+    departure is worth and what the house way costs per hand, with 95% intervals."""
+    from sapsam.paigow_poker.departures import chart_answer, house_way_names, parse_chart_deck, write_chart
+    from sapsam.paigow_poker.game import Rules
+    from sapsam.paigow_poker.measure import compiled_kernels, table_ready
+
+    if hands < 1:
+        raise ValueError(f"--hands must be at least 1, got {hands}")
+    chosen = house_way_names(ways)
+    cards = None if deck is None else parse_chart_deck(deck)
+    compile_notice(as_json, *compiled_kernels())
+    if not as_json and cards is None:
+        for way in chosen:
+            if not table_ready(way, Rules()):
+                click.echo(f"setting all 154,143,080 hands by the {way.name} house way, once "
+                           "(a minute or two; about 460 MB in the cache folder)...", err=True)
+    if not as_json:
+        click.echo(f"valuing {hands:,} hands exactly against {len(chosen)} house way"
+                   f"{'s' if len(chosen) > 1 else ''}...", err=True)
+    answer = chart_answer(chosen, hands, seed, commission, banking, cards)
+    if out is not None:
+        from pathlib import Path
+
+        path = write_chart(answer, Path(out))
+        if not as_json:
+            click.echo(f"wrote {path} and its .csv, -departures.csv, .json, .png", err=True)
+    if as_json:
+        click.echo(json.dumps(answer, indent=2))
+        return
+    con = console()
+    con.print(f"{hands:,} random hands (seed {seed}), each valued exactly; "
+              f"{'banking' if banking else 'not banking'}, {100 * commission:g}% commission; "
+              "costs in points (percent of a bet), 95% intervals")
+    for w in answer["house_ways"]:
+        half = w["half_width"]
+        con.print(f"[bold]{w['house_way']['name']}[/bold]: the best play departs on "
+                  f"{100 * w['share']:.1f}% of hands ({w['departures']}); the house way costs "
+                  f"{100 * w['cost_per_hand']:.3f}" + ("" if half is None else f" ± {100 * half:.3f}")
+                  + " points a hand")
+        if not w["rows"]:
+            continue
+        grid = table("hand", "the best play", ">n", ">share %", ">per departure", ">per hand")
+        for r in w["rows"]:
+            per = f"{100 * r['cost_per_departure']:.2f}"
+            if r["cost_per_departure_half_width"] is not None:
+                per += f" ± {100 * r['cost_per_departure_half_width']:.2f}"
+            grid.add_row(r["group"], r["move"], str(r["departures"]), f"{100 * r['share']:.2f}", per,
+                         f"{100 * r['cost_per_hand']:.3f} ± {100 * (r['cost_per_hand_half_width'] or 0):.3f}")
+        con.print(grid)
 
 
 @paigow_poker_command.command("side-bets")

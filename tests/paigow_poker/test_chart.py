@@ -1,0 +1,150 @@
+"""The strategy chart (issue 40, part 4): every departure's cost is the exact gap ``best``
+reports for that hand, the parts add up to each house way's cost, a known hand departs as
+the plain-Python reference says, the files and the command; small decks, so that no house
+way's table is needed (the slow tests use the whole deck)."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+import terminal
+
+import sapsam
+from sapsam.paigow_poker import departures as chart
+from sapsam.paigow_poker.game import Rules, parse_hand
+from sapsam.paigow_poker.measure import legal_settings
+from sapsam.paigow_poker.strategy import house_way
+from tests.paigow_poker import reference as ref
+from tests.paigow_poker.test_best import DECK, dealer_settings
+
+
+@pytest.fixture(scope="module")
+def answer():
+    return chart.chart_answer("foxwoods,harrahs-reno", hands=30, seed=1, deck=DECK)
+
+
+def test_every_departure_is_the_gap_best_reports(answer):
+    """Each sampled hand again through ``best`` on the same deck: the chart's departing hands
+    are exactly those whose house way gives something up, at the same cost."""
+    hands = list(chart.sample_hands(30, seed=1, deck=parse_hand(DECK, 25, "deck")))
+    for w in answer["house_ways"]:
+        gaps = {}
+        for hand in hands:
+            one = sapsam.paigow_poker.best(chart.format_cards(hand),
+                                           house_way=w["house_way"]["id"], deck=DECK)
+            gaps[one.cards] = one.house_way_gives_up
+        departing = {d["cards"]: d["cost"] for d in w["departing_hands"]}
+        assert departing == {c: g for c, g in gaps.items() if g > 0}
+        assert w["departures"] == len(departing) > 0  # the check is not empty
+        assert all(d["cost"] > 0 and d["move"] for d in w["departing_hands"])
+
+
+def test_the_parts_add_up_to_the_cost_per_hand(answer):
+    for w in answer["house_ways"]:
+        costs = [d["cost"] for d in w["departing_hands"]]
+        assert w["cost_per_hand"] == pytest.approx(sum(costs) / w["hands"])
+        assert sum(r["cost_per_hand"] for r in w["rows"]) == pytest.approx(w["cost_per_hand"])
+        assert sum(r["departures"] for r in w["rows"]) == w["departures"]
+        assert sum(g["hands"] for g in w["by_group"]) == w["hands"] == 30
+        assert sum(g["cost_per_hand"] for g in w["by_group"]) == pytest.approx(w["cost_per_hand"])
+        for r in w["rows"]:
+            assert r["share_low"] <= r["share"] <= r["share_high"]
+            assert r["cost_per_departure"] == pytest.approx(r["cost_per_hand"] * w["hands"] / r["departures"])
+            assert r["example_cost"] >= r["cost_per_departure"]
+        # the 95% half-width of the cost per hand: 1.96 standard errors over all the hands
+        padded = costs + [0.0] * (w["hands"] - len(costs))
+        assert w["half_width"] == pytest.approx(1.96 * np.std(padded, ddof=1) / np.sqrt(w["hands"]))
+
+
+def test_a_known_departure_against_the_reference():
+    """Two pair, kings and nines, with the joker and four diamonds: Foxwoods splits kings
+    (one pair behind, nines in front); the best play keeps the joker's flush behind.  Both
+    settings' values from meeting every dealer hand of the deck one at a time in plain Python."""
+    rules, way = Rules(), house_way("foxwoods")
+    hand, deck = parse_hand("Jk Kd Ks 9d 9h 8d 2d"), parse_hand(DECK, 25, "deck")
+    d = chart.depart(hand, way, rules, deck=deck)
+    assert d.group == "two pair, straight or flush, joker"
+    assert d.house[2].startswith("one pair") and d.house[3] == "pair of nines"
+    assert d.best[2].startswith("flush") and d.move.startswith("keeps the flush behind")
+    dealer = dealer_settings(hand, deck, way, rules)
+    settings, _ = legal_settings(hand, rules)
+    worth = {}
+    for high, low, high_cards, _ in settings:
+        win, push, loss = ref.outcomes(high, low, dealer, False)
+        worth[chart.format_cards(high_cards)] = (0.95 * win - loss) / len(dealer)
+    assert d.cost == pytest.approx(max(worth.values()) - worth[d.house[0]], abs=1e-12) and d.cost > 0
+    assert worth[d.best[0]] == max(worth.values())
+
+
+def test_a_hand_the_house_way_sets_best_does_not_depart():
+    d = chart.depart(parse_hand("As Ah Kd Qs Jh 9d 8s"), house_way("foxwoods"), Rules(),
+                     deck=parse_hand(DECK, 25, "deck"))
+    assert d.cost == 0 and not d.departs and d.move == "" and d.best == d.house
+
+
+def test_the_files(tmp_path, answer):
+    path = chart.write_chart(answer, tmp_path)
+    assert path == tmp_path / "chart.md"
+    frame = pd.read_csv(tmp_path / "chart.csv")
+    hands = pd.read_csv(tmp_path / "chart-departures.csv")
+    for w in answer["house_ways"]:
+        mine = frame[frame.house_way == w["house_way"]["id"]]
+        assert mine.departures.sum() == w["departures"] == (hands.house_way == w["house_way"]["id"]).sum()
+        assert mine.cost_per_hand_pts.sum() == pytest.approx(100 * w["cost_per_hand"], rel=1e-4)
+    text = path.read_text()
+    assert "| Foxwoods | 30 |" in text and "| Harrah's Reno | 30 |" in text
+    saved = json.loads((tmp_path / "chart.json").read_text())
+    assert saved["provenance"]["hands"] == 30 and (tmp_path / "chart.png").stat().st_size > 1000
+
+
+def test_the_command_and_the_api_agree():
+    run = terminal.piped("paigow-poker", "chart", "--hands", "6", "--seed", "2", "--deck", DECK,
+                         "--house-way", "canterbury-park", "--banking", "--json")
+    assert run.status == 0, run.err
+    api = chart.chart_answer("canterbury-park", hands=6, seed=2, banking=True, deck=DECK)
+    assert json.loads(run.out) == json.loads(json.dumps(api))
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--house-way", "nowhere"], "unknown house way 'nowhere'"),
+    (["--house-way", "foxwoods,,harrahs-reno"], "an empty name"),
+    (["--hands", "0"], "--hands must be at least 1, got 0"),
+    (["--hands", "-3"], "--hands must be at least 1"),
+    (["--deck", "Jk As Kd"], "a deck needs at least 14 cards"),
+    (["--commission", "2"], "--commission"),
+])
+def test_bad_input_is_one_line_and_status_2(args, words):
+    run = terminal.piped("paigow-poker", "chart", *args)
+    assert run.status == 2, run.err
+    assert words in run.err and "Traceback" not in run.err
+    assert len(run.err.strip().splitlines()) == 1
+
+
+def test_the_api_refuses_no_hands():
+    with pytest.raises(ValueError, match="hands must be at least 1"):
+        sapsam.paigow_poker.chart(hands=0)
+    with pytest.raises(ValueError, match="unknown house way"):
+        sapsam.paigow_poker.chart("nowhere", hands=1)
+
+
+def test_the_chart_in_a_terminal_80_columns_wide():
+    run = terminal.in_terminal("paigow-poker", "chart", "--hands", "30", "--seed", "1", "--deck", DECK,
+                               columns=80)
+    assert run.status == 0, run.out
+    assert max(len(line) for line in run.out.splitlines()) <= 80, run.out
+    assert "Foxwoods: the best play departs" in run.out
+
+
+@pytest.mark.slow
+def test_the_whole_deck_the_same_hands_as_cost():
+    """On the whole deck (the house way's table): the chart's cost per hand is ``cost``'s mean
+    gap on the same seed, and the Foxwoods pair exception's known departure (an ace and jacks
+    beside a flush: the house way breaks the flush) is found."""
+    answer = sapsam.paigow_poker.chart(hands=8, seed=5)
+    cost = sapsam.paigow_poker.house_way_cost(hands=8, seed=5)
+    w = answer["house_ways"][0]
+    assert w["cost_per_hand"] == pytest.approx(cost["mean_gap"], abs=1e-12)
+    d = chart.depart(parse_hand("As Qd Js Jd 9d 4d 2d"), house_way("foxwoods"), Rules())
+    assert d.group == "one pair, straight or flush" and d.cost > 0
+    assert d.move.startswith("keeps the flush behind") and d.house[3] == "A-Q"
