@@ -95,26 +95,6 @@ def finished_value(board, game, params):
 
 
 @njit(cache=True)
-def filled_value(board, counts, pool, npool, fills, state, game, params):
-    """The mean finished value of ``board`` over ``fills`` random fills of its empty places
-    from ``pool[:npool]``."""
-    need = 13 - counts[0] - counts[1] - counts[2]
-    if need == 0:
-        return finished_value(board, game, params)
-    full = board.copy()
-    total = 0.0
-    for _ in range(fills):
-        shuffle_prefix(pool[:npool], need, state)
-        k = 0
-        for r in range(3):
-            for i in range(counts[r], ROW_SIZE[r]):
-                full[ROW_START[r] + i] = pool[k]
-                k += 1
-        total += finished_value(full, game, params)
-    return total / fills
-
-
-@njit(cache=True)
 def unseen(known):
     """The cards not in the 52-bit mask ``known``."""
     pool = np.empty(52, np.uint8)
@@ -129,10 +109,16 @@ def unseen(known):
 @njit(cache=True)
 def heuristic_choice(board, counts, dealt, nd, keep, known, state, game, params):
     """The heuristic's placement (the module doc): every legal one judged on the same random
-    fills (the pool's order and the random state restored for each)."""
+    fills.  Every placement leaves the same number of empty places, so the fills (random
+    cards from the unseen) are drawn once, not once a placement, and each placement's empty
+    places take them in turn, row by row."""
     pool, npool = unseen(known)
-    order = pool.copy()
-    start = state.copy()
+    fills = np.int64(params[H_FILLS])
+    need = 13 - counts[0] - counts[1] - counts[2] - keep
+    drawn = np.empty((fills if need > 0 else 0, max(need, 0)), np.uint8)
+    for k in range(drawn.shape[0]):
+        shuffle_prefix(pool[:npool], need, state)
+        drawn[k, :] = pool[:need]
     best_code, best_value = -1, -np.inf
     trial = np.empty(13, np.uint8)
     trial_counts = np.empty(3, np.int64)
@@ -142,9 +128,18 @@ def heuristic_choice(board, counts, dealt, nd, keep, known, state, game, params)
         trial[:] = board
         trial_counts[:] = counts
         place(trial, trial_counts, dealt, nd, code)
-        pool[:] = order
-        state[:] = start
-        value = filled_value(trial, trial_counts, pool, npool, np.int64(params[H_FILLS]), state, game, params)
+        if need <= 0:
+            value = finished_value(trial, game, params)
+        else:
+            total = 0.0
+            for k in range(fills):
+                j = 0
+                for r in range(3):
+                    for i in range(trial_counts[r], ROW_SIZE[r]):
+                        trial[ROW_START[r] + i] = drawn[k, j]
+                        j += 1
+                total += finished_value(trial, game, params)
+            value = total / fills
         if value > best_value:
             best_code, best_value = code, value
     return best_code
