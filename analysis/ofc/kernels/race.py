@@ -68,14 +68,15 @@ def play_turns(boards, counts, deck, pos, order, policy, params, state, game, se
 
 @njit(cache=True, parallel=True)
 def race_rollouts(board, counts, dealt, codes, active, boards, row_counts, fl_cards, decks, seen, states,
-                  first, deals, policy, params, game, stay, worth_milli, scores, out):
+                  first, deals, share, policy, params, game, stay, worth_milli, scores, out):
     """``deals`` more rollouts a stream of each placement ``codes[active[a]]`` of ``dealt``
     on seat 0's board (``board``, ``counts``), as ``place_rollouts`` plays them (seats acting
     in turn after seat 0, an opponent with ``fl_cards[p] > 0`` in Fantasyland, set from the
     end of the deck), into ``out[o, s, first + j]``: seat 0's points plus the worth of
     Fantasyland if it enters.  Stream ``s`` carries its state ``states[s]`` and its deck
-    ``decks[s]`` (the unseen cards, shuffled in place) from round to round.  The turns the
-    placements share are played once a deal (module doc)."""
+    ``decks[s]`` (the unseen cards, shuffled in place) from round to round.  ``share``: the
+    turns the placements share are played once a deal (module doc); False: once a placement,
+    the same numbers (the tests hold them to it)."""
     royalty, entry, worth = game.royalty, game.entry, game.worth
     players = boards.shape[0]
     nd = dealt.shape[0]
@@ -105,14 +106,15 @@ def race_rollouts(board, counts, dealt, codes, active, boards, row_counts, fl_ca
                     end -= fl_cards[p]
             base[0, :] = board
             base_counts[0, :] = counts
-            # the shared turns, seat 0's board placed by any placement: they do not see where
-            place(base[0], base_counts[0], dealt, nd, codes[active[0]])
-            for p in range(players):
-                own_base[p] = own_cards(base[p], base_counts[p])
-            pos, known, turn = play_turns(base, base_counts, deck, 0, order, policy, params, play, game,
-                                          seen, own_base, 1, True)
-            base[0, :] = board
-            base_counts[0, :] = counts
+            pos, known, turn = 0, seen, 1
+            if share:  # seat 0's board placed by any placement: these turns do not see where
+                place(base[0], base_counts[0], dealt, nd, codes[active[0]])
+                for p in range(players):
+                    own_base[p] = own_cards(base[p], base_counts[p])
+                pos, known, turn = play_turns(base, base_counts, deck, 0, order, policy, params, play, game,
+                                              seen, own_base, 1, True)
+                base[0, :] = board
+                base_counts[0, :] = counts
             start[:] = play
             for a in range(active.shape[0]):
                 o = active[a]
@@ -120,7 +122,7 @@ def race_rollouts(board, counts, dealt, codes, active, boards, row_counts, fl_ca
                 work_counts[:] = base_counts
                 place(work[0], work_counts[0], dealt, nd, codes[o])
                 for p in range(players):
-                    own[p] = own_base[p] if p > 0 else own_cards(work[p], work_counts[p])
+                    own[p] = own_base[p] if share and p > 0 else own_cards(work[p], work_counts[p])
                 play[:] = start
                 play_turns(work, work_counts, deck, pos, order, policy, params, play, game, known, own, turn,
                            False)

@@ -173,12 +173,14 @@ def rollout_policy(rules, players):
 
 
 def rank_placements(rules, board, hand, dead="", opponents=(), samples=1000, seed=1, progress=None,
-                    policy=None, exact=True, race=True):
+                    policy=None, exact=True, race=True, share=True):
     """Every placement of ``hand`` on ``board`` ranked by expected points (module doc), the
     later streets played by ``policy`` (``heuristic`` or ``improved``; default
     :func:`rollout_policy`), or valued exactly where :func:`exact_deals` allows and ``exact``.
     ``race``: drop the placements clearly worse than the leader early (module doc); False:
-    every placement gets ``samples`` rollouts."""
+    every placement gets ``samples`` rollouts.  ``share``: the opponents' turns that cannot
+    see where your cards went are played once a deal (False: once a placement, the same
+    numbers, slower)."""
     rules, mine, cards, dead_cards, theirs, fantasyland = parse_position(rules, board, hand, dead,
                                                                          opponents)
     if samples < 1:
@@ -223,7 +225,7 @@ def rank_placements(rules, board, hand, dead="", opponents=(), samples=1000, see
     done = 0
     for look in looks:
         race_rollouts(boards[0].copy(), counts[0].copy(), cards, codes, active, boards, counts,
-                      np.array([0, *fantasyland], np.int64), decks, seen, states, done, look - done,
+                      np.array([0, *fantasyland], np.int64), decks, seen, states, done, look - done, share,
                       seat_codes, params, game, rules.tables.stay, rules.tables.worth_milli,
                       rules.tables.scores, out)
         done = look
