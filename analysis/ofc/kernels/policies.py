@@ -40,6 +40,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from sapsam.kernels.evaluate import eval3, eval5
 from sapsam.kernels.rng import next_u64, shuffle_prefix
 from sapsam.ofc.kernels.board import BACK, FRONT, MIDDLE, board_terms, pair_points, rows_of
 
@@ -60,15 +61,19 @@ DISCARD = 3
 @njit(cache=True)
 def legal(code, nd, keep, counts):
     """Whether placement ``code`` of ``nd`` cards discards ``nd - keep`` and fits the rows."""
-    adds = np.zeros(4, np.int64)
+    front = middle = back = discards = 0  # counted in scalars: no array to allocate, it runs often
     for i in range(nd):
-        adds[(code >> (2 * i)) & 3] += 1
-    if adds[DISCARD] != nd - keep:
-        return False
-    for r in range(3):
-        if counts[r] + adds[r] > ROW_SIZE[r]:
-            return False
-    return True
+        r = (code >> (2 * i)) & 3
+        if r == 0:
+            front += 1
+        elif r == 1:
+            middle += 1
+        elif r == 2:
+            back += 1
+        else:
+            discards += 1
+    return (discards == nd - keep and counts[0] + front <= ROW_SIZE[0] and counts[1] + middle <= ROW_SIZE[1]
+            and counts[2] + back <= ROW_SIZE[2])
 
 
 @njit(cache=True)
@@ -84,8 +89,14 @@ def place(board, counts, dealt, nd, code):
 @njit(cache=True)
 def finished_value(board, game, params):
     """The heuristic's worth of a finished board (see the module doc)."""
-    royalty, entry, cdf, worth = game.royalty, game.entry, game.cdf, game.worth
     f, m, b = rows_of(board)
+    return rows_value(f, m, b, game, params)
+
+
+@njit(cache=True, inline="always")
+def rows_value(f, m, b, game, params):
+    """:func:`finished_value` of a board whose rows have strengths ``f``, ``m``, ``b``."""
+    royalty, entry, cdf, worth = game.royalty, game.entry, game.cdf, game.worth
     if not (b >= m >= f):
         return -params[H_FOUL]
     value = np.float64(royalty[FRONT, f] + royalty[MIDDLE, m] + royalty[BACK, b])
@@ -130,7 +141,10 @@ def heuristic_choice(board, counts, dealt, nd, keep, known, state, game, params)
         place(trial, trial_counts, dealt, nd, code)
         if need <= 0:
             value = finished_value(trial, game, params)
-        else:
+        else:  # a row the placement fills is valued once, not once a fill
+            f = eval3(trial[0], trial[1], trial[2]) if trial_counts[0] == 3 else -1
+            m = eval5(trial[3], trial[4], trial[5], trial[6], trial[7]) if trial_counts[1] == 5 else -1
+            b = eval5(trial[8], trial[9], trial[10], trial[11], trial[12]) if trial_counts[2] == 5 else -1
             total = 0.0
             for k in range(fills):
                 j = 0
@@ -138,7 +152,10 @@ def heuristic_choice(board, counts, dealt, nd, keep, known, state, game, params)
                     for i in range(trial_counts[r], ROW_SIZE[r]):
                         trial[ROW_START[r] + i] = drawn[k, j]
                         j += 1
-                total += finished_value(trial, game, params)
+                total += rows_value(f if f >= 0 else eval3(trial[0], trial[1], trial[2]),
+                                    m if m >= 0 else eval5(trial[3], trial[4], trial[5], trial[6], trial[7]),
+                                    b if b >= 0 else eval5(trial[8], trial[9], trial[10], trial[11], trial[12]),
+                                    game, params)
             value = total / fills
         if value > best_value:
             best_code, best_value = code, value
