@@ -212,7 +212,7 @@ def _dropped(result):
     return (f"{result.dropped} placement{'s' * (result.dropped > 1)} dropped after {after} rollouts: "
             f"each clearly worse than the leader then (its gap's paired interval below 0; the chance "
             f"of dropping the best at most 5%), listed last with the EV, 95% CI and gap of the "
-            f"rollouts it had")
+            f"rollouts it had (which dropped it: they lean low)")
 
 
 @ofc_command.command("simulate")

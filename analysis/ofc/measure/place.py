@@ -13,15 +13,16 @@ the opponents' turns that cannot see where your cards went are played once a dea
 placement (:mod:`sapsam.ofc.kernels.race`).
 
 A race (``race=True``, the default): the rollouts come in rounds, 64 a placement, then doubling
-to ``samples``; after each round but the last, a placement whose paired interval of the gap to
-the leader (the highest mean so far) lies below 0 is dropped.  Its interval is two-sided at
-Bonferroni's level over every placement and every look (``DROP_ALPHA`` / (placements x looks),
-one-sided: about 3.9 standard errors for the 232 placements of a first street), so that the
-chance of ever dropping the best placement is at most ``DROP_ALPHA`` (5%), however the leader
-changes.  A dropped placement keeps its EV, its 95% interval and its gap to the best from the
-rollouts it had (the same deals as the best's first ones); the table lists it after those that
-ran to the end, its ``rollouts`` and ``dropped`` columns say so.  ``race=False`` rolls every
-placement out ``samples`` times.
+to ``samples``; after each round but the last, a placement is dropped when the paired interval
+of its gap to the leader (the highest mean so far) lies below 0, the interval's one-sided level
+``DROP_ALPHA`` / (placements x looks) (Bonferroni's: about 3.8 standard errors for the 232
+placements of a first street), so that the chance of ever dropping the best placement, however
+the leader changes, is at most ``DROP_ALPHA`` (5%).  A dropped placement keeps the EV, 95%
+interval and gap to the best (paired, on the same deals as the best's first ones) of the
+rollouts it had; the table lists it after those that ran to the end, and its ``rollouts`` and
+``dropped`` columns say so.  Those figures are honest for the rollouts it had but were what
+dropped it: a placement dropped early tends to have been unlucky, its EV leaning low.
+``race=False`` rolls every placement out ``samples`` times.
 
 Exact values: where every opponent's board is finished and seen (none in Fantasyland) and your
 board has at most one street left after this one, or where this is your last street and the one
