@@ -17,7 +17,8 @@ to ``samples``; after each round but the last, a placement is dropped when the p
 of its gap to the leader (the highest mean so far) lies below 0, the interval's one-sided level
 ``DROP_ALPHA`` / (placements x looks) (Bonferroni's: about 3.8 standard errors for the 232
 placements of a first street), so that the chance of ever dropping the best placement, however
-the leader changes, is at most ``DROP_ALPHA`` (5%).  A dropped placement keeps the EV, 95%
+the leader changes, is at most ``DROP_ALPHA`` (5%, as far as the normal approximation of a mean
+of 64 or more rollouts holds).  A dropped placement keeps the EV, 95%
 interval and gap to the best (paired, on the same deals as the best's first ones) of the
 rollouts it had; the table lists it after those that ran to the end, and its ``rollouts`` and
 ``dropped`` columns say so.  Those figures are honest for the rollouts it had but were what
