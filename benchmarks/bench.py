@@ -525,6 +525,18 @@ def ofc(context):
     return rows
 
 
+@benchmark("ofc-place")
+def ofc_place(context):
+    """``sapsam ofc place`` on the first street at its default samples (500): 232 placements of
+    five cards in a race (issue 38: at most a second on 2 cores)."""
+    from sapsam.ofc.measure.place import rank_placements
+
+    threads = max(thread_counts(1, 2))
+    return [time_row("ofc place first street: 232 placements, 500 samples, heads-up", threads,
+                     context.time(lambda: rank_placements("ofc-pineapple", "", "As Kd 9h 9s 4c", samples=500),
+                                  threads), 1, "s", target=1.0)]
+
+
 # a whole simulation as a program runs it, from a new process: imports, rulesets, strategies,
 # kernels from the cache, every block; not the report (the sapsam simulate row has that)
 SIMULATE_SCRIPT = """

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 RULES = "ofc-pineapple"
 
 
-def place(hand, board="", dead="", opponents=(), rules=RULES, samples=500, seed=1, policy=None, exact=True):
+def place(hand, board="", dead="", opponents=(), rules=RULES, samples=500, seed=1, policy=None, exact=True,
+          race=True):
     """Rank every legal placement (and discard) of the cards in ``hand`` on ``board`` by
-    expected points, each played out ``samples`` times (``sapsam ofc place``).
+    expected points, each played out up to ``samples`` times (``sapsam ofc place``).
 
     Parameters
     ----------
@@ -40,6 +41,10 @@ def place(hand, board="", dead="", opponents=(), rules=RULES, samples=500, seed=
         one, value every placement exactly, over every deal of the last street (``samples``
         and ``policy`` unused; the result's ``exact`` and each placement's say so); False:
         roll such a position out too.
+    race : bool
+        Roll out in rounds, dropping the placements clearly worse than the leader early
+        (each keeps the EV and interval of the rollouts it had: the ``rollouts`` and
+        ``dropped`` columns); False: ``samples`` rollouts of every placement.
 
     Returns
     -------
@@ -56,7 +61,8 @@ def place(hand, board="", dead="", opponents=(), rules=RULES, samples=500, seed=
     from sapsam.ofc.measure.place import rank_placements
 
     opponents = (opponents,) if isinstance(opponents, str) else tuple(opponents)
-    return rank_placements(rules, board, hand, dead, opponents, samples, seed, policy=policy, exact=exact)
+    return rank_placements(rules, board, hand, dead, opponents, samples, seed, policy=policy, exact=exact,
+                           race=race)
 
 
 def fantasyland(cards, rules=RULES):

@@ -138,14 +138,20 @@ def stay_command(ruleset, counts, samples, seed, as_json, quiet):
               help="Where every opponent's board is finished and at most one street is left after "
                    "this one, value every placement over every deal of the last street instead of "
                    "rolling it out.")
+@click.option("--race/--no-race", default=True, show_default=True,
+              help="Roll out in rounds and drop the placements clearly worse than the leader early "
+                   "(each listed with the rollouts it had); --no-race: SAMPLES rollouts of every one.")
 @click.option("--top", type=click.IntRange(1), default=10, show_default=True)
 @json_option("Print JSON (every placement).")
 @reports_bad_input
-def place_command(board, hand, dead, opponents, ruleset, samples, seed, policy, exact, top, as_json):
+def place_command(board, hand, dead, opponents, ruleset, samples, seed, policy, exact, race, top, as_json):
     """Rank every legal placement (and discard) of the cards in hand by expected points: each
-    played out to the end of the hand SAMPLES times, every board finished by the policy (its
-    last street exactly), plus the worth of Fantasyland if your board enters.  Where every
-    opponent's board is finished, the last two streets are exact: every deal enumerated.
+    played out to the end of the hand up to SAMPLES times, every board finished by the policy
+    (its last street exactly), plus the worth of Fantasyland if your board enters.  In rounds,
+    all placements on the same deals: one whose gap to the leader is clearly below 0 is dropped
+    (the chance of dropping the best at most 5%) and keeps the EV and interval of the rollouts
+    it had.  Where every opponent's board is finished, the last two streets are exact: every
+    deal enumerated.
 
     Example: sapsam ofc place --board "As Ad | Kc Qc 5d | 9h 9s" --hand "Ah 2c 7d"
     """
@@ -153,7 +159,8 @@ def place_command(board, hand, dead, opponents, ruleset, samples, seed, policy, 
 
     parse_position(ruleset, board, hand, dead, opponents)
     _notice(as_json)
-    result = rank_placements(ruleset, board, hand, dead, opponents, samples, seed, policy=policy, exact=exact)
+    result = rank_placements(ruleset, board, hand, dead, opponents, samples, seed, policy=policy, exact=exact,
+                             race=race)
     if as_json:
         click.echo(json.dumps(result.to_dict(), indent=2))
         return
@@ -163,11 +170,15 @@ def place_command(board, hand, dead, opponents, ruleset, samples, seed, policy, 
               f"{f' ({away} in Fantasyland)' if away else ''}, "
               f"{_how(result)}")
     out.print(f"Board: [bold]{result.board}[/bold]   Hand: [bold]{result.hand}[/bold]")
-    grid = table(">#", "board after", "discard", ">EV", ">95% CI", ">gap")
+    columns = [">#", "board after", "discard", ">EV", ">95% CI", ">gap"]
+    grid = table(*columns) if result.exact else table(*columns, ">rollouts")
     for i, row in enumerate(result.table.head(top).itertuples()):
         gap = "best" if i == 0 else f"{row.gap:+.2f}"
         interval = "exact" if row.exact else f"[{row.ci_low:+.2f}, {row.ci_high:+.2f}]"
-        grid.add_row(str(i + 1), row.setting, row.discard or "-", f"{row.ev:+.2f}", interval, gap)
+        cells = [str(i + 1), row.setting, row.discard or "-", f"{row.ev:+.2f}", interval, gap]
+        if not result.exact:
+            cells.append(f"{row.rollouts:,}{' dropped' if row.dropped else ''}")
+        grid.add_row(*cells)
     out.print(grid)
     second = result.table.iloc[1] if len(result.table) > 1 else None
     if result.exact:
@@ -177,15 +188,31 @@ def place_command(board, hand, dead, opponents, ruleset, samples, seed, policy, 
         verdict = "distinguishable" if low > 0 else "not distinguishable"
         out.print(f"[dim]points a hand against every opponent; gap: to the best, the first two "
                   f"{verdict} (paired 95% CI [{low:.2f}, {high:.2f}])[/dim]")
+    if result.dropped:
+        out.print(f"[dim]{_dropped(result)}[/dim]")
 
 
 def _how(result):
     """How a ranking's EVs were made, for its heading."""
     if not result.exact:
+        if result.dropped:
+            return (f"{result.samples:,} rollouts a placement ({result.dropped} of {len(result.table)} "
+                    f"dropped early), played out by {result.policy}")
         return f"{result.samples:,} rollouts a placement, played out by {result.policy}"
     if result.samples > 1:
         return f"exact: every one of the {result.samples:,} deals of the last street, each played best"
     return "exact: every placement finishes the board"
+
+
+def _dropped(result):
+    """What a race dropped, for the foot of the table."""
+    dropped = result.table[result.table["dropped"]]
+    fewest, most = int(dropped["rollouts"].min()), int(dropped["rollouts"].max())
+    after = f"{fewest:,}" if fewest == most else f"{fewest:,} to {most:,}"
+    return (f"{result.dropped} placement{'s' * (result.dropped > 1)} dropped after {after} rollouts: "
+            f"each clearly worse than the leader then (its gap's paired interval below 0; the chance "
+            f"of dropping the best at most 5%), listed last with the EV, 95% CI and gap of the "
+            f"rollouts it had (which dropped it: they lean low)")
 
 
 @ofc_command.command("simulate")

@@ -60,7 +60,8 @@ function renderPlacements(answer) {
   el("td", { class: "left" }, ofcCards(r.discard).map((c) => cardFace(c))),
   el("td", { "data-testid": "ofc-ev", text: fmt(r.ev, 2) }),
   el("td", { class: "note", "data-testid": "ofc-ci", text: r.exact ? "exact" : `${fmt(r.ci_low, 2)} to ${fmt(r.ci_high, 2)}` }),
-  el("td", { text: i === 0 ? "best" : fmt(r.gap, 2) + (r.gap_high < 0 ? "" : " ~") }),
+  el("td", { text: i === 0 ? "best" : fmt(r.gap, 2) + (r.gap_high < 0 ? "" : " ~") +
+    (r.dropped ? ` (dropped after ${r.rollouts.toLocaleString("en")})` : "") }),
   el("td", {}, el("button", { "data-testid": "ofc-play", onclick: () => playPlacement(r), text: "Play" }))));
   $("#ofc-out").replaceChildren(el("div", { class: "scroll" }, el("table", { class: "compact", "data-testid": "ofc-ranking" },
     el("thead", {}, el("tr", {}, ["#", "board after", "discard", "EV", "95% CI", "gap", ""].map((h, i) =>
@@ -70,7 +71,9 @@ function renderPlacements(answer) {
     answer.fantasyland.filter((n) => n > 0).map((n) => ` (in Fantasyland with ${n} cards)`).join("") + ", " +
     (answer.exact ? (answer.samples > 1 ? `exact: every one of the ${answer.samples.toLocaleString("en")} deals ` +
       "of the last street, each played best" : "exact: every placement finishes the board")
-      : `${answer.samples.toLocaleString("en")} rollouts a placement (seed 1)`) + ". EV in points a hand, the worth of " +
+      : `${answer.samples.toLocaleString("en")} rollouts a placement (seed 1)` +
+        (answer.dropped ? `; ${answer.dropped} clearly worse than the leader dropped early, each with the EV and ` +
+          "CI of the rollouts it had" : "")) + ". EV in points a hand, the worth of " +
     "Fantasyland included; ~: not distinguishable from the best at 95%." }));
 }
 

@@ -40,6 +40,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from sapsam.kernels.evaluate import eval3, eval5
 from sapsam.kernels.rng import next_u64, shuffle_prefix
 from sapsam.ofc.kernels.board import BACK, FRONT, MIDDLE, board_terms, pair_points, rows_of
 
@@ -60,15 +61,19 @@ DISCARD = 3
 @njit(cache=True)
 def legal(code, nd, keep, counts):
     """Whether placement ``code`` of ``nd`` cards discards ``nd - keep`` and fits the rows."""
-    adds = np.zeros(4, np.int64)
+    front = middle = back = discards = 0  # counted in scalars: no array to allocate, it runs often
     for i in range(nd):
-        adds[(code >> (2 * i)) & 3] += 1
-    if adds[DISCARD] != nd - keep:
-        return False
-    for r in range(3):
-        if counts[r] + adds[r] > ROW_SIZE[r]:
-            return False
-    return True
+        r = (code >> (2 * i)) & 3
+        if r == 0:
+            front += 1
+        elif r == 1:
+            middle += 1
+        elif r == 2:
+            back += 1
+        else:
+            discards += 1
+    return (discards == nd - keep and counts[0] + front <= ROW_SIZE[0] and counts[1] + middle <= ROW_SIZE[1]
+            and counts[2] + back <= ROW_SIZE[2])
 
 
 @njit(cache=True)
@@ -84,34 +89,20 @@ def place(board, counts, dealt, nd, code):
 @njit(cache=True)
 def finished_value(board, game, params):
     """The heuristic's worth of a finished board (see the module doc)."""
-    royalty, entry, cdf, worth = game.royalty, game.entry, game.cdf, game.worth
     f, m, b = rows_of(board)
+    return rows_value(f, m, b, game, params)
+
+
+@njit(cache=True, inline="always")
+def rows_value(f, m, b, game, params):
+    """:func:`finished_value` of a board whose rows have strengths ``f``, ``m``, ``b``."""
+    royalty, entry, cdf, worth = game.royalty, game.entry, game.cdf, game.worth
     if not (b >= m >= f):
         return -params[H_FOUL]
     value = np.float64(royalty[FRONT, f] + royalty[MIDDLE, m] + royalty[BACK, b])
     if entry[f] > 0:
         value += params[H_FANTASY] * worth
     return value + params[H_ROW] * (2 * (cdf[FRONT, f] + cdf[MIDDLE, m] + cdf[BACK, b]) - 3)
-
-
-@njit(cache=True)
-def filled_value(board, counts, pool, npool, fills, state, game, params):
-    """The mean finished value of ``board`` over ``fills`` random fills of its empty places
-    from ``pool[:npool]``."""
-    need = 13 - counts[0] - counts[1] - counts[2]
-    if need == 0:
-        return finished_value(board, game, params)
-    full = board.copy()
-    total = 0.0
-    for _ in range(fills):
-        shuffle_prefix(pool[:npool], need, state)
-        k = 0
-        for r in range(3):
-            for i in range(counts[r], ROW_SIZE[r]):
-                full[ROW_START[r] + i] = pool[k]
-                k += 1
-        total += finished_value(full, game, params)
-    return total / fills
 
 
 @njit(cache=True)
@@ -129,10 +120,16 @@ def unseen(known):
 @njit(cache=True)
 def heuristic_choice(board, counts, dealt, nd, keep, known, state, game, params):
     """The heuristic's placement (the module doc): every legal one judged on the same random
-    fills (the pool's order and the random state restored for each)."""
+    fills.  Every placement leaves the same number of empty places, so the fills (random
+    cards from the unseen) are drawn once, not once a placement, and each placement's empty
+    places take them in turn, row by row."""
     pool, npool = unseen(known)
-    order = pool.copy()
-    start = state.copy()
+    fills = np.int64(params[H_FILLS])
+    need = 13 - counts[0] - counts[1] - counts[2] - keep
+    drawn = np.empty((fills if need > 0 else 0, max(need, 0)), np.uint8)
+    for k in range(drawn.shape[0]):
+        shuffle_prefix(pool[:npool], need, state)
+        drawn[k, :] = pool[:need]
     best_code, best_value = -1, -np.inf
     trial = np.empty(13, np.uint8)
     trial_counts = np.empty(3, np.int64)
@@ -142,9 +139,24 @@ def heuristic_choice(board, counts, dealt, nd, keep, known, state, game, params)
         trial[:] = board
         trial_counts[:] = counts
         place(trial, trial_counts, dealt, nd, code)
-        pool[:] = order
-        state[:] = start
-        value = filled_value(trial, trial_counts, pool, npool, np.int64(params[H_FILLS]), state, game, params)
+        if need <= 0:
+            value = finished_value(trial, game, params)
+        else:  # a row the placement fills is valued once, not once a fill
+            f = eval3(trial[0], trial[1], trial[2]) if trial_counts[0] == 3 else -1
+            m = eval5(trial[3], trial[4], trial[5], trial[6], trial[7]) if trial_counts[1] == 5 else -1
+            b = eval5(trial[8], trial[9], trial[10], trial[11], trial[12]) if trial_counts[2] == 5 else -1
+            total = 0.0
+            for k in range(fills):
+                j = 0
+                for r in range(3):
+                    for i in range(trial_counts[r], ROW_SIZE[r]):
+                        trial[ROW_START[r] + i] = drawn[k, j]
+                        j += 1
+                total += rows_value(f if f >= 0 else eval3(trial[0], trial[1], trial[2]),
+                                    m if m >= 0 else eval5(trial[3], trial[4], trial[5], trial[6], trial[7]),
+                                    b if b >= 0 else eval5(trial[8], trial[9], trial[10], trial[11], trial[12]),
+                                    game, params)
+            value = total / fills
         if value > best_value:
             best_code, best_value = code, value
     return best_code

@@ -8,7 +8,22 @@ settled, plus the worth of Fantasyland if your board enters it.  An opponent in 
 is dealt its cards at once and sets them by the exact solver, unseen.  Every placement meets the
 same shuffles and the same random choices, so their differences are measured more tightly than
 their values: the gap to the best comes with its paired 95% interval.  Every board's last street
-is played exactly in the rollouts (:func:`sapsam.ofc.kernels.policies.exact_last_choice`).
+is played exactly in the rollouts (:func:`sapsam.ofc.kernels.policies.exact_last_choice`), and
+the opponents' turns that cannot see where your cards went are played once a deal for every
+placement (:mod:`sapsam.ofc.kernels.race`).
+
+A race (``race=True``, the default): the rollouts come in rounds, 64 a placement, then doubling
+to ``samples``; after each round but the last, a placement is dropped when the paired interval
+of its gap to the leader (the highest mean so far) lies below 0, the interval's one-sided level
+``DROP_ALPHA`` / (placements x looks) (Bonferroni's: about 3.8 standard errors for the 232
+placements of a first street), so that the chance of ever dropping the best placement, however
+the leader changes, is at most ``DROP_ALPHA`` (5%, as far as the normal approximation of a mean
+of 64 or more rollouts holds).  A dropped placement keeps the EV, 95%
+interval and gap to the best (paired, on the same deals as the best's first ones) of the
+rollouts it had; the table lists it after those that ran to the end, and its ``rollouts`` and
+``dropped`` columns say so.  Those figures are honest for the rollouts it had but were what
+dropped it: a placement dropped early tends to have been unlucky, its EV leaning low.
+``race=False`` rolls every placement out ``samples`` times.
 
 Exact values: where every opponent's board is finished and seen (none in Fantasyland) and your
 board has at most one street left after this one, or where this is your last street and the one
@@ -25,6 +40,7 @@ Fantasyland, over every deal of the last street left (:func:`exact_deals`,
 
 import math
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
@@ -33,12 +49,15 @@ from sapsam.base.stats import Z95
 from sapsam.game.cards import format_cards, parse_cards
 from sapsam.ofc.game import ROW_SIZES, Board, check_distinct, load_ofc_rules, parse_board
 from sapsam.ofc.kernels.policies import DISCARD, H_FILLS, H_INNER_FILLS, legal
-from sapsam.ofc.kernels.simulate import exact_placements, place_rollouts
+from sapsam.ofc.kernels.race import race_rollouts
+from sapsam.ofc.kernels.simulate import exact_placements
 from sapsam.ofc.play import game_tables, improved_path, seat_arrays
 from sapsam.play.seeds import Stream
 
 STREAMS = 32  # the rollouts' streams: the chunking, not the threads, fixes the numbers
 EXACT_DEALS = 200_000  # the most deals of the last street an exact ranking enumerates
+FIRST_LOOK = 2  # deals a stream before a race's first look (64 rollouts a placement)
+DROP_ALPHA = 0.05  # the chance, at most, that a race drops the best placement
 
 
 @dataclass(frozen=True)
@@ -52,11 +71,14 @@ class PlaceResult:
     policy: str  # the policy that plays the later streets, every board's; "exact" where enumerated
     table: pd.DataFrame  # a row per placement, best first; its "exact" column: the EV is exact
     exact: bool = False  # every EV exact: ``samples`` is the number of deals enumerated
+    race: bool = False  # rolled out in a race: placements clearly worse than the leader dropped early
+    dropped: int = 0  # placements dropped before ``samples`` rollouts (their "dropped" column)
 
     def to_dict(self):
         return {"rules": self.rules, "board": self.board, "hand": self.hand, "opponents": self.opponents,
                 "fantasyland": list(self.fantasyland), "samples": self.samples, "policy": self.policy,
-                "exact": self.exact, "placements": self.table.to_dict(orient="records")}
+                "exact": self.exact, "race": self.race, "dropped": self.dropped,
+                "placements": self.table.to_dict(orient="records")}
 
     def to_frame(self):
         """One row per placement, best first, indexed by rank from 1."""
@@ -153,10 +175,14 @@ def rollout_policy(rules, players):
 
 
 def rank_placements(rules, board, hand, dead="", opponents=(), samples=1000, seed=1, progress=None,
-                    policy=None, exact=True):
+                    policy=None, exact=True, race=True, share=True):
     """Every placement of ``hand`` on ``board`` ranked by expected points (module doc), the
     later streets played by ``policy`` (``heuristic`` or ``improved``; default
-    :func:`rollout_policy`), or valued exactly where :func:`exact_deals` allows and ``exact``."""
+    :func:`rollout_policy`), or valued exactly where :func:`exact_deals` allows and ``exact``.
+    ``race``: drop the placements clearly worse than the leader early (module doc); False:
+    every placement gets ``samples`` rollouts.  ``share``: the opponents' turns that cannot
+    see where your cards went are played once a deal (False: once a placement, the same
+    numbers, slower)."""
     rules, mine, cards, dead_cards, theirs, fantasyland = parse_position(rules, board, hand, dead,
                                                                          opponents)
     if samples < 1:
@@ -188,17 +214,49 @@ def rank_placements(rules, board, hand, dead="", opponents=(), samples=1000, see
         table = _ranked(mine, cards, codes, values[:, None], exact=True)
         return PlaceResult(rules.id, str(mine), format_cards(cards), len(theirs), tuple(fantasyland),
                            int(deals), "exact", table, exact=True)
+    game = game_tables(rules)
+    n_codes = len(codes)
     per_state = -(-samples // STREAMS)
+    looks = _looks(per_state) if race and n_codes > 1 else [per_state]
+    z_drop = NormalDist().inv_cdf(1 - DROP_ALPHA / (n_codes * max(len(looks) - 1, 1)))
     states = Stream(seed, "ofc-place").states(STREAMS)
-    out = np.zeros((len(codes), STREAMS * per_state))
-    place_rollouts(boards[0].copy(), counts[0].copy(), cards, codes, boards, counts,
-                   np.array([0, *fantasyland], np.int64), pool, seen, states, per_state, seat_codes,
-                   params, game_tables(rules), rules.tables.stay, rules.tables.worth_milli,
-                   rules.tables.scores, out)
-    if progress is not None:
-        progress(1, 1)
+    decks = np.tile(pool, (STREAMS, 1))
+    out = np.zeros((n_codes, STREAMS, per_state))
+    had = np.zeros(n_codes, np.int64)  # deals a stream each placement had
+    active = np.arange(n_codes)
+    done = 0
+    for look in looks:
+        race_rollouts(boards[0].copy(), counts[0].copy(), cards, codes, active, boards, counts,
+                      np.array([0, *fantasyland], np.int64), decks, seen, states, done, look - done, share,
+                      seat_codes, params, game, rules.tables.stay, rules.tables.worth_milli,
+                      rules.tables.scores, out)
+        done = look
+        had[active] = done
+        if progress is not None:
+            progress(look, per_state)
+        if look < per_state:
+            active = active[_still_in(out[active, :, :done].reshape(len(active), -1), z_drop)]
     return PlaceResult(rules.id, str(mine), format_cards(cards), len(theirs), tuple(fantasyland),
-                       out.shape[1], policy, _ranked(mine, cards, codes, out))
+                       STREAMS * per_state, policy, _raced(mine, cards, codes, out, had), race=race,
+                       dropped=int((had < per_state).sum()))
+
+
+def _looks(per_state):
+    """The deals a stream after each round of a race: ``FIRST_LOOK``, then doubling, to
+    ``per_state``."""
+    looks = [min(FIRST_LOOK, per_state)]
+    while looks[-1] < per_state:
+        looks.append(min(2 * looks[-1], per_state))
+    return looks
+
+
+def _still_in(values, z):
+    """Which placements stay in the race, ``values[a, sample]`` their rollouts so far (the same
+    deals for each): those whose paired interval of the gap to the leader (the highest mean), at
+    ``z`` standard errors, reaches 0."""
+    diff = values - values[int(np.argmax(values.mean(axis=1)))]
+    half = z * diff.std(axis=1, ddof=1) / np.sqrt(values.shape[1])
+    return diff.mean(axis=1) + half >= 0
 
 
 def exact_deals(rules, mine, keep, theirs, fantasyland, unseen):
@@ -237,6 +295,32 @@ def _ranked(board, cards, codes, out, exact=False):
         rows.append({"setting": after, "discard": discards, "ev": float(means[o]),
                      "ci_low": float(means[o] - half), "ci_high": float(means[o] + half),
                      "gap": float(diff.mean()), "gap_low": float(diff.mean() - gap_half),
-                     "gap_high": float(diff.mean() + gap_half), "exact": exact})
+                     "gap_high": float(diff.mean() + gap_half), "exact": exact,
+                     "rollouts": 0 if exact else n, "dropped": False})
     return pd.DataFrame(rows).sort_values("ev", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def _raced(board, cards, codes, out, had):
+    """The table of a race's placements, ``out[o, stream, deal]`` their rollouts and ``had[o]``
+    the deals a stream each had: the ones that ran to the end first, best first, then the
+    dropped ones, best first, each with its EV and interval from the rollouts it had and its
+    gap to the best over those same deals (paired)."""
+    full = had.max()
+    means = np.array([out[o, :, :had[o]].mean() for o in range(len(codes))])
+    best = int(np.argmax(np.where(had == full, means, -np.inf)))
+    rows = []
+    for o, code in enumerate(codes):
+        after, discards = describe_placement(board, cards, code)
+        values = out[o, :, :had[o]].ravel()
+        diff = values - out[best, :, :had[o]].ravel()
+        n = values.size
+        half = Z95 * values.std(ddof=1) / np.sqrt(n)
+        gap_half = Z95 * diff.std(ddof=1) / np.sqrt(n)
+        rows.append({"setting": after, "discard": discards, "ev": float(means[o]),
+                     "ci_low": float(means[o] - half), "ci_high": float(means[o] + half),
+                     "gap": float(diff.mean()), "gap_low": float(diff.mean() - gap_half),
+                     "gap_high": float(diff.mean() + gap_half), "exact": False, "rollouts": int(n),
+                     "dropped": bool(had[o] < full)})
+    return pd.DataFrame(rows).sort_values(["dropped", "ev"], ascending=[True, False],
+                                          kind="stable").reset_index(drop=True)
 
