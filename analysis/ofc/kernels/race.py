@@ -70,11 +70,13 @@ def play_turns(boards, counts, deck, pos, order, policy, params, state, game, se
 def race_rollouts(board, counts, dealt, codes, active, boards, row_counts, fl_cards, decks, seen, states,
                   first, deals, share, policy, params, game, stay, worth_milli, scores, out):
     """``deals`` more rollouts a stream of each placement ``codes[active[a]]`` of ``dealt``
-    on seat 0's board (``board``, ``counts``), as ``place_rollouts`` plays them (seats acting
-    in turn after seat 0, an opponent with ``fl_cards[p] > 0`` in Fantasyland, set from the
-    end of the deck), into ``out[o, s, first + j]``: seat 0's points plus the worth of
-    Fantasyland if it enters.  Stream ``s`` carries its state ``states[s]`` and its deck
-    ``decks[s]`` (the unseen cards, shuffled in place) from round to round.  ``share``: the
+    on seat 0's board (``board``, ``counts``), played out: every board finished by its policy,
+    seats acting in turn after seat 0 (seat 1 first), an opponent with ``fl_cards[p] > 0`` in
+    Fantasyland (dealt that many cards from the end of the shuffled deck and set at once,
+    unseen by the others), every placement meeting the same deals and random choices, into
+    ``out[o, s, first + j]``: seat 0's points plus the worth of Fantasyland if it enters.
+    Stream ``s`` carries its state ``states[s]`` and its deck ``decks[s]`` (the unseen
+    cards, shuffled in place) from round to round.  ``share``: the
     turns the placements share are played once a deal (module doc); False: once a placement,
     the same numbers (the tests hold them to it)."""
     royalty, entry, worth = game.royalty, game.entry, game.worth

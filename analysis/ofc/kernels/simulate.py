@@ -1,12 +1,13 @@
 """Open-Face Chinese Poker hands dealt and played: whole hands with Fantasyland carried from
-one to the next (``simulate_blocks``), and the rollouts that rank the placements of one
-decision (``place_rollouts``).  The policies are :mod:`sapsam.ofc.kernels.policies`'s."""
+one to the next (``simulate_blocks``), and the exact values of a decision's placements where
+every deal left can be enumerated (``exact_placements``; sampled ones race,
+:mod:`sapsam.ofc.kernels.race`).  The policies are :mod:`sapsam.ofc.kernels.policies`'s."""
 
 import numpy as np
 from numba import njit, prange
 
 from sapsam.kernels.rng import shuffle_prefix
-from sapsam.ofc.kernels.board import best_fantasyland, board_outcome, rows_of, settle_boards
+from sapsam.ofc.kernels.board import best_fantasyland, board_outcome, settle_boards
 from sapsam.ofc.kernels.policies import (
     RANDOM,
     decide,
@@ -18,7 +19,6 @@ from sapsam.ofc.kernels.policies import (
     others_terms,
     place,
     placed_mask,
-    play_out,
 )
 
 # A block's tally per seat (simulate_blocks): normal and Fantasyland hands, points in all and in
@@ -120,55 +120,6 @@ def simulate_blocks(states, hands, policy, params, game, stay, worth_milli, stay
                     tally[b, p, A_FOULS] += fouled
                     tally[b, p, A_ENTRIES] += enters > 0
                     fl[p] = enters
-
-
-@njit(cache=True, parallel=True)
-def place_rollouts(board, counts, dealt, codes, boards, row_counts, fl_cards, pool, seen, states,
-                   per_state, policy, params, game, stay, worth_milli, scores, out):
-    """Each placement ``codes[o]`` of ``dealt`` on the board of seat 0 (``board``, ``counts``),
-    played out ``per_state`` times per stream: the unseen ``pool`` shuffled, then every board
-    (seat 0's and the opponents' ``boards[1:]``, ``row_counts[1:]``) finished by its policy,
-    seats acting in turn after seat 0 (seat 1 first).  An opponent with ``fl_cards[p] > 0`` is in Fantasyland:
-    it is dealt that many cards from the end of the shuffled pool and sets them at once, unseen
-    by the others (the caller leaves the pool enough cards for every board).  Every placement
-    meets the same deals and the same random choices.  ``seen``: the 52-bit mask of the cards
-    seat 0 knows (the boards, the dealt cards, the dead).  ``out[o, sample]``: seat 0's points,
-    plus the worth of Fantasyland if it enters."""
-    royalty, entry, worth = game.royalty, game.entry, game.worth
-    players = boards.shape[0]
-    nd = dealt.shape[0]
-    for s in prange(states.shape[0]):
-        state = states[s:s + 1].copy()
-        deck = pool.copy()
-        base = boards.copy()  # the boards before the placement: Fantasyland ones set per deal
-        base_counts = row_counts.copy()
-        work = np.empty_like(boards)
-        work_counts = np.empty_like(row_counts)
-        points = np.zeros(players, np.int64)
-        order = np.arange(players)
-        for j in range(per_state):
-            shuffle_prefix(deck, deck.shape[0], state)
-            end = deck.shape[0]
-            for p in range(players):
-                if fl_cards[p] > 0:
-                    set_fantasyland(deck[end - fl_cards[p]:end], royalty, stay, worth_milli, base[p],
-                                    base_counts[p])
-                    end -= fl_cards[p]
-            start = state.copy()
-            for o in range(codes.shape[0]):
-                work[:] = base
-                work_counts[:] = base_counts
-                work[0, :] = board
-                work_counts[0, :] = counts
-                place(work[0], work_counts[0], dealt, nd, codes[o])
-                state[:] = start
-                play_out(work, work_counts, deck, order, policy, params, state, game, seen, 1)
-                settle_boards(work, royalty, scores, points)
-                value = np.float64(points[0])
-                f, m, b = rows_of(work[0])
-                if b >= m >= f and entry[f] > 0:
-                    value += worth
-                out[o, s * per_state + j] = value
 
 
 @njit(cache=True)

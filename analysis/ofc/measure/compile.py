@@ -8,7 +8,7 @@ def compiled_kernels():
     from sapsam.ofc.kernels import board, race, simulate
 
     return (board.best_fantasyland, board.stay_counts, board.settle_boards, simulate.simulate_blocks,
-            simulate.place_rollouts, race.race_rollouts, simulate.exact_placements)
+            race.race_rollouts, simulate.exact_placements)
 
 
 def warm():
