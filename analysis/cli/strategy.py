@@ -40,6 +40,9 @@ _POLICY = click.Choice(POLICY_NAMES)
 @click.option("--removal-rounds", type=click.IntRange(0), default=4, show_default=True,
               help="Rounds of self-play fitting the card-removal model (0: none; none under a "
                    "low middle).")
+@click.option("--removal-tables", type=click.IntRange(1000), default=None,
+              help="Tables dealt per round of the card-removal fit  [default: about 400,000 "
+                   "pairs of a hand and an opposing hand, at least 20,000 tables]")
 @seed_option()
 @click.option("--out", type=OutputFile(), default=None,
               help="Strategy file, ending in .npz [default: <ruleset>-<players>p.npz in your "
@@ -47,7 +50,8 @@ _POLICY = click.Choice(POLICY_NAMES)
 @resume_options
 @quiet_option()
 @reports_bad_input
-def fit_command(ruleset, players, iterations, hands, seed, removal_rounds, out, resume, fresh, quiet):
+def fit_command(ruleset, players, iterations, hands, seed, removal_rounds, removal_tables, out, resume,
+                fresh, quiet):
     """Fit a strategy by blended iterated best response and store it with a manifest.
 
     The field's rows are fitted first, then a card-removal model (how the field changes with
@@ -77,7 +81,7 @@ def fit_command(ruleset, players, iterations, hands, seed, removal_rounds, out, 
         removal = bars.task("card removal", rounds, unit="rounds") if rounds else None
         manifest = fit_and_save(rules, players, path, resume=resume, fresh=fresh,
                                 iterations=iterations, hands=hands, seed=seed,
-                                removal_rounds=rounds,
+                                removal_rounds=rounds, removal_tables=removal_tables,
                                 progress=(lambda it, change: task(it)) if task else None,
                                 removal_progress=(lambda it, change: removal(it)) if removal else None)
     model = manifest.get("card_removal")
