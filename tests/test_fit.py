@@ -302,7 +302,7 @@ def test_the_exploitability_table_gathers_every_result(tmp_path):
         exploit_rows(tmp_path)
 
 
-def test_make_exploits_measures_the_tables_older_than_their_fit(tmp_path):
+def test_make_exploits_measures_the_tables_older_than_their_fit_or_short_of_deals(tmp_path):
     from sapsam.game.ruleset_files import shipped_tables
     from sapsam.output.exploits import DEALS, stale_tables
 
@@ -312,6 +312,11 @@ def test_make_exploits_measures_the_tables_older_than_their_fit(tmp_path):
     assert dict(((r, p), d) for r, p, d in everything)[("basic", 3)] == DEALS
     for date, stale in (("2000-01-01T00:00:00+00:00", True), ("2999-01-01T00:00:00+00:00", False)):
         (tmp_path / "two-four-2p-fitted.json").write_text(json.dumps({"provenance": {"date": date}}))
+        assert (("two-four", 2, 2000) in stale_tables(tmp_path)) is stale
+    # measured after the fit, but on fewer deals than the table asks
+    later = {"provenance": {"date": "2999-01-01T00:00:00+00:00"}}
+    for deals, stale in ((1999, True), (2000, False)):
+        (tmp_path / "two-four-2p-fitted.json").write_text(json.dumps({**later, "deals": deals}))
         assert (("two-four", 2, 2000) in stale_tables(tmp_path)) is stale
 
 
