@@ -148,21 +148,11 @@ def removal_model(row_mass, gamma, xmean, bin_of, params, royalty):
     bins = gamma.shape[1]
     bins_sum = np.zeros((3, bins, 5))
     rows = np.zeros((3, N_STRENGTHS + 1, 3))
-    extra = params[S.P_ROYALTY_EXTRA]
-    always = params[S.P_ROYALTY_ALWAYS]
-    unit = 0.0 if params[S.P_BASE] == S.BASE_TWO_OF_THREE else 1.0
     for k in range(3):
         mean_royalty = 0.0
         for s in range(N_STRENGTHS):
-            roy = royalty[k, CATEGORY_OF[s]]
-            if always:
-                rows[k, s, R_PAY] = unit
-                rows[k, s, R_EARNED] = roy
-                mean_royalty += row_mass[k, s] * roy
-            elif extra:
-                rows[k, s, R_PAY] = unit + roy
-            else:
-                rows[k, s, R_PAY] = roy if roy > 0 else unit
+            rows[k, s, R_PAY], rows[k, s, R_EARNED] = S.row_pay(params, royalty[k, CATEGORY_OF[s]])
+            mean_royalty += row_mass[k, s] * rows[k, s, R_EARNED]
         rows[k, N_STRENGTHS, R_EARNED] = mean_royalty
         above = 0.0
         for s in range(N_STRENGTHS - 1, -1, -1):

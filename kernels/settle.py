@@ -124,6 +124,21 @@ def two_rows_lost(params):
 
 
 @njit(cache=True, inline="always")
+def row_pay(params, roy):
+    """(paid, earned) of a row whose royalty is ``roy``, as the field's EV tables and the
+    card-removal model price it: ``paid``, what the row takes from a row it beats (the unit,
+    the unit and the royalty, or the royalty instead of the unit, by the ruleset's royalty
+    mode; no unit under two of three); ``earned``, the royalty it collects won or lost (the
+    ``always`` mode), else 0."""
+    unit = 0.0 if params[P_BASE] == BASE_TWO_OF_THREE else 1.0
+    if params[P_ROYALTY_ALWAYS]:
+        return unit, float(roy)
+    if params[P_ROYALTY_EXTRA]:
+        return unit + roy, 0.0
+    return (roy if roy > 0 else unit) + 0.0, 0.0
+
+
+@njit(cache=True, inline="always")
 def _overall_point(total):
     """The overall point: one more unit to whoever is ahead."""
     return 1 if total > 0 else (-1 if total < 0 else 0)

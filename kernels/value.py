@@ -57,25 +57,13 @@ def ev_tables(row_mass, params, royalty, surrender_rate):
     """
     out = np.zeros(TABLE_SHAPE)
     out[SURRENDER_RATE] = surrender_rate
-    extra = params[S.P_ROYALTY_EXTRA]
-    always = params[S.P_ROYALTY_ALWAYS]
-    two_of_three = params[S.P_BASE] == S.BASE_TWO_OF_THREE
     pay = np.empty(N_STRENGTHS)
     earned = np.zeros(N_STRENGTHS)
     for k in range(3):
         mean_royalty = 0.0
         for s in range(N_STRENGTHS):
-            roy = royalty[k, CATEGORY_OF[s]]
-            unit = 0.0 if two_of_three else 1.0
-            if always:
-                pay[s] = unit
-                earned[s] = roy
-            elif extra:
-                pay[s] = unit + roy
-            else:
-                pay[s] = roy if roy > 0 else unit
-            if always:
-                mean_royalty += row_mass[k, s] * roy
+            pay[s], earned[s] = S.row_pay(params, royalty[k, CATEGORY_OF[s]])
+            mean_royalty += row_mass[k, s] * earned[s]
         below_mass = 0.0
         for s in range(N_STRENGTHS):
             out[k, s, WIN] = below_mass
