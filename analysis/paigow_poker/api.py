@@ -135,7 +135,7 @@ def chart(house_way="foxwoods", hands=600, seed=0, banking=False, commission=0.0
         share, mean cost per departure, part of the cost per hand, each with its 95%
         interval, the costliest example), ``by_group`` and every departing hand.
     """
-    from sapsam.paigow_poker.departures import chart_answer, write_chart
+    from sapsam.paigow_poker.output.departures import chart_answer, write_chart
 
     if int(hands) < 1:
         raise ValueError(f"hands must be at least 1, got {hands!r}")

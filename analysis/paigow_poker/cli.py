@@ -182,9 +182,9 @@ def cost_command(way, hands, seed, banking, commission, as_json):
 def chart_command(ways, hands, seed, banking, commission, out, deck, as_json):
     """The strategy chart: where the best play departs from each house way, what each
     departure is worth and what the house way costs per hand, with 95% intervals."""
-    from sapsam.paigow_poker.departures import chart_answer, house_way_names, parse_chart_deck, write_chart
     from sapsam.paigow_poker.game import Rules
     from sapsam.paigow_poker.measure import compiled_kernels, table_ready
+    from sapsam.paigow_poker.output.departures import chart_answer, house_way_names, parse_chart_deck, write_chart
 
     if hands < 1:
         raise ValueError(f"--hands must be at least 1, got {hands}")

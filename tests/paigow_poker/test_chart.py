@@ -11,9 +11,9 @@ import pytest
 import terminal
 
 import sapsam
-from sapsam.paigow_poker import departures as chart
 from sapsam.paigow_poker.game import Rules, parse_hand
 from sapsam.paigow_poker.measure import legal_settings
+from sapsam.paigow_poker.output import departures as chart
 from sapsam.paigow_poker.strategy import house_way
 from tests.paigow_poker import reference as ref
 from tests.paigow_poker.test_best import DECK, dealer_settings

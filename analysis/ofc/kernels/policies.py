@@ -1,5 +1,4 @@
-"""Open-Face Chinese Poker street by street: placements, the policies that choose them, whole
-hands with Fantasyland carried from one to the next, and rollouts of a placement.
+"""Open-Face Chinese Poker street by street: placements and the policies that choose them.
 
 A board is ``uint8[13]`` (front ``[0:3]``, middle ``[3:8]``, back ``[8:13]``) with the cards
 placed so far in each row counted in ``int64[3]``.  A placement of ``nd`` dealt cards is an
@@ -31,9 +30,8 @@ uses only what the seat knows, so that a rollout never lets a board see cards it
 (which would bias every value up).  A Fantasyland board, set face down, counts every row as a
 tie: its owner's royalties, or the rows and the scoop lost if this board fouls.
 
-A Fantasyland hand is set by :func:`sapsam.ofc.kernels.board.best_fantasyland`.  ``game``, a
-:class:`Game`, bundles a ruleset's tables.
-"""
+A Fantasyland hand is set by :func:`sapsam.ofc.kernels.board.best_fantasyland`; ``game``, a
+:class:`Game`, bundles a ruleset's tables."""
 
 from collections import namedtuple
 
