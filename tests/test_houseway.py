@@ -207,10 +207,6 @@ def test_a_chart_derived_on_demand_is_cached_and_a_changed_strategy_derives_anew
     assert H._read_cached(path, rules, 3, digest) is None
 
 
-@pytest.mark.xfail(strict=True, reason="the fits with card removal (2026-11-28) are stronger, and the "
-                   "twelve-line house way derived from them costs 0.389 units a hand [0.358, 0.419] "
-                   "against them (seed 0; 0.416 at this test's seed 11): issue 17's 0.40 is to be "
-                   "met again by a way with more room (lines or points), not by a weaker fit")
 def test_the_shipped_house_way_meets_its_targets_at_standard(standard):
     """Issue 17's targets at `standard`, 4 players: at most 12 lines, cost at most 0.40 units
     per hand (the upper end of the paired 95% CI over 20,000 tables), agreement >= 50%."""
