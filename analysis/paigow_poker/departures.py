@@ -415,7 +415,7 @@ def best_play_markdown(answer):
     ways = [w for w in answer["house_ways"] if w.get("best_play")]
     if not ways:
         return []
-    side = "banking (copies are the player's)" if answer["banking"] else "not banking"
+    side = "Banking (copies are the player's)" if answer["banking"] else "Not banking"
     deals = ways[0]["best_play"]
     source = ("every hand of the deck against every dealer hand, exact" if deals["house_way_exact"] else
               f"{deals['house_way_deals']:,} deals of the whole deck (seed {answer['seed']}), each both "
@@ -425,19 +425,20 @@ def best_play_markdown(answer):
              f"against itself: {source}. The best play against the house way: that edge less the cost "
              f"per hand above ({answer['hands']:,} hands, each hand's best setting worth its house way "
              "setting plus its cost, exactly); its 95% interval is the two intervals in quadrature, almost "
-             "all of it the sample of hands, so far wider than the issue's 0.01 points (that needs some "
-             "hundred times more hands).", "",
-             "| house way | house way against itself | 95% ± | best play against the house way | 95% ± |",
-             "|---|--:|--:|--:|--:|"]
+             "all of it the sample of hands, so far wider than the issue's 0.01 points: the last column "
+             "says how many hands would bring it to 0.01 at the same spread.", "",
+             "| house way | house way against itself | 95% ± | best play against the house way | 95% ± "
+             "| hands for ± 0.01 |", "|---|--:|--:|--:|--:|--:|"]
     for w in ways:
         b = w["best_play"]
         house = "exact" if b["house_way_exact"] else _points(b["house_way_half_width"], 4)
+        needed = "" if not w["half_width"] else f"{answer['hands'] * (w['half_width'] / 0.0001) ** 2:,.0f}"
         lines.append(f"| {w['house_way']['name']} | {100 * b['house_way_edge']:.4f}% | {house} | "
-                     f"{100 * b['edge']:.3f}% | {_points(b['half_width'])} |")
+                     f"{100 * b['edge']:.3f}% | {_points(b['half_width'])} | {needed} |")
     p = answer.get("published")
     if p:
         lines += [f"| published, Foxwoods | {100 * p['house_way_edge']:.4f}% | exact | "
-                  f"about {100 * p['best_play_edge']:.2f}% | |", "",
+                  f"about {100 * p['best_play_edge']:.2f}% | | |", "",
                   f"Published: the house way against itself, {p['source']}; the best play, "
                   f"{p['best_play_source']}."]
     return lines
@@ -540,3 +541,58 @@ def write_chart(answer, folder):
     chart_figure(answer, stem)
     return stem.with_suffix(".md")
 
+
+# The committed charts ship as package data for the web tab: results/paigow_poker's chart.json
+# and chart-banking.json less every departing hand (the rows, groups and best play stay), in
+# this package's folder ``shipped``.  After a new run into results/paigow_poker:
+#   python -c "from sapsam.paigow_poker.departures import ship_charts; ship_charts()"
+# (tests/paigow_poker/test_chart.py holds the two to each other in a checkout).
+SHIPPED = "shipped"
+
+
+def shipped_chart(answer):
+    """The part of a chart (:func:`chart_answer`, as written to ``chart.json``) that the web
+    tab shows: everything but each house way's departing hands."""
+    return {**answer, "house_ways": [{k: v for k, v in w.items() if k != "departing_hands"}
+                                     for w in answer["house_ways"]]}
+
+
+def ship_charts(results="results/paigow_poker", package=None):
+    """Write :func:`shipped_chart` of ``results``' chart.json and chart-banking.json (those
+    there) into the package's ``shipped`` folder (``package``): the checkout's
+    analysis/paigow_poker/shipped by default.  Returns the paths written."""
+    import json
+    from pathlib import Path
+
+    from sapsam.base.files import write_atomic
+
+    package = Path(__file__).with_name(SHIPPED) if package is None else Path(package)
+    package.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in ("chart.json", "chart-banking.json"):
+        source = Path(results) / name
+        if source.is_file():
+            answer = shipped_chart(json.loads(source.read_text(encoding="utf-8")))
+            write_atomic(package / name, json.dumps(answer, indent=1) + "\n")
+            written.append(package / name)
+    return written
+
+
+def shipped(banking=False):
+    """The shipped chart (:func:`shipped_chart` of the committed run), banking or not, from
+    the package data; None where none ships."""
+    import json
+    from importlib.resources import files
+
+    source = files("sapsam.paigow_poker").joinpath(SHIPPED, "chart-banking.json" if banking else "chart.json")
+    return json.loads(source.read_text(encoding="utf-8")) if source.is_file() else None
+
+
+def figure_png(answer):
+    """:func:`chart_figure` of a chart as PNG bytes (the same bytes as its ``chart.png``)."""
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory(prefix="sapsam-pgp-chart-") as folder:
+        chart_figure(answer, Path(folder) / "chart")
+        return (Path(folder) / "chart.png").read_bytes()
