@@ -108,7 +108,8 @@ def focused(document):
     for methods in out["paths"].values():
         for operation in methods.values():
             for parameter in operation.get("parameters", []):
-                parameter["schema"] = offer(OFFER[parameter["name"]], parameter["schema"])
+                if parameter["name"] in OFFER:  # free text; a flag or a number keeps its schema
+                    parameter["schema"] = offer(OFFER[parameter["name"]], parameter["schema"])
     return out
 
 

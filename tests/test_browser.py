@@ -383,6 +383,42 @@ def test_paigow_poker_ranked_exactly_with_the_house_way_marked(server, browser):
     assert len(field.get_attribute("value").split()) == 7
 
 
+def test_paigow_poker_strategy_chart_shipped(server, browser):
+    """The Pai Gow Poker tab's strategy chart: the shipped run's cost and best play per house
+    way as the API gives them, its departures, and its figure drawn; banking shows the
+    banker's chart."""
+    open_page(browser, server)
+    by_id(browser, "tab-paigow_poker").click()
+    for banking in (False, True):
+        if banking:
+            Select(by_id(browser, "pgp-chart-side")).select_by_value("true")
+        with urllib.request.urlopen(f"{server}/api/paigow-poker/chart?banking={str(banking).lower()}",
+                                    timeout=60) as response:
+            api = json.loads(response.read())
+        side = "banking (copies" if banking else "not banking"
+        wait(browser).until(lambda d, side=side: side in by_id(d, "pgp-chart").text)
+        rows = browser.find_elements(By.CSS_SELECTOR, "[data-testid=pgp-chart-way]")
+        assert len(rows) == len(api["house_ways"]) == 3
+        for row, w in zip(rows, api["house_ways"]):
+            b = w["best_play"]
+            assert row.text.startswith(w["house_way"]["name"])
+            best = row.find_element(By.CSS_SELECTOR, "[data-testid=pgp-best-play]").text
+            assert best == f"{100 * b['edge']:.3f}% ± {100 * b['half_width']:.3f}"
+        tables = browser.find_elements(By.CSS_SELECTOR, "[data-testid=pgp-chart-rows]")
+        assert len(tables) == 3
+        browser.execute_script("arguments[0].open = true", tables[0].find_element(By.XPATH, "./../.."))
+        first = api["house_ways"][0]["rows"][0]
+        assert first["move"] in tables[0].text and first["example"] in tables[0].text
+        assert ("published, Foxwoods" in by_id(browser, "pgp-chart").text) is not banking
+        image = browser.find_element(By.CSS_SELECTOR, "[data-testid=pgp-chart-figure]")
+        assert image.get_attribute("src").endswith(f"banking={str(banking).lower()}")
+        browser.execute_script("arguments[0].scrollIntoView()", image)
+        wait(browser).until(lambda d, i=image: d.execute_script(
+            "return arguments[0].complete && arguments[0].naturalWidth > 0", i))
+    full_height(browser)
+    shot(browser, "paigow-poker-chart")
+
+
 def test_ofc_board_ranked_played_and_fantasyland(server, browser):
     """An Open-Face decision: the page's ranking equals the API's; playing the best placement
     puts it on the board, keeps the discard as dead and deals the next street; then the

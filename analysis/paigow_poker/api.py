@@ -108,7 +108,8 @@ def house_way_cost(house_way="foxwoods", hands=200, seed=0, commission=0.05, ban
     return gap_answer(house_way, int(hands), int(seed), commission, banking)
 
 
-def chart(house_way="foxwoods", hands=600, seed=0, banking=False, commission=0.05, out=None):
+def chart(house_way="foxwoods", hands=600, seed=0, banking=False, commission=0.05, out=None,
+          edge_deals=10_000_000):
     """The strategy chart (``sapsam paigow-poker chart``): where the best play departs from
     each house way on random hands, each valued exactly, and what each departure is worth.
 
@@ -126,6 +127,9 @@ def chart(house_way="foxwoods", hands=600, seed=0, banking=False, commission=0.0
     out : path, optional
         A folder to write ``chart.md``, ``chart.csv``, ``chart-departures.csv``,
         ``chart.json`` and ``chart.png`` in (``chart-banking.*`` when banking).
+    edge_deals : int
+        Deals of the house way against itself (as :func:`house_edge`, seeded by ``seed``), of
+        which the best play's house edge is the house way's less the cost per hand.
 
     Returns
     -------
@@ -133,9 +137,13 @@ def chart(house_way="foxwoods", hands=600, seed=0, banking=False, commission=0.0
         Per house way (``house_ways``): the share of hands that depart and the cost per hand
         (per unit bet) with their 95% intervals, ``rows`` per hand group and move (departures,
         share, mean cost per departure, part of the cost per hand, each with its 95%
-        interval, the costliest example), ``by_group`` and every departing hand.
+        interval, the costliest example), ``by_group``, every departing hand and
+        ``best_play``: the house way against itself (``house_way_edge``, its 95%
+        ``house_way_half_width``) and the best play's house edge against it (``edge``, its 95%
+        ``half_width``); ``published``: the published figures beside Foxwoods, not banking.
     """
-    from sapsam.paigow_poker.output.departures import chart_answer, write_chart
+    from sapsam.paigow_poker.output.chart_files import write_chart
+    from sapsam.paigow_poker.output.departures import chart_answer
 
     if int(hands) < 1:
         raise ValueError(f"hands must be at least 1, got {hands!r}")
@@ -143,7 +151,7 @@ def chart(house_way="foxwoods", hands=600, seed=0, banking=False, commission=0.0
         from sapsam.base.files import writable_folder
 
         writable_folder(out, "out")
-    answer = chart_answer(house_way, int(hands), int(seed), commission, banking)
+    answer = chart_answer(house_way, int(hands), int(seed), commission, banking, edge_deals=int(edge_deals))
     if out is not None:
         write_chart(answer, out)
     return answer

@@ -177,14 +177,19 @@ def cost_command(way, hands, seed, banking, commission, as_json):
               help="Write chart.md, chart.csv, chart-departures.csv, chart.json and chart.png here.")
 @click.option("--deck", default=None, help="Deal the hands and the dealer's hands from these cards "
               "only (a check on a small deck); all 53 by default.")
+@click.option("--edge-deals", type=click.IntRange(1, 10**10), default=10_000_000, show_default=True,
+              help="Deals of the house way against itself (as edge), for the best play's house edge.")
 @json_option()
 @reports_bad_input
-def chart_command(ways, hands, seed, banking, commission, out, deck, as_json):
+def chart_command(ways, hands, seed, banking, commission, out, deck, edge_deals, as_json):
     """The strategy chart: where the best play departs from each house way, what each
-    departure is worth and what the house way costs per hand, with 95% intervals."""
+    departure is worth and what the house way costs per hand, with 95% intervals; and the
+    house edge of the best play against each house way (the house way against itself less
+    the cost per hand), the published figures beside."""
     from sapsam.paigow_poker.game import Rules
     from sapsam.paigow_poker.measure import compiled_kernels, table_ready
-    from sapsam.paigow_poker.output.departures import chart_answer, house_way_names, parse_chart_deck, write_chart
+    from sapsam.paigow_poker.output.chart_files import best_play_lines, write_chart
+    from sapsam.paigow_poker.output.departures import chart_answer, house_way_names, parse_chart_deck
 
     if hands < 1:
         raise ValueError(f"--hands must be at least 1, got {hands}")
@@ -199,7 +204,7 @@ def chart_command(ways, hands, seed, banking, commission, out, deck, as_json):
     if not as_json:
         click.echo(f"valuing {hands:,} hands exactly against {len(chosen)} house way"
                    f"{'s' if len(chosen) > 1 else ''}...", err=True)
-    answer = chart_answer(chosen, hands, seed, commission, banking, cards)
+    answer = chart_answer(chosen, hands, seed, commission, banking, cards, edge_deals=edge_deals)
     if out is not None:
         from pathlib import Path
 
@@ -229,6 +234,12 @@ def chart_command(ways, hands, seed, banking, commission, out, deck, as_json):
             grid.add_row(r["group"], r["move"], str(r["departures"]), f"{100 * r['share']:.2f}", per,
                          f"{100 * r['cost_per_hand']:.3f} ± {100 * (r['cost_per_hand_half_width'] or 0):.3f}")
         con.print(grid)
+    lines = best_play_lines(answer)
+    if lines:
+        con.print(f"[bold]House edge[/bold], {'banking' if banking else 'not banking'} (percent, 95% "
+                  "intervals; the best play's: the house way's less the cost per hand):")
+        for line in lines:
+            con.print(f"  {line}")
 
 
 @paigow_poker_command.command("side-bets")

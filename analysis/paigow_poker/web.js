@@ -1,5 +1,5 @@
 // The Pai Gow Poker tab of `sapsam serve` (after app.js, whose helpers it uses): seven cards
-// ranked exactly by the API against the chosen house way.
+// ranked exactly by the API against the chosen house way, and the shipped strategy chart.
 "use strict";
 
 const PGP_DECK = ["Jk", ..."23456789TJQKA".split("").flatMap((r) => "cdhs".split("").map((s) => r + s))];
@@ -50,12 +50,79 @@ async function loadHouseWays() {
   }
 }
 
+const pgpPts = (x) => (x === null || x === undefined ? "" : (100 * x).toFixed(3));
+const pgpPm = (x, h) => (h === null || h === undefined ? pgpPts(x) : `${pgpPts(x)} ± ${pgpPts(h)}`);
+const pgpSetting = (s) => `${s[0]} / ${s[1]}`;
+
+function pgpTable(testid, heads, rows) {
+  return el("div", { class: "scroll" }, el("table", { "data-testid": testid },
+    el("thead", {}, el("tr", {}, heads.map((h) => el("th", { class: h.startsWith(">") ? "" : "left",
+      text: h.replace(/^>/, "") })))),
+    el("tbody", {}, rows)));
+}
+
+// the shipped chart: each house way's cost and best play, its departures, the figure
+function renderPaiGowPokerChart(chart, banking) {
+  const ways = chart.house_ways;
+  const cost = ways.map((w) => el("tr", { "data-testid": "pgp-chart-way" },
+    el("td", { class: "left", text: w.house_way.name }), el("td", { text: w.hands.toLocaleString("en") }),
+    el("td", { text: `${(100 * w.share).toFixed(1)}% (${(100 * w.share_low).toFixed(1)}-${(100 * w.share_high).toFixed(1)}%)` }),
+    el("td", { text: pgpPm(w.cost_per_hand, w.half_width) }),
+    el("td", { text: w.best_play ? `${(100 * w.best_play.house_way_edge).toFixed(4)}% ± ${(100 * w.best_play.house_way_half_width).toFixed(4)}` : "" }),
+    el("td", { "data-testid": "pgp-best-play", text: w.best_play ? `${pgpPts(w.best_play.edge)}% ± ${pgpPts(w.best_play.half_width)}` : "" })));
+  const p = chart.published;
+  if (p) {
+    cost.push(el("tr", {}, el("td", { class: "left", text: "published, Foxwoods" }), el("td", {}), el("td", {}), el("td", {}),
+      el("td", { text: `${(100 * p.house_way_edge).toFixed(4)}% exact` }),
+      el("td", { text: `about ${(100 * p.best_play_edge).toFixed(2)}%` })));
+  }
+  const departures = ways.map((w) => el("details", {},
+    el("summary", { text: `${w.house_way.name}: ${w.departures} of ${w.hands.toLocaleString("en")} hands depart` }),
+    pgpTable("pgp-chart-rows", ["hand", "the best play", ">departures", ">share %", ">per departure", ">per hand",
+      "the costliest: house way → best"], w.rows.map((r) => el("tr", {},
+      el("td", { class: "left", text: r.group }), el("td", { class: "left", text: r.move }),
+      el("td", { text: String(r.departures) }), el("td", { text: (100 * r.share).toFixed(2) }),
+      el("td", { text: pgpPm(r.cost_per_departure, r.cost_per_departure_half_width) }),
+      el("td", { text: pgpPm(r.cost_per_hand, r.cost_per_hand_half_width) }),
+      el("td", { class: "left", text: `${r.example}: ${pgpSetting(r.example_house)} → ${pgpSetting(r.example_best)} (${pgpPts(r.example_cost)})` }))))));
+  $("#pgp-chart").replaceChildren(
+    pgpTable("pgp-chart-cost", ["house way", ">hands", ">best play departs (95% CI)", ">cost per hand (points)",
+      ">house way against itself", ">best play against it"], cost),
+    el("p", { class: "note", text: `${chart.hands.toLocaleString("en")} random hands (seed ${chart.seed}), ` +
+      `${banking ? "banking (copies are the player's)" : "not banking"}, ${(100 * chart.commission).toFixed(2)}% ` +
+      "commission; points are percent of a unit bet, ± a 95% interval. The best play's house edge is the house " +
+      "way's against itself less the cost per hand: its interval comes almost all from the sample of hands." +
+      (p ? ` Published: ${p.source}; the best play, ${p.best_play_source}.` : "") }),
+    ...departures,
+    el("figure", {}, el("img", { src: `/api/paigow-poker/chart.png?banking=${banking}`, "data-testid": "pgp-chart-figure",
+      alt: "What each house way gives up against the best play, by hand, with 95% intervals" }),
+    el("figcaption", { text: "What each house way gives up against the best play, by hand (points a hand, 95% intervals)" })));
+}
+
+let pgpChartLoaded = false;
+
+async function loadPaiGowPokerChart(event) {
+  if (pgpChartLoaded && event?.type !== "change") return;
+  pgpChartLoaded = true;
+  const banking = $("#pgp-chart-side").value === "true";
+  try {
+    renderPaiGowPokerChart(await api(`/api/paigow-poker/chart?banking=${banking}`), banking);
+  } catch (error) {
+    pgpChartLoaded = false;
+    $("#pgp-chart").textContent = error.message;
+  }
+}
+
 function setupPaiGowPoker() {
   $("#pgp-form").addEventListener("submit", rankPaiGowPoker);
   $("#pgp-deal").addEventListener("click", () => {
     $("#pgp-cards").value = shuffle(PGP_DECK).slice(0, 7).join(" ");
   });
   loadHouseWays();
+  // a click or the arrow keys (which focus the tab) open the tab: load its chart then
+  $("#tab-paigow_poker").addEventListener("click", loadPaiGowPokerChart);
+  $("#tab-paigow_poker").addEventListener("focus", loadPaiGowPokerChart);
+  $("#pgp-chart-side").addEventListener("change", loadPaiGowPokerChart);
 }
 
 setupPaiGowPoker();

@@ -1,18 +1,20 @@
 """Pai Gow Poker's web routes (``/api/paigow-poker/...``) and the script of its tab: the same
-JSON as ``sapsam paigow-poker best --json`` and ``house-ways --json``."""
+JSON as ``sapsam paigow-poker best --json`` and ``house-ways --json``, and the shipped strategy
+chart (``chart --json`` of the committed run, less its departing hands) with its figure."""
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from fastapi import APIRouter
-from fastapi.responses import FileResponse
+from fastapi import APIRouter, HTTPException, Query
+from fastapi.responses import FileResponse, Response
 from pydantic import Field
 
 from sapsam.paigow_poker.game import parse_deck, parse_hand
 from sapsam.paigow_poker.output import best_answer, house_ways_answer
 from sapsam.paigow_poker.strategy import house_way
 from sapsam.web.checks import checking
-from sapsam.web.contract import answers
+from sapsam.web.contract import FILE, answers
 from sapsam.web.page import Page
 from sapsam.web.requests import TEXT, Body
 
@@ -51,6 +53,38 @@ def paigow_poker_best(body: PaiGowPokerRequest):
             "house-ways --json)", responses=answers())
 def paigow_poker_house_ways():
     return house_ways_answer()
+
+
+BANKING = Query(description="The banker's chart (copies are the player's) instead of the player's.")
+
+
+def _shipped(banking):
+    from sapsam.paigow_poker.output.chart_files import shipped
+
+    answer = shipped(banking)
+    if answer is None:
+        raise HTTPException(404, f"no strategy chart ships for {'banking' if banking else 'not banking'}")
+    return answer
+
+
+@router.get("/api/paigow-poker/chart", summary="The shipped strategy chart: where the best play departs "
+            "from each house way, and the best play's house edge (sapsam paigow-poker chart --json of "
+            "the committed run, less its departing hands)", responses=answers(404, 422))
+def paigow_poker_chart(banking: Annotated[bool, BANKING] = False):
+    return _shipped(banking)
+
+
+@lru_cache(maxsize=2)
+def _figure(banking):
+    from sapsam.paigow_poker.output.chart_files import figure_png
+
+    return figure_png(_shipped(banking))
+
+
+@router.get("/api/paigow-poker/chart.png", summary="The shipped strategy chart's figure: each house "
+            "way's cost per hand by hand, with 95% intervals", responses=answers(404, 422) | {200: FILE})
+def paigow_poker_chart_figure(banking: Annotated[bool, BANKING] = False):
+    return Response(_figure(banking), media_type="image/png")
 
 
 @router.get("/games/paigow_poker.js", include_in_schema=False)

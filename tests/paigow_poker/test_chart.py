@@ -13,6 +13,7 @@ import terminal
 import sapsam
 from sapsam.paigow_poker.game import Rules, parse_hand
 from sapsam.paigow_poker.measure import legal_settings
+from sapsam.paigow_poker.output import chart_files
 from sapsam.paigow_poker.output import departures as chart
 from sapsam.paigow_poker.strategy import house_way
 from tests.paigow_poker import reference as ref
@@ -84,7 +85,7 @@ def test_a_hand_the_house_way_sets_best_does_not_depart():
 
 
 def test_the_files(tmp_path, answer):
-    path = chart.write_chart(answer, tmp_path)
+    path = chart_files.write_chart(answer, tmp_path)
     assert path == tmp_path / "chart.md"
     frame = pd.read_csv(tmp_path / "chart.csv")
     hands = pd.read_csv(tmp_path / "chart-departures.csv")
@@ -148,3 +149,76 @@ def test_the_whole_deck_the_same_hands_as_cost():
     d = chart.depart(parse_hand("As Qd Js Jd 9d 4d 2d"), house_way("foxwoods"), Rules())
     assert d.group == "one pair, straight or flush" and d.cost > 0
     assert d.move.startswith("keeps the flush behind") and d.house[3] == "A-Q"
+
+
+# 15 cards with the joker, straights and flushes: 6,435 hands of seven, each against 8 dealer hands
+SMALL = "Jk As Ks Qs Js Ts Ah Kh Qh 9h Ad Kd 8d 5c 4c"
+
+
+def exact_on_small_deck(way, banking):
+    """The house way against itself and the best play against it on :data:`SMALL`, exactly:
+    every hand of seven, every legal setting valued against every dealer hand of the 8 cards
+    left, each met one at a time in plain Python (the reference's outcomes).  Returns both
+    house edges."""
+    from itertools import combinations
+
+    from sapsam.paigow_poker.measure import house_setting_of
+
+    rules, deck = Rules(), parse_hand(SMALL, 15, "deck").tolist()
+    house = {h: house_setting_of(np.array(h, dtype=np.uint8), way, rules) for h in combinations(deck, 7)}
+    as_house, as_best = [], []
+    for hand, setting in house.items():
+        dealer = [house[d] for d in combinations([c for c in deck if c not in hand], 7)]
+        worth = {}
+        for high, low, _, _ in legal_settings(np.array(hand, dtype=np.uint8), rules)[0]:
+            win, _, loss = ref.outcomes(high, low, dealer, banking)
+            worth[high, low] = (0.95 * win - loss) / len(dealer)
+        as_house.append(worth[setting])
+        as_best.append(max(worth.values()))
+    return -np.mean(as_house), -np.mean(as_best)
+
+
+@pytest.mark.parametrize("way, banking", [("foxwoods", False), ("harrahs-reno", True)])
+def test_the_best_play_against_the_house_way_on_a_small_deck(way, banking):
+    """Issue 40, part 3, on a 15-card deck where both figures can be counted exactly: the
+    chart's house way against itself is the exact count, and its best play (that edge less
+    the sampled cost per hand) is within 3 standard errors of the exact best play, which is
+    itself further than that from the house way's edge, so a chart that left the cost out
+    (or added it, or took it from the other side of the bet) would fail."""
+    exact_house, exact_best = exact_on_small_deck(house_way(way), banking)
+    answer = chart.chart_answer(way, hands=400, seed=3, banking=banking, deck=SMALL)
+    b = answer["house_ways"][0]["best_play"]
+    assert b["house_way_exact"] and b["house_way_half_width"] == 0
+    assert b["house_way_edge"] == pytest.approx(exact_house, abs=1e-12)
+    three_se = 3 * b["half_width"] / 1.96
+    assert abs(b["edge"] - exact_best) <= three_se, (b, exact_best)
+    assert exact_house - exact_best > three_se > 0  # the best play is worth more, measurably
+    other = chart.chart_answer(way, hands=400, seed=3, banking=not banking, deck=SMALL)
+    assert abs(other["house_ways"][0]["best_play"]["edge"] - exact_best) > three_se
+    assert answer["published"] is None
+
+
+def test_the_best_play_in_the_files_and_the_command(tmp_path):
+    answer = chart.chart_answer("foxwoods", hands=40, seed=1, deck=SMALL)
+    b = answer["house_ways"][0]["best_play"]
+    text = chart_files.chart_markdown(answer)
+    assert "## The house edge: the house way against itself, and the best play against it" in text
+    assert f"| Foxwoods | {100 * b['house_way_edge']:.4f}% | exact | {100 * b['edge']:.3f}% |" in text
+    run = terminal.piped("paigow-poker", "chart", "--hands", "40", "--seed", "1", "--deck", SMALL)
+    assert run.status == 0, run.err
+    assert (f"Foxwoods: house way against itself {100 * b['house_way_edge']:.4f}% exact; best play "
+            f"{100 * b['edge']:.3f}% ± {100 * b['half_width']:.3f}") in run.out
+    big = chart.chart_answer("foxwoods", hands=3, seed=1, deck=DECK)  # 25 cards: not counted
+    assert big["house_ways"][0]["best_play"] is None and "## The house edge" not in chart_files.chart_markdown(big)
+
+
+def test_the_published_best_play_beside_foxwoods():
+    from sapsam.paigow_poker.output import published_edge
+
+    way = [house_way("foxwoods")]
+    p = chart.published_best_play(0.05, False, None, way)
+    assert p["house_way_edge"] == pytest.approx(0.027212, abs=5e-7)
+    assert p["house_way_edge"] - p["best_play_edge"] == pytest.approx(0.0021)
+    assert p["house_way_edge"] == published_edge(0.05)["edge"]
+    assert chart.published_best_play(0.05, True, None, way) is None  # banking: nothing published
+    assert chart.published_best_play(0.05, False, None, [house_way("harrahs-reno")]) is None

@@ -1,6 +1,7 @@
 """Pai Gow Poker's web routes: the command's JSON, errors naming the field, its tab in the page."""
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -54,3 +55,39 @@ def test_the_page_has_its_tab_and_script(client):
     assert '<script src="/games/paigow_poker.js" defer></script>' in page
     script = client.get("/games/paigow_poker.js")
     assert script.status_code == 200 and "/api/paigow-poker/best" in script.text
+
+
+RESULTS = Path(__file__).resolve().parents[2] / "results" / "paigow_poker"
+
+
+@pytest.mark.parametrize("banking, name", [(False, "chart"), (True, "chart-banking")])
+def test_the_shipped_chart_is_the_committed_run(client, banking, name):
+    """The tab's chart is package data: the committed run's chart.json less its departing
+    hands, and its figure drawn from it is the committed chart.png, byte for byte (a new run
+    into results/paigow_poker without ``ship_charts`` fails here)."""
+    from sapsam.paigow_poker.output.chart_files import shipped_chart
+
+    committed = json.loads((RESULTS / f"{name}.json").read_text())
+    answer = client.get(f"/api/paigow-poker/chart?banking={str(banking).lower()}")
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == json.loads(json.dumps(shipped_chart(committed)))
+    assert answer.json()["banking"] is banking and all(w["best_play"] for w in answer.json()["house_ways"])
+    figure = client.get(f"/api/paigow-poker/chart.png?banking={str(banking).lower()}")
+    assert figure.status_code == 200 and figure.headers["content-type"] == "image/png"
+    assert figure.content == (RESULTS / f"{name}.png").read_bytes()
+
+
+def test_the_shipped_chart_is_package_data():
+    from importlib.resources import files
+
+    shipped = files("sapsam.paigow_poker").joinpath("shipped")
+    assert sorted(p.name for p in shipped.iterdir() if p.name.endswith(".json")) == \
+        ["chart-banking.json", "chart.json"]
+    from sapsam.paigow_poker.output.chart_files import shipped
+
+    assert shipped(False)["house_ways"][0]["house_way"]["id"] == "foxwoods"
+    assert shipped(True)["banking"] is True
+
+def test_the_chart_route_refuses_a_bad_side(client):
+    answer = client.get("/api/paigow-poker/chart?banking=sometimes")
+    assert answer.status_code == 422 and answer.json()["detail"][0]["loc"][-1] == "banking"

@@ -14,10 +14,19 @@ over all hands, departing or not) with its 95% interval; per group the share of 
 Wilson 95% interval), the mean cost per departure (95% interval over its departures) and the
 group's part of the cost per hand (95% interval over all hands).  The groups' parts add up to
 the cost per hand.
+
+The best play against the house way (issue 40, part 3): its house edge is the house way's own
+(the house way against itself) less the mean cost per hand, since each hand's best setting is
+worth its house way setting plus its cost, exactly (:func:`best_play_edge`).  The house way's
+edge comes from ``sapsam paigow-poker edge``'s deals (:func:`sapsam.paigow_poker.measure.
+house_edge`, the two samples independent, so the half-widths add in quadrature) or, on a small
+deck, from every hand of the deck exactly (:func:`house_edge_on_deck`).  Banking, both are the
+banker's: copies are the player's, the opponent sets by the house way.
 """
 
 from dataclasses import dataclass
-from math import sqrt
+from itertools import combinations
+from math import comb, sqrt
 
 import numpy as np
 
@@ -208,6 +217,80 @@ def by_group(departures):
     return rows
 
 
+DECK_EDGE_HANDS = 20_000  # a deck's house way against itself is exact up to this many hands
+
+
+def house_edge_on_deck(way, rules, deck, banking=False):
+    """The house way against itself on the cards of ``deck`` only, exactly: every hand of
+    seven of the deck against every dealer hand of seven of the cards left, both set by the
+    house way (copies to the dealer, or to the player when ``banking``).  A dict: the house
+    edge, its ``half_width`` 0 and the deals counted.  For checks: at most
+    :data:`DECK_EDGE_HANDS` hands of seven (a deck of up to 17 cards)."""
+    from sapsam.paigow_poker.measure import house_setting_of
+
+    deck = [int(c) for c in deck]
+    if comb(len(deck), 7) > DECK_EDGE_HANDS:
+        raise ValueError(f"the house way against itself is counted exactly on a deck of at most "
+                         f"17 cards; this one has {len(deck)}")
+    setting = {}
+    for hand in combinations(deck, 7):  # ascending, as the deck
+        setting[frozenset(hand)] = house_setting_of(np.array(hand, dtype=np.uint8), way, rules)
+    win = push = loss = 0
+    for hand, (high, low) in setting.items():
+        rest = [c for c in deck if c not in hand]
+        for dealer in combinations(rest, 7):
+            d_high, d_low = setting[frozenset(dealer)]
+            if banking:
+                won, lost = high >= d_high and low >= d_low, high < d_high and low < d_low
+            else:
+                won, lost = high > d_high and low > d_low, high <= d_high and low <= d_low
+            win, loss, push = win + won, loss + lost, push + (not won and not lost)
+    deals = win + push + loss
+    return {"edge": (loss - (1 - rules.commission) * win) / deals, "half_width": 0.0, "deals": deals,
+            "exact": True}
+
+
+def house_way_edge(way, rules, banking=False, deals=10_000_000, seed=0, deck=None):
+    """The house way against itself, banking or not: a dict with the house edge, its 95%
+    ``half_width``, the deals and whether it is ``exact``: sampled over ``deals`` deals of
+    the whole deck (:func:`sapsam.paigow_poker.measure.house_edge`), or exact on a small
+    ``deck`` (:func:`house_edge_on_deck`)."""
+    from sapsam.paigow_poker.measure import house_edge
+
+    if deck is not None:
+        return house_edge_on_deck(way, rules, deck, banking)
+    row = house_edge(way, rules, int(deals), seed)[bool(banking)]
+    return {"edge": row["edge"], "half_width": row["half_width"], "deals": row["deals"], "exact": False}
+
+
+def best_play_edge(house, cost, cost_half_width):
+    """The best play's house edge against the house way: the house way's edge (a
+    :func:`house_way_edge` dict) less the mean cost per hand; the 95% half-widths of the two
+    independent estimates in quadrature (None where the cost has none: a single hand)."""
+    half = None if cost_half_width is None else sqrt(house["half_width"] ** 2 + cost_half_width ** 2)
+    return {"house_way_edge": house["edge"], "house_way_half_width": house["half_width"],
+            "house_way_deals": house["deals"], "house_way_exact": house["exact"],
+            "edge": house["edge"] - cost, "half_width": half}
+
+
+def published_best_play(commission, banking, deck, ways):
+    """The published figures beside Foxwoods, not banking, 5% commission, the whole deck: the
+    house way against itself exactly (the Wizard of Odds) and the best play 0.21 points
+    below it (its exact analysis of 2013, "using optimal strategy lowers the house edge by
+    0.21%"); None otherwise."""
+    from sapsam.paigow_poker.output import published_edge
+
+    if banking or deck is not None or commission != 0.05 or "foxwoods" not in [w.id for w in ways]:
+        return None
+    house = published_edge(commission)
+    return {"house_way": "foxwoods", "house_way_edge": house["edge"], "best_play_edge": house["edge"] - 0.0021,
+            "best_play_note": "0.21 points below the house way, rounded as published",
+            "source": house["source"],
+            "best_play_source": "the Wizard of Odds, 'Combinatorial Analysis of Pai Gow Poker' (JB's exact "
+                                "analysis, Foxwoods, 31 December 2013): \"using optimal strategy lowers the "
+                                "house edge by 0.21%\""}
+
+
 def house_way_names(text):
     """House ways from text: ids or .toml paths separated by commas, or "all" (the shipped
     ones); a ValueError naming an unknown one."""
@@ -224,11 +307,15 @@ def house_way_names(text):
 
 
 def chart_answer(ways="foxwoods", hands=600, seed=0, commission=0.05, banking=False, deck=None,
-                 progress=None):
+                 progress=None, edge_deals=10_000_000):
     """The strategy chart of each house way (ids or files, comma-separated, or "all") on the
     same ``hands`` random hands: a dict with a ``house_ways`` list, each the
-    :func:`summarise` of its hands, ``by_group`` and every departing hand.  ``deck``: draw
-    the hands and the dealer's hands from these cards only (a check on a small deck).
+    :func:`summarise` of its hands, ``by_group``, every departing hand and ``best_play``: the
+    house way against itself (``edge_deals`` deals, seeded by ``seed``) and the best play's
+    house edge against the house way (:func:`best_play_edge`); ``published``: the published
+    figures beside Foxwoods, not banking.  ``deck``: draw the hands and the dealer's hands
+    from these cards only (a check on a small deck; the house way against itself is then
+    counted exactly, on a deck of up to 17 cards, and left out, None, on a larger one).
     ``progress(done, total)`` is called after each hand."""
     from sapsam.paigow_poker.game import Rules
 
@@ -238,6 +325,8 @@ def chart_answer(ways="foxwoods", hands=600, seed=0, commission=0.05, banking=Fa
     chosen = house_way_names(ways) if isinstance(ways, str) else list(ways)
     if isinstance(deck, str):
         deck = parse_chart_deck(deck)
+    if int(edge_deals) < 1:
+        raise ValueError(f"edge_deals must be at least 1, got {edge_deals!r}")
     sampled = list(sample_hands(int(hands), seed, deck))
     out, done = [], 0
     for way in chosen:
@@ -247,145 +336,16 @@ def chart_answer(ways="foxwoods", hands=600, seed=0, commission=0.05, banking=Fa
             done += 1
             if progress:
                 progress(done, len(sampled) * len(chosen))
-        out.append({"house_way": way.to_dict(), **summarise(departures), "by_group": by_group(departures),
+        summary = summarise(departures)
+        best_play = None
+        if deck is None or comb(len(deck), 7) <= DECK_EDGE_HANDS:
+            house = house_way_edge(way, rules, banking, edge_deals, seed, deck)
+            best_play = best_play_edge(house, summary["cost_per_hand"], summary["half_width"])
+        out.append({"house_way": way.to_dict(), **summary, "best_play": best_play,
+                    "by_group": by_group(departures),
                     "departing_hands": [{"cards": d.cards, "group": d.group, "move": d.move,
                                          "house": d.house, "best": d.best, "cost": d.cost}
                                         for d in sorted(departures, key=lambda d: -d.cost) if d.departs]})
     return {"hands": int(hands), "seed": int(seed), "banking": bool(banking), "commission": commission,
-            "deck": None if deck is None else format_cards(deck), "house_ways": out}
-
-
-def _points(x, digits=3):
-    return "" if x is None else f"{100 * x:.{digits}f}"
-
-
-def chart_frame(answer):
-    """One row per house way, hand group and move, in points (percent of a unit bet)."""
-    import pandas as pd
-
-    rows = []
-    for w in answer["house_ways"]:
-        for r in w["rows"]:
-            rows.append({"house_way": w["house_way"]["id"], "group": r["group"], "move": r["move"],
-                         "departures": r["departures"], "hands": w["hands"],
-                         "share_pct": 100 * r["share"], "share_low_pct": 100 * r["share_low"],
-                         "share_high_pct": 100 * r["share_high"],
-                         "cost_per_departure_pts": 100 * r["cost_per_departure"],
-                         "cost_per_departure_ci95_pts": None if r["cost_per_departure_half_width"] is None
-                         else 100 * r["cost_per_departure_half_width"],
-                         "cost_per_hand_pts": 100 * r["cost_per_hand"],
-                         "cost_per_hand_ci95_pts": 100 * (r["cost_per_hand_half_width"] or 0),
-                         "example": r["example"], "example_cost_pts": 100 * r["example_cost"]})
-    return pd.DataFrame(rows)
-
-
-def departures_frame(answer):
-    """Every departing hand of every house way: its cards, both settings and the exact cost."""
-    import pandas as pd
-
-    return pd.DataFrame([{"house_way": w["house_way"]["id"], "cards": d["cards"], "group": d["group"],
-                          "move": d["move"], "house_high": d["house"][0], "house_low": d["house"][1],
-                          "best_high": d["best"][0], "best_low": d["best"][1],
-                          "cost_pts": 100 * d["cost"]}
-                         for w in answer["house_ways"] for d in w["departing_hands"]])
-
-
-def _setting(s):
-    return f"{s[0]} / {s[1]}"
-
-
-def chart_markdown(answer):
-    """The chart as markdown: each house way's cost, then its departures."""
-    n, seed = answer["hands"], answer["seed"]
-    lines = ["# Pai Gow Poker: where the best play departs from the house way", "",
-             f"{n:,} random hands (seed {seed}, the same hands for every house way), each valued "
-             f"exactly: every setting against every dealer hand of the cards left, the dealer "
-             f"setting by the house way; {'banking' if answer['banking'] else 'not banking'}, "
-             f"{100 * answer['commission']:g}% commission. A hand *departs* where the house way's "
-             "setting is worth strictly less than the best setting; its cost is the difference in "
-             "points (percent of a unit bet), exact for the hand. Shares, means and parts of the "
-             "cost per hand are over the sampled hands, with 95% intervals (shares: Wilson; means: "
-             "normal, blank for a single departure). A group's parts add up to the house way's cost.",
-             "", "## What each house way costs against the best play", "",
-             "| house way | hands | best play departs | 95% CI | cost per hand (points) | 95% ± |",
-             "|---|--:|--:|--:|--:|--:|"]
-    for w in answer["house_ways"]:
-        lines.append(f"| {w['house_way']['name']} | {w['hands']:,} | {100 * w['share']:.1f}% | "
-                     f"{100 * w['share_low']:.1f}-{100 * w['share_high']:.1f}% | "
-                     f"{_points(w['cost_per_hand'])} | {_points(w['half_width'])} |")
-    for w in answer["house_ways"]:
-        lines += ["", f"## {w['house_way']['name']}: the departures", "",
-                  f"{w['departures']} of {w['hands']:,} hands depart; by the hand (every move "
-                  "together), where the cost comes from:", "",
-                  "| hand | hands | departs | cost per hand (points) | 95% ± |", "|---|--:|--:|--:|--:|"]
-        for g in w["by_group"]:
-            if g["departures"]:
-                lines.append(f"| {g['group']} | {g['hands']:,} | {g['departures']} | "
-                             f"{_points(g['cost_per_hand'])} | {_points(g['cost_per_hand_half_width'])} |")
-        others = sum(g["hands"] for g in w["by_group"] if not g["departures"])
-        lines += ["", f"No departure in the other {others:,} hands "
-                  f"({'; '.join(g['group'] for g in w['by_group'] if not g['departures']) or 'none'}).",
-                  "", "What the best play does instead, costliest first:", "",
-                  "| hand | the best play | departures | share of hands | cost per departure (points) "
-                  "| cost per hand (points) | the costliest: house way → best (points) |",
-                  "|---|---|--:|--:|--:|--:|---|"]
-        for r in w["rows"]:
-            per = _points(r["cost_per_departure"])
-            if r["cost_per_departure_half_width"] is not None:
-                per += f" ± {_points(r['cost_per_departure_half_width'])}"
-            lines.append(f"| {r['group']} | {r['move']} | {r['departures']} | {100 * r['share']:.2f}% "
-                         f"({100 * r['share_low']:.2f}-{100 * r['share_high']:.2f}) | {per} | "
-                         f"{_points(r['cost_per_hand'])} ± {_points(r['cost_per_hand_half_width'])} | "
-                         f"{r['example']}: {_setting(r['example_house'])} → {_setting(r['example_best'])} "
-                         f"({_points(r['example_cost'])}) |")
-    return "\n".join(lines) + "\n"
-
-
-def chart_figure(answer, stem):
-    """Each house way's cost per hand by hand group, with 95% intervals: one panel a house
-    way, the groups that depart."""
-    from sapsam.output.plots import figure, save_figure
-
-    ways = answer["house_ways"]
-    groups = sorted({g["group"] for w in ways for g in w["by_group"] if g["departures"]},
-                    key=lambda g: -max((r["cost_per_hand"] for w in ways for r in w["by_group"]
-                                        if r["group"] == g), default=0))
-    fig = figure(8.0, 1.6 + 0.45 * len(groups))
-    ax = fig.add_subplot()
-    height = 0.8 / max(1, len(ways))
-    for i, w in enumerate(ways):
-        found = {g["group"]: g for g in w["by_group"]}
-        y = np.arange(len(groups)) + i * height
-        x = [100 * found[g]["cost_per_hand"] if g in found else 0 for g in groups]
-        err = [100 * (found[g]["cost_per_hand_half_width"] or 0) if g in found else 0 for g in groups]
-        ax.barh(y, x, height, xerr=err, label=f"{w['house_way']['name']}: {100 * w['cost_per_hand']:.3f} "
-                f"± {100 * (w['half_width'] or 0):.3f} points a hand", capsize=2)
-    ax.set_yticks(np.arange(len(groups)) + height * (len(ways) - 1) / 2, groups)
-    ax.invert_yaxis()
-    ax.set_xlabel("cost per hand against the best play (points, 95% interval)")
-    fig.suptitle(f"Pai Gow Poker: what each house way gives up against the best play, by hand\n"
-                 f"({answer['hands']:,} hands, {'banking' if answer['banking'] else 'not banking'}, "
-                 f"{100 * answer['commission']:g}% commission)")
-    ax.legend(loc="lower right", fontsize=7)
-    save_figure(fig, stem, formats=("png",))
-
-
-def write_chart(answer, folder):
-    """Write ``chart.md``, ``chart.csv`` (a row per house way, group and move),
-    ``chart-departures.csv`` (every departing hand), ``chart.json`` and ``chart.png`` into
-    ``folder`` (``chart-banking.*`` when banking).  Returns the markdown's path."""
-    from pathlib import Path
-
-    from sapsam.base.files import provenance, write_atomic, write_json
-
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    stem = folder / ("chart-banking" if answer["banking"] else "chart")
-    write_atomic(stem.with_suffix(".md"), chart_markdown(answer))
-    write_atomic(stem.with_suffix(".csv"), chart_frame(answer).to_csv(index=False, float_format="%.5g"))
-    write_atomic(stem.parent / f"{stem.name}-departures.csv",
-                 departures_frame(answer).to_csv(index=False, float_format="%.5g"))
-    write_json(stem.with_suffix(".json"), {**answer, "provenance": provenance(
-        game="pai gow poker", hands=answer["hands"], seed=answer["seed"])})
-    chart_figure(answer, stem)
-    return stem.with_suffix(".md")
+            "deck": None if deck is None else format_cards(deck), "house_ways": out,
+            "published": published_best_play(commission, banking, deck, chosen)}
