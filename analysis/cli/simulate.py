@@ -65,9 +65,9 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
         compile_simulation,
         elapsed,
         run,
-        seats_frame,
     )
     from sapsam.output.report import write_report
+    from sapsam.output.simulation_frames import seats_frame
 
     resume_or_fresh(resume, fresh)
     if scheduler and workers:
