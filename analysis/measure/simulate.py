@@ -296,11 +296,13 @@ def run(sim, out=None, resume=False, progress=None, round_blocks=8, compute=None
     progress : callable, optional
         ``progress(tables_done, tables)`` after every block (``compute``: every round).
     round_blocks : int
-        Blocks between checkpoints.  In this process the blocks stream through the threads
-        (:func:`stream_blocks`): a checkpoint never makes a thread wait.
+        Blocks between checkpoints.  Streamed (:func:`stream_blocks`, a Dask backend), a
+        checkpoint never makes a thread or a worker wait.
     compute : callable, optional
-        ``compute(blocks) -> (acc, hist, held)``, called on rounds of ``round_blocks`` blocks
-        (a Dask backend passes its own); default: the blocks streamed in this process.
+        ``compute(blocks) -> (acc, hist, held)``, called on rounds of ``round_blocks`` blocks;
+        or a backend with ``stream(blocks, finished)`` as :func:`stream_blocks` takes them (a
+        Dask backend, :func:`sapsam.measure.cluster.dask_compute`); default: the blocks
+        streamed through this process's threads.
     fresh : bool
         Discard a checkpoint in ``out`` and start over.
     timeline : list, optional
@@ -340,7 +342,7 @@ def run(sim, out=None, resume=False, progress=None, round_blocks=8, compute=None
         unsaved[0] = 0
 
     def finished(block, a, h, n, begun, seconds):
-        if timeline is not None:
+        if timeline is not None and begun is not None:
             timeline.append((block, threading.current_thread().name, begun, seconds))
         add(block, a, h, n)
 
@@ -359,6 +361,8 @@ def run(sim, out=None, resume=False, progress=None, round_blocks=8, compute=None
     try:
         if compute is None:
             stream_blocks(sim, compiled, todo, finished)
+        elif hasattr(compute, "stream"):
+            compute.stream(todo, finished)
         else:
             for first in range(0, len(todo), round_blocks):
                 add(todo[first:first + round_blocks], *compute(todo[first:first + round_blocks]))
