@@ -29,7 +29,8 @@ SEED = 20240613
 
 
 def account(timeline, threads):
-    """The split of ``threads x wall`` thread-seconds of one run's ``timeline``: a dict."""
+    """The split of ``ran x wall`` thread-seconds of one run's ``timeline`` (``ran``: the
+    threads that ran blocks; ``threads``: those asked for): a dict."""
     start = next(row[1] for row in timeline if row[0] == "start")
     end = next(row[1] for row in timeline if row[0] == "end")
     blocks = [row for row in timeline if len(row) == 4]
@@ -41,11 +42,12 @@ def account(timeline, threads):
     wall = end - start
     kernels = sum(busy.values())
     serial = (first - start) + (end - last)
-    between = threads * (last - first) - kernels
-    return {"threads": threads, "blocks": len(blocks), "wall": wall, "kernels": kernels,
+    ran = len(busy)
+    between = ran * (last - first) - kernels
+    return {"threads": threads, "ran": ran, "blocks": len(blocks), "wall": wall, "kernels": kernels,
             "serial": serial, "between": between, "busy": dict(busy),
             "block_mean": kernels / len(blocks), "block_max": max(b[3] for b in blocks),
-            "lost": 1 - kernels / (threads * wall)}
+            "lost": 1 - kernels / (ran * wall)}
 
 
 def main(argv=None):
@@ -78,12 +80,12 @@ def main(argv=None):
     lines = [f"`simulate`, {args.tables:,} tables x {len(ids)} rulesets, 4 fitted seats, blocks of "
              f"{args.block_size} ({sim.blocks} blocks), checkpointed; {os.cpu_count()} logical CPUs, "
              f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.", "",
-             "| threads | tables/s | wall s | kernels (thread-s) | serial Python s | between blocks "
+             "| threads asked (ran) | tables/s | wall s | kernels (thread-s) | serial Python s | between blocks "
              "(thread-s) | lost to serial and waiting | mean block s | slowest block s |",
              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
-        lines.append(f"| {r['threads']} | {args.tables / r['wall']:,.0f} | {r['wall']:.2f} | {r['kernels']:.2f} | "
-                     f"{r['serial']:.3f} | {r['between']:.3f} | {100 * r['lost']:.2f}% | "
+        lines.append(f"| {r['threads']} ({r['ran']}) | {args.tables / r['wall']:,.0f} | {r['wall']:.2f} | "
+                     f"{r['kernels']:.2f} | {r['serial']:.3f} | {r['between']:.3f} | {100 * r['lost']:.2f}% | "
                      f"{r['block_mean']:.3f} | {r['block_max']:.3f} |")
     base = rows[0]
     for r in rows[1:]:
