@@ -387,10 +387,11 @@ def learn_command(ruleset, players, rounds, hands, worth, seed, out, quiet):
         weights, history = learn(rules, players, rounds, hands, seed, worth=worth,
                                  progress=bars.task("self-play rounds", rounds, unit="rounds"))
     write_learned(target, rules, players, weights, history, rounds, hands, seed, worth)
-    grid = table(">round", ">placed", ">rows", ">R^2")
+    grid = table(">round", "R^2 by cards placed", ">lead on the best", ">95% CI", "kept")
     for h in history:
-        for placed, fitted in h["streets"].items():
-            grid.add_row(str(h["round"]), str(placed), f"{fitted['rows']:,}", f"{fitted['r2']:.3f}")
+        fits = ", ".join(f"{placed}: {fitted['r2']:.3f}" for placed, fitted in h["streets"].items())
+        grid.add_row(str(h["round"]), fits, f"{h['lead']:+.3f}", f"[{h['low']:+.2f}, {h['high']:+.2f}]",
+                     "yes" if h["kept"] else "")
     screen = console()
     screen.print(grid)
     screen.print(f"wrote {target}")

@@ -242,3 +242,24 @@ def test_bad_input_is_one_line_and_status_2(args, message, tmp_path, monkeypatch
     result = run(*args)
     assert result.exit_code == 2 and message in result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_learn_writes_weights_the_learned_policy_plays(tmp_path, monkeypatch):
+    """`ofc learn` into the user's folder, then `ofc duel` and `ofc simulate` play by them."""
+    import json
+
+    from sapsam.ofc.play import learned_weights
+
+    monkeypatch.setenv("SAPSAM_DATA", str(tmp_path))
+    result = run("ofc", "learn", "--rounds", "2", "--hands", "200", "--quiet")
+    assert result.exit_code == 0, result.output
+    saved = json.loads(next(tmp_path.rglob("learned-ofc-pineapple-2p.json")).read_text())
+    assert len(saved["history"]) == 2 and saved["history"][0]["streets"].keys() == {"5", "7", "9", "11"}
+    weights = learned_weights("ofc-pineapple", 2)
+    assert weights.shape == (L.N_PLACED, L.N_FEATURES) and (weights[[5, 7, 9, 11]] != 0).any()
+    duel = run("ofc", "duel", "learned", "improved", "--hands", "100", "--json")
+    assert duel.exit_code == 0, duel.output
+    answer = json.loads(duel.output)
+    first, second = (s["by_seat"] for s in answer["seatings"])
+    assert answer["lead"] == pytest.approx((first[0]["points"] + second[1]["points"]) / 2)
+    assert run("ofc", "simulate", "--seats", "learned,random", "--hands", "50").exit_code == 0
