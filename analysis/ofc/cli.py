@@ -131,9 +131,10 @@ def stay_command(ruleset, counts, samples, seed, as_json, quiet):
 @click.option("--samples", type=click.IntRange(1, 10**7), default=500, show_default=True,
               help="Rollouts of every placement.")
 @seed_option(1)
-@click.option("--policy", type=click.Choice(["heuristic", "improved"]), default=None,
-              help="Who plays the later streets, every board's  [default: improved where the "
-                   "ruleset has self-play weights, else heuristic]")
+@click.option("--policy", type=click.Choice(["heuristic", "improved", "learned"]), default=None,
+              help="Who plays the later streets, every board's  [default: learned where the "
+                   "ruleset and table have its weights, else improved where they have self-play "
+                   "weights, else heuristic]")
 @click.option("--exact/--no-exact", default=True, show_default=True,
               help="Where every opponent's board is finished and at most one street is left after "
                    "this one, value every placement over every deal of the last street instead of "
@@ -299,7 +300,7 @@ def improve_command(ruleset, players, rounds, hands, seed, out, quiet):
 
     from sapsam.base.progress import Progress
     from sapsam.ofc.play import TUNED, own_improved_path
-    from sapsam.ofc.strategy import FACTORS, improve, write_improvement
+    from sapsam.ofc.strategy.improve import FACTORS, improve, write_improvement
 
     rules = _rules(ruleset)
     rules.check_players(players)
@@ -376,8 +377,8 @@ def learn_command(ruleset, players, rounds, hands, worth, seed, out, quiet):
     from pathlib import Path
 
     from sapsam.base.progress import Progress
-    from sapsam.ofc.learn import learn, write_learned
     from sapsam.ofc.play import own_learned_path
+    from sapsam.ofc.strategy.learn import learn, write_learned
 
     rules = _rules(ruleset)
     rules.check_players(players)

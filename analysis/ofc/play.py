@@ -1,9 +1,9 @@
 """Open-Face Chinese Poker's policies by name, and the tables they play with
 (:mod:`sapsam.ofc.kernels.policies`'s module doc says how each decides).  ``improved`` is the heuristic
-with the weights self-play chose (:mod:`sapsam.ofc.strategy`), read from
+with the weights self-play chose (:mod:`sapsam.ofc.strategy.improve`), read from
 ``strategies/<ruleset>-<players>p.json`` (shipped) or the user's own in
 ``<user data>/strategies/ofc/`` (which wins); ``learned`` plays by the weights self-play fitted
-(:mod:`sapsam.ofc.learn`), read likewise from ``learned-<ruleset>-<players>p.json``.
+(:mod:`sapsam.ofc.strategy.learn`), read likewise from ``learned-<ruleset>-<players>p.json``.
 
 >>> OFC_POLICIES
 ('random', 'heuristic', 'rollout', 'improved', 'learned')
@@ -87,10 +87,15 @@ def own_learned_path(rules_id, players):
     return user_strategy_dir() / "ofc" / f"learned-{rules_id}-{players}p.json"
 
 
-def learned_weights(rules_id, players):
-    """The learned policy's weights, ``(N_PLACED, N_FEATURES)``: the user's own, else the shipped."""
+def learned_path(rules_id, players):
+    """The weights the ``learned`` policy reads: the user's own, else the shipped file."""
     own = own_learned_path(rules_id, players)
-    path = own if own.is_file() else SHIPPED_OFC_DIR / own.name
+    return own if own.is_file() else SHIPPED_OFC_DIR / own.name
+
+
+def learned_weights(rules_id, players):
+    """The learned policy's weights, ``(N_PLACED, N_FEATURES)`` (:func:`learned_path`)."""
+    path = learned_path(rules_id, players)
     if not path.is_file():
         raise ValueError(f"no learned OFC strategy for {rules_id} at {players} players: make one with "
                          f"`sapsam ofc learn --rules {rules_id} --players {players}`")

@@ -12,8 +12,8 @@ from sapsam.ofc.game import load_ofc_rules
 from sapsam.ofc.kernels import learned as L
 from sapsam.ofc.kernels.policies import H_EXPLORE, HEURISTIC, RANDOM, heuristic_choice, legal
 from sapsam.ofc.kernels.selfplay import TRACE, selfplay_blocks
-from sapsam.ofc.learn import fit, start_weights
 from sapsam.ofc.play import default_params, game_tables, improved_params
+from sapsam.ofc.strategy.learn import fit, start_weights
 from sapsam.play.seeds import Stream
 
 RULES = load_ofc_rules("ofc-pineapple")
@@ -263,3 +263,17 @@ def test_learn_writes_weights_the_learned_policy_plays(tmp_path, monkeypatch):
     first, second = (s["by_seat"] for s in answer["seatings"])
     assert answer["lead"] == pytest.approx((first[0]["points"] + second[1]["points"]) / 2)
     assert run("ofc", "simulate", "--seats", "learned,random", "--hands", "50").exit_code == 0
+
+
+def test_place_rolls_out_with_the_learned_policy():
+    """`ofc place --policy learned`: every legal placement ranked, the turns shared once a
+    deal giving the same numbers as once a placement (as for the heuristic)."""
+    from pandas.testing import assert_frame_equal
+
+    from sapsam.ofc.measure.place import rank_placements
+
+    args = ("ofc-pineapple", "As | 9h 9s | Kd 4c", "Qh 7d 2c")
+    shared = rank_placements(*args, samples=32, race=False, policy="learned")
+    alone = rank_placements(*args, samples=32, race=False, policy="learned", share=False)
+    assert shared.policy == "learned" and len(shared.table) == 27  # 3 discards x 9 rows, every one legal
+    assert_frame_equal(shared.table, alone.table)

@@ -1,5 +1,5 @@
 """Open-Face Chinese Poker's learned policy (``LEARNED``): a placement is worth a learned linear
-function of the board it leaves, fitted to self-play's final results (``sapsam.ofc.learn``).
+function of the board it leaves, fitted to self-play's final results (``sapsam.ofc.strategy.learn``).
 
 Why: the heuristic (:mod:`sapsam.ofc.kernels.policies`) values a partial board by filling its
 empty places with random unseen cards, as if its owner had no say where later cards go, so a
@@ -62,19 +62,21 @@ NOTHING, PAIR, TWO_PAIR, TRIPS, FULL_HOUSE, QUADS = range(6)
 def groups(board, start, n):
     """The made groups of a row's ``n`` cards from ``board[start]``: ``(kind, rank)``, kind one
     of ``NOTHING .. QUADS`` (straights and flushes are draws until the row is full) and rank
-    the top group's (-1 for ``NOTHING``)."""
-    counts = np.zeros(13, np.int64)
+    the top group's (-1 for ``NOTHING``).  The ranks' counts are 3-bit fields of one integer:
+    nothing allocated, as it runs for every placement of every decision."""
+    packed = np.int64(0)
     for i in range(n):
-        counts[board[start + i] >> 2] += 1
+        packed += np.int64(1) << (3 * np.int64(board[start + i] >> 2))
     pairs = 0
     top2 = top3 = top4 = -1
     for r in range(13):
-        if counts[r] == 2:
+        count = (packed >> (3 * r)) & 7
+        if count == 2:
             pairs += 1
             top2 = r
-        elif counts[r] == 3:
+        elif count == 3:
             top3 = r
-        elif counts[r] == 4:
+        elif count == 4:
             top4 = r
     if top4 >= 0:
         return QUADS, top4
@@ -93,9 +95,9 @@ def is_live(known, card):
 
 
 @njit(cache=True)
-def row_features(board, start, n, size, known, out, at):
-    """The ``ROW_FEATURES`` of a 5-card row's ``n`` cards so far into ``out[at:]``."""
-    kind, rank = groups(board, start, n)
+def row_features(board, start, n, size, known, kind, rank, out, at):
+    """The ``ROW_FEATURES`` of a 5-card row's ``n`` cards so far (their :func:`groups`:
+    ``kind``, ``rank``) into ``out[at:]``."""
     if kind != NOTHING:
         out[at + min(kind, FULL_HOUSE) - 1] = 1.0  # quads count as a full house
         out[at + 4] = rank / 12
@@ -124,9 +126,9 @@ def row_features(board, start, n, size, known, out, at):
 
 
 @njit(cache=True)
-def enters_as_is(board, n, game):
-    """Whether the front's ``n`` cards so far hold a pair or trips that enters Fantasyland."""
-    kind, rank = groups(board, 0, n)
+def enters_as_is(kind, rank, game):
+    """Whether a front whose cards so far hold ``kind`` (:func:`groups`) of ``rank`` enters
+    Fantasyland as it stands."""
     if kind == TRIPS:
         return game.entry[eval3(rank * 4, rank * 4 + 1, rank * 4 + 2)] > 0
     if kind == PAIR:
@@ -138,24 +140,24 @@ def enters_as_is(board, n, game):
 def features(board, counts, known, drawn, game, out):
     """``phi`` of a board (the module doc) into ``out``: its rows hold ``counts`` cards, the
     seat has seen the cards of the 52-bit mask ``known``, and ``drawn[k]`` fills its empty
-    places row by row (the first ``13 - placed`` cards of each fill)."""
+    places row by row (the first ``13 - placed`` cards of each fill).  The fills are written
+    into ``board``'s empty places (scratch: nothing is allocated for them)."""
     royalty, entry, cdf = game.royalty, game.entry, game.cdf
     out[:] = 0.0
     out[F_BIAS] = 1.0
-    full = board.copy()
-    f = eval3(full[0], full[1], full[2]) if counts[0] == 3 else -1
-    m = eval5(full[3], full[4], full[5], full[6], full[7]) if counts[1] == 5 else -1
-    b = eval5(full[8], full[9], full[10], full[11], full[12]) if counts[2] == 5 else -1
+    f = eval3(board[0], board[1], board[2]) if counts[0] == 3 else -1
+    m = eval5(board[3], board[4], board[5], board[6], board[7]) if counts[1] == 5 else -1
+    b = eval5(board[8], board[9], board[10], board[11], board[12]) if counts[2] == 5 else -1
     fills = max(drawn.shape[0], 1)
     for k in range(fills):
         j = 0
         for r in range(3):
             for i in range(counts[r], ROW_SIZE[r]):
-                full[ROW_START[r] + i] = drawn[k, j]
+                board[ROW_START[r] + i] = drawn[k, j]
                 j += 1
-        ff = f if f >= 0 else eval3(full[0], full[1], full[2])
-        mm = m if m >= 0 else eval5(full[3], full[4], full[5], full[6], full[7])
-        bb = b if b >= 0 else eval5(full[8], full[9], full[10], full[11], full[12])
+        ff = f if f >= 0 else eval3(board[0], board[1], board[2])
+        mm = m if m >= 0 else eval5(board[3], board[4], board[5], board[6], board[7])
+        bb = b if b >= 0 else eval5(board[8], board[9], board[10], board[11], board[12])
         if not (bb >= mm >= ff):
             out[F_FOUL] += 1
             continue
@@ -180,15 +182,15 @@ def features(board, counts, known, drawn, game, out):
         out[F_FRONT_DRAW] = live / 3
     for r in range(3):
         out[F_ROOM + r] = (ROW_SIZE[r] - counts[r]) / ROW_SIZE[r]
-    row_features(board, 3, counts[1], 5, known, out, F_MIDDLE)
-    row_features(board, 8, counts[2], 5, known, out, F_BACK)
     middle_kind, middle_rank = groups(board, 3, counts[1])
     back_kind, back_rank = groups(board, 8, counts[2])
+    row_features(board, 3, counts[1], 5, known, middle_kind, middle_rank, out, F_MIDDLE)
+    row_features(board, 8, counts[2], 5, known, back_kind, back_rank, out, F_BACK)
     if kind != NOTHING and (middle_kind < kind or (middle_kind == kind and middle_rank < rank)):
         out[F_FRONT_OVER_MIDDLE] = 1.0
     if middle_kind != NOTHING and (back_kind < middle_kind or (back_kind == middle_kind and back_rank < middle_rank)):
         out[F_MIDDLE_OVER_BACK] = 1.0
-    if enters_as_is(board, counts[0], game):
+    if enters_as_is(kind, rank, game):
         out[F_FANTASY_FOUL] = out[F_FOUL]
         out[F_FANTASY_ROOM] = (10 - counts[1] - counts[2]) / 10
         for i in range(2 * ROW_FEATURES):

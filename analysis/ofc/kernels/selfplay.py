@@ -1,4 +1,4 @@
-"""Open-Face Chinese Poker's self-play for the learned policy (``sapsam.ofc.learn``): hands
+"""Open-Face Chinese Poker's self-play for the learned policy (``sapsam.ofc.strategy.learn``): hands
 played as :func:`sapsam.ofc.kernels.simulate.simulate_blocks` plays them, every decision's
 board kept with the seat's final result of the hand (``selfplay_blocks``), and the boards'
 features (``trace_features``) for the least-squares fit."""
