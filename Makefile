@@ -134,7 +134,7 @@ results: strategies exploits ofc-strategies
 
 # Open-Face Chinese Poker's shipped self-play weights (analysis/ofc/strategies/, the
 # `improved` policy; ~20 min on 2 cores), written there explicitly as `make strategies` does;
-# then the `learned` policy's, fitted by self-play from the improved ones (12-14 min a table).
+# then the `learned` policy's, fitted by self-play from the improved ones (8-14 min a table).
 OFC := $(VENV)/bin/sapsam ofc
 OFC_SHIPPED := analysis/ofc/strategies
 ofc-strategies: warm
@@ -142,7 +142,7 @@ ofc-strategies: warm
 	    rules=$${table%:*}; players=$${table#*:}; \
 	    $(OFC) improve --rules $$rules --players $$players --seed 1 --quiet \
 	        --out $(OFC_SHIPPED)/$$rules-$${players}p.json || exit 1; done
-	for table in ofc-pineapple:2 ofc-pineapple-progressive:2; do \
+	for table in ofc-pineapple:2 ofc-pineapple-progressive:2 ofc-classic:2; do \
 	    rules=$${table%:*}; players=$${table#*:}; \
 	    $(OFC) learn --rules $$rules --players $$players --rounds 12 --hands 30000 --seed 1 --quiet \
 	        --out $(OFC_SHIPPED)/learned-$$rules-$${players}p.json || exit 1; done
@@ -163,6 +163,8 @@ ofc: warm
 	$(OFC) duel learned rollout --hands 1000 --seed 1 --json --quiet > results/ofc/ofc-pineapple-learned-duel-rollout.json
 	$(OFC) duel learned improved --rules ofc-pineapple-progressive --hands 10000 --seed 1 --json --quiet \
 	    > results/ofc/ofc-pineapple-progressive-learned-duel-improved.json
+	$(OFC) duel learned improved --rules ofc-classic --hands 10000 --seed 1 --json --quiet \
+	    > results/ofc/ofc-classic-learned-duel-improved.json
 
 # The exploitability of every shipped fit (results/exploit/, hours on 2 cores): heads-up
 # two-four, the one with a published peer, on 2,000 deals, `standard` at 4 players and

@@ -360,7 +360,7 @@ def duel_command(first, second, ruleset, players, hands, seed, as_json, quiet):
 @ofc_command.command("learn")
 @rules_option("ofc-pineapple", help=RULES_HELP)
 @click.option("--players", type=click.IntRange(2, 3), default=2, show_default=True)
-@click.option("--rounds", type=click.IntRange(1, 100), default=6, show_default=True)
+@click.option("--rounds", type=click.IntRange(1, 100), default=12, show_default=True)
 @click.option("--hands", type=click.IntRange(100, 10**7), default=30_000, show_default=True,
               help="Self-play hands a round.")
 @click.option("--worth", type=click.FloatRange(0, 100), default=None,

@@ -99,7 +99,7 @@ def fit(x, y, ridge=RIDGE):
     return np.linalg.solve(x.T @ x + np.diag(penalty), x.T @ y)
 
 
-def learn(rules, players=2, rounds=4, hands=20_000, seed=1, fills=16, worth=None, memory=MEMORY, progress=None):
+def learn(rules, players=2, rounds=12, hands=30_000, seed=1, fills=16, worth=None, memory=MEMORY, progress=None):
     """Rounds of self-play and refits (module doc): ``(weights, history)``.  ``worth``: what
     entering Fantasyland adds to a target (the ruleset's worth if None); each fit takes the
     boards of the last ``memory`` rounds.  A round's weights play on; the ones returned are the
