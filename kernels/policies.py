@@ -390,7 +390,7 @@ def choose(hand, other, policy, tables, points, removal, params, naturals, held,
     if policy == TABLE:
         outcome_values(params, values)
     kind = value_kind(policy != TABLE, params, values)
-    if policy == TABLE and removal.xmean.shape[0] > 0 and not low:
+    if policy == TABLE and removal.xmean.shape[0] > 0:
         prepare(hand, other, removal, prepared)
         kind += REMOVED
     split = -1

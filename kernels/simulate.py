@@ -38,7 +38,7 @@ from sapsam.kernels.settings import (
     subset_strengths,
     wheel_rank_matters,
 )
-from sapsam.kernels.threads import borrowed, parallel_for
+from sapsam.kernels.threads import borrowed
 
 (A_HANDS, A_SUM, A_SUMSQ, A_FOULS, A_SURRENDERS, A_NATURALS, A_SWEEPS_GIVEN, A_SWEEPS_TAKEN,
  A_HOME_RUNS, A_BANK_HANDS) = range(10)
@@ -62,8 +62,39 @@ Seats = namedtuple("Seats", ["policy", "tables", "points", "model", "search", "r
 @njit(cache=True, nogil=True)
 def simulate_block(states, first_table, counts, players, seats, rules, n_naturals, natural_kinds,
                    natural_index, bank_mode, bank_seat, acc, hist, held, b):
-    """Block ``b`` of :func:`simulate_blocks`: its tables, by its random stream ``states[b]``,
-    into ``acc[b]``, ``hist[b]`` and ``held[b]``."""
+    """Block ``b`` of a run: its tables, by its random stream ``states[b]``, into ``acc[b]``,
+    ``hist[b]`` and ``held[b]``.  It releases the GIL: Python threads run blocks side by side
+    (:func:`sapsam.measure.simulate.stream_blocks`).
+
+    Parameters
+    ----------
+    states : ndarray(uint64), shape (B,)
+    first_table, counts : ndarray(int64), shape (B,)
+        Index of each block's first table (bank rotation) and its number of tables.
+    players : int
+        Hands dealt per table, P: the players, or twice them in criss-cross (``P_HANDS`` = 2, which
+        every ruleset of a run then has).
+    seats : Seats
+        ``policy`` int64 (P,): the policy code per seat (sapsam.kernels.policies.POLICIES);
+        ``tables`` float64 (M,) + TABLE_SHAPE and ``points`` float64 (M,) + POINTS_SHAPE: the
+        distinct (EV table, points table) pairs of the run's (ruleset, policy) models;
+        ``model`` int64 (R, P): index into them of each seat's model under each ruleset;
+        ``search`` bool (R, P): sapsam.kernels.policies.searchable for it.
+    rules : sapsam.kernels.settle.Rules
+        Every ruleset's, stacked: ``params`` (R, N_PARAMS), ``royalty`` (R, 3, 9),
+        ``naturals`` (R, K, 4), padded (ruleset r has ``n_naturals[r]`` rows).
+    natural_kinds : ndarray(int64), shape (U, 2)
+        The distinct (kind, parameter) of all rulesets' naturals, detected once per hand.
+    natural_index : ndarray(int64), shape (R, K)
+        Row of ``natural_kinds`` for each ruleset's natural.
+    n_naturals, bank_mode, bank_seat : ndarray(int64), shape (R,)
+    acc : ndarray(int64), shape (B, R, P / hands, N_ACC)
+    hist : ndarray(int64), shape (B, R, P / hands, N_HIST)
+    held : ndarray(int64), shape (B, R, K)
+        Outputs, zeroed by the caller.
+    b : int
+        The block to simulate.
+    """
     seat_policy = seats.policy
     tables, points, seat_model, seat_search = (borrowed(seats.tables), borrowed(seats.points),
                                                borrowed(seats.model), borrowed(seats.search))
@@ -217,40 +248,3 @@ def _tally(params, rows, status, bank, net, r, players, acc, hist):
             else:
                 swept_all = False
         acc[r, i // hands, A_HOME_RUNS] += swept_all
-
-
-def simulate_blocks(states, first_table, counts, players, seats, rules, n_naturals, natural_kinds,
-                    natural_index, bank_mode, bank_seat, acc, hist, held):
-    """Simulate blocks of tables (one random stream per block) in parallel (on ``numba.get_num_threads()`` threads).
-
-    Parameters
-    ----------
-    states : ndarray(uint64), shape (B,)
-    first_table, counts : ndarray(int64), shape (B,)
-        Index of each block's first table (bank rotation) and its number of tables.
-    players : int
-        Hands dealt per table, P: the players, or twice them in criss-cross (``P_HANDS`` = 2, which
-        every ruleset of a run then has).
-    seats : Seats
-        ``policy`` int64 (P,): the policy code per seat (sapsam.kernels.policies.POLICIES);
-        ``tables`` float64 (M,) + TABLE_SHAPE and ``points`` float64 (M,) + POINTS_SHAPE: the
-        distinct (EV table, points table) pairs of the run's (ruleset, policy) models;
-        ``model`` int64 (R, P): index into them of each seat's model under each ruleset;
-        ``search`` bool (R, P): sapsam.kernels.policies.searchable for it.
-    rules : sapsam.kernels.settle.Rules
-        Every ruleset's, stacked: ``params`` (R, N_PARAMS), ``royalty`` (R, 3, 9),
-        ``naturals`` (R, K, 4), padded (ruleset r has ``n_naturals[r]`` rows).
-    natural_kinds : ndarray(int64), shape (U, 2)
-        The distinct (kind, parameter) of all rulesets' naturals, detected once per hand.
-    natural_index : ndarray(int64), shape (R, K)
-        Row of ``natural_kinds`` for each ruleset's natural.
-    n_naturals, bank_mode, bank_seat : ndarray(int64), shape (R,)
-    acc : ndarray(int64), shape (B, R, P / hands, N_ACC)
-    hist : ndarray(int64), shape (B, R, P / hands, N_HIST)
-    held : ndarray(int64), shape (B, R, K)
-        Outputs, zeroed by the caller.
-    """
-    parallel_for(lambda b: simulate_block(states, first_table, counts, players, seats, rules,
-                                          n_naturals, natural_kinds, natural_index, bank_mode,
-                                          bank_seat, acc, hist, held, b), range(len(states)))
-

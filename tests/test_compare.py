@@ -10,7 +10,8 @@ import pytest
 from sapsam.base.stats import Z95
 from sapsam.game.ruleset_files import load_ruleset
 from sapsam.measure.compare import Gap, policy_gap, policy_gaps
-from sapsam.measure.simulate import Simulation, compile_simulation, run, seats_frame
+from sapsam.measure.simulate import Simulation, compile_simulation, run
+from sapsam.output.simulation_frames import seats_frame
 from sapsam.play.deal import deal_tables, table_setup
 from sapsam.play.seeds import Stream
 

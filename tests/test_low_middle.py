@@ -18,6 +18,7 @@ from sapsam.game.settings import legal_splits, pareto_frontier, scales, split_st
 from sapsam.kernels import policies as KP
 from sapsam.kernels import value as KV
 from sapsam.kernels.low_settings import low_split_strengths
+from sapsam.kernels.removal import prepare
 from sapsam.strategy.registry import make_policy
 
 C5 = ["Ah Ad Qc | 7s 5d 4h 3c 2s | Kc Kd Ks 8d 6h",
@@ -100,16 +101,21 @@ def test_scales_of_a_ruleset(high_order):
 
 def _brute_force(hand, policy, compiled, opponents, high_order=False):
     """The split of highest value over every legal split, ties to the stronger back, middle,
-    front, then the smaller split (kernels/low_search.py's rule), valued in bulk."""
+    front, then the smaller split (kernels/low_search.py's rule), valued in bulk; a fit's
+    values corrected for the hand's cards (its card-removal model, the middle's lows too)."""
     rows, legal = low_split_strengths(hand, False, high_order)
     values = np.zeros(KV.N_VALUES)
     if policy.code == KP.TABLE:
         KV.outcome_values(compiled.params, values)
     kind = KV.value_kind(policy.code != KP.TABLE, compiled.params, values)
+    prepared = KP.policy_scratch()[-1]
+    if policy.code == KP.TABLE and policy.removal.xmean.size:
+        prepare(hand, hand[:0], policy.removal, prepared)
+        kind += KV.REMOVED
     splits = np.flatnonzero(legal)
     worth = np.array([KV.value(kind, np.uint16(r[0]), np.uint16(r[1]), np.uint16(r[2]),
                                policy.tables, values, policy.points, policy.removal,
-                               KP.policy_scratch()[-1], compiled.params, opponents)
+                               prepared, compiled.params, opponents)
                       for r in rows[splits]])
     best = splits[worth == worth.max()]
     return min(best, key=lambda s: (-rows[s, 2], -rows[s, 1], -rows[s, 0], s))
@@ -119,10 +125,11 @@ def _brute_force(hand, policy, compiled, opponents, high_order=False):
                                            ("table", 3)])
 def test_decisions_are_the_best_legal_setting(name, players):
     """A valued policy's low-middle decision, pruned or exhaustive, is the legal split of
-    highest value by brute force over all 72,072."""
+    highest value by brute force over all 72,072 (a fit's with its card-removal model)."""
     rules = load_ruleset("low-middle")
     compiled = rules.compile()
     policy = make_policy(name, rules, players)
+    assert (name == "fitted") == bool(policy.removal.xmean.size)
     search = KP.searchable(*policy.arrays, compiled.params)
     assert search  # the shipped values are monotone: the search prunes
     rng = np.random.default_rng(players)

@@ -13,6 +13,7 @@ import json
 import shutil
 from math import comb, sqrt
 
+import numba
 import numpy as np
 import pandas as pd
 import pytest
@@ -286,8 +287,13 @@ def test_render_an_interrupted_run_from_its_checkpoint(tmp_path):
     def stop(done, tables):
         raise KeyboardInterrupt
 
-    with pytest.raises(KeyboardInterrupt):
-        run(SIM, out=tmp_path, progress=stop, round_blocks=1)
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)  # one block at a time, so the run stops after exactly one
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run(SIM, out=tmp_path, progress=stop, round_blocks=1)
+    finally:
+        numba.set_num_threads(threads)
     render_report(tmp_path)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert not manifest["complete"] and (manifest["blocks_done"], manifest["tables_done"]) == (1, 50)

@@ -6,6 +6,7 @@ documented algorithm), sets every hand with ``naive.greedy_setting``, scores eac
 """
 
 import naive
+import numba
 import numpy as np
 import pytest
 
@@ -15,12 +16,13 @@ from sapsam.game.ruleset_files import load_ruleset
 from sapsam.kernels import rng as rng_kernels
 from sapsam.kernels import simulate as K
 from sapsam.measure.simulate import (
+    CHECKPOINT,
     Simulation,
     compile_simulation,
     run,
     run_blocks,
-    seats_frame,
 )
+from sapsam.output.simulation_frames import seats_frame
 from sapsam.play.seeds import Stream
 
 MASK = (1 << 64) - 1
@@ -234,6 +236,40 @@ def test_resume_after_an_interruption_gives_the_same_numbers(tmp_path):
     other = Simulation(("basic", "standard"), 4, ("greedy",) * 4, tables=50, seed=9, block_size=10)
     with pytest.raises(ValueError, match="checkpoint of another run"):
         run(other, tmp_path, resume=True)
+
+
+def test_blocks_stream_through_the_threads_and_an_interrupt_keeps_every_finished_one(tmp_path):
+    """In this process each thread takes the next block as soon as it finishes one (no round
+    waits for its slowest block), and a run stopped part-way checkpoints every block that
+    finished, however many threads ran: the timeline shows each block once, on more than one
+    thread, and the resumed run ends with the whole run's integers."""
+    sim = Simulation(("basic", "standard"), 4, ("greedy",) * 4, tables=2000, seed=8, block_size=100)
+    whole = run(sim)
+    threads = numba.get_num_threads()
+    numba.set_num_threads(2)
+    timeline, seen = [], []
+    try:
+        run(sim, timeline=timeline)
+
+        def stop(done, tables):
+            seen.append(done)
+            if len(seen) == 3:
+                raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            run(sim, tmp_path, progress=stop, round_blocks=100)  # no checkpoint but the last
+    finally:
+        numba.set_num_threads(threads)
+    blocks = [row for row in timeline if len(row) == 4]
+    assert sorted(b[0] for b in blocks) == list(range(sim.blocks))
+    assert len({b[1] for b in blocks}) == 2
+    assert timeline[0][0] == "start" and timeline[-1][0] == "end"
+    with np.load(tmp_path / CHECKPOINT) as saved:
+        assert 3 <= saved["done"].sum() < sim.blocks
+        assert saved["acc"][0, :, K.A_HANDS].tolist() == [100 * saved["done"].sum()] * 4
+    resumed = run(sim, tmp_path, resume=True)
+    for a, b in zip(whole, resumed):
+        assert np.array_equal(a, b)
 
 
 @pytest.mark.parametrize("arguments, message", [

@@ -65,9 +65,9 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
         compile_simulation,
         elapsed,
         run,
-        seats_frame,
     )
     from sapsam.output.report import write_report
+    from sapsam.output.simulation_frames import seats_frame
 
     resume_or_fresh(resume, fresh)
     if scheduler and workers:
@@ -95,7 +95,7 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
 
                 backend = f"dask {scheduler or f'LocalCluster({workers} workers)'}"
                 with dask_compute(sim, scheduler=scheduler, workers=workers) as compute:
-                    # rounds (between checkpoints) big enough to keep every worker busy
+                    # a checkpoint every 4 blocks a worker (the blocks stream: none waits)
                     totals = run(sim, out, resume, progress, compute=compute, fresh=fresh,
                                  round_blocks=max(8, 4 * (workers or compute.workers)))
             else:

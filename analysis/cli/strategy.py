@@ -38,8 +38,7 @@ _POLICY = click.Choice(POLICY_NAMES)
 @click.option("--hands", type=click.IntRange(100), default=20000, show_default=True,
               help="Hands dealt per iteration.")
 @click.option("--removal-rounds", type=click.IntRange(0), default=4, show_default=True,
-              help="Rounds of self-play fitting the card-removal model (0: none; none under a "
-                   "low middle).")
+              help="Rounds of self-play fitting the card-removal model (0: none).")
 @click.option("--removal-tables", type=click.IntRange(1000), default=None,
               help="Tables dealt per round of the card-removal fit  [default: about 400,000 "
                    "pairs of a hand and an opposing hand, at least 20,000 tables]")
@@ -77,11 +76,10 @@ def fit_command(ruleset, players, iterations, hands, seed, removal_rounds, remov
     resumable()
     with lock_beside(path), Progress(quiet) as bars:
         task = bars.task("fitting", iterations, unit="iterations")
-        rounds = removal_rounds if not rules.low_middle else 0
-        removal = bars.task("card removal", rounds, unit="rounds") if rounds else None
+        removal = bars.task("card removal", removal_rounds, unit="rounds") if removal_rounds else None
         manifest = fit_and_save(rules, players, path, resume=resume, fresh=fresh,
                                 iterations=iterations, hands=hands, seed=seed,
-                                removal_rounds=rounds, removal_tables=removal_tables,
+                                removal_rounds=removal_rounds, removal_tables=removal_tables,
                                 progress=(lambda it, change: task(it)) if task else None,
                                 removal_progress=(lambda it, change: removal(it)) if removal else None)
     model = manifest.get("card_removal")

@@ -1,6 +1,6 @@
 """Exact probabilities of the naturals over all C(52, 13) thirteen-card hands.
 
-A simulation counts how often each natural is held (:func:`sapsam.measure.simulate.naturals_frame`);
+A simulation counts how often each natural is held (:func:`sapsam.output.simulation_frames.naturals_frame`);
 this module gives the number it should approach.  Every natural of
 :data:`sapsam.kernels.naturals.NATURAL_KINDS` is counted exactly, in integers, by one of three means
 (definitions and ``parameter`` meanings: the docstring of :mod:`sapsam.kernels.naturals`):

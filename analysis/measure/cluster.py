@@ -1,7 +1,8 @@
 """Scale-out backend of the table simulator: one ``dask.distributed`` task per block.
 
-:func:`dask_compute` gives a ``compute(blocks) -> (acc, hist, held)`` for
-:func:`sapsam.measure.simulate.run`, running every block as its own task on a Dask cluster: an
+:func:`dask_compute` gives a backend for :func:`sapsam.measure.simulate.run` (``compute``), running
+every block as its own task on a Dask cluster, streamed (every block submitted at once, each
+result added and checkpointed as it comes back, so no worker waits for a round's slowest): an
 existing scheduler (``tcp://HOST:PORT``) or a ``LocalCluster`` of worker processes on loopback
 started (and shut down) here::
 
@@ -152,32 +153,44 @@ class DaskCompute:
         """Workers the cluster has now (at least 1)."""
         return max(1, len(self.client.scheduler_info().get("workers", {}))) if self.client else 1
 
-    def __call__(self, blocks):
-        """Totals of ``blocks``: one task per block, gathered and summed in block order."""
+    def stream(self, blocks, finished):
+        """Run ``blocks``, one task each, all submitted at once (a worker takes the next as it
+        finishes one); ``finished(block, acc, hist, held, None, None)`` as each result comes
+        back, in the order they finish (the signature of
+        :func:`sapsam.measure.simulate.stream_blocks`, without the kernel's times)."""
+        from distributed import as_completed
+
         if self.client is None:
             raise RuntimeError("this Dask backend is closed")
         blocks = sorted(int(b) for b in np.asarray(blocks, np.int64).ravel())
-        futures = [self.client.submit(_run_block, self.sim, b,
-                                      key=f"sapsam-block-{b}-{self._token}")
-                   for b in blocks]
+        futures = {self.client.submit(_run_block, self.sim, b, key=f"sapsam-block-{b}-{self._token}"): b
+                   for b in blocks}
         try:
-            results = self.client.gather(futures)
+            for future in as_completed(futures):
+                digest, acc, hist, held = future.result()
+                if digest != self.digest:
+                    raise RuntimeError(
+                        f"block {futures[future]}: a worker compiled this simulation differently from "
+                        "the client (other ruleset or strategy files, or another sapsam version): "
+                        "its numbers would not match")
+                finished(futures[future], acc, hist, held, None, None)
         except KeyboardInterrupt:
             _quiet_shutdown()  # closing the cluster stops its tasks; cancelling them is noise
             raise
         except BaseException:
-            self.client.cancel(futures)
+            self.client.cancel(list(futures))
             raise
+
+    def __call__(self, blocks):
+        """Totals of ``blocks``: (acc, hist, held), int64 (:meth:`stream`, summed)."""
         acc, hist, held = empty_totals(self.sim, self.compiled)
-        for block, (digest, a, h, n) in zip(blocks, results):
-            if digest != self.digest:
-                raise RuntimeError(
-                    f"block {block}: a worker compiled this simulation differently from the "
-                    "client (other ruleset or strategy files, or another sapsam version): "
-                    "its numbers would not match")
-            acc += a
-            hist += h
-            held += n
+
+        def add(block, a, h, n, *_):
+            acc[...] += a
+            hist[...] += h
+            held[...] += n
+
+        self.stream(blocks, add)
         return acc, hist, held
 
     def close(self):
@@ -221,8 +234,8 @@ def dask_compute(sim, scheduler=None, workers=None, connect_timeout=CONNECT_TIME
     Returns
     -------
     DaskCompute
-        Callable ``compute(blocks) -> (acc, hist, held)`` (int64 totals) and a context
-        manager that shuts down what it started.  Give ``run`` a ``round_blocks`` of at least
-        the number of workers, or some will idle.
+        Callable ``compute(blocks) -> (acc, hist, held)`` (int64 totals), with
+        ``stream(blocks, finished)`` (what ``run`` calls: each block's totals as it finishes),
+        and a context manager that shuts down what it started.
     """
     return DaskCompute(sim, scheduler=scheduler, workers=workers, connect_timeout=connect_timeout)

@@ -13,8 +13,8 @@ the run was interrupted and resumed.  Totals are exact integers:
 - ``held`` int64 (R, K): hands holding each natural of each ruleset.
 
 :func:`run` computes them block by block, checkpointing finished blocks atomically in the
-output folder; ``resume=True`` continues an interrupted run.  :func:`seats_frame` and
-:func:`naturals_frame` turn totals into tidy DataFrames.
+output folder; ``resume=True`` continues an interrupted run.  :mod:`sapsam.output.simulation_frames`
+turns totals into tidy DataFrames.
 """
 
 import hashlib
@@ -23,18 +23,16 @@ from dataclasses import asdict, dataclass, field, fields
 from functools import cached_property
 
 import numpy as np
-import pandas as pd
 
 from sapsam.base.files import load_npz, read_checkpoint, write_npz
 from sapsam.base.memory import require_memory
-from sapsam.base.stats import Z95
 from sapsam.game.mechanisms import BankRotation, Game
 from sapsam.game.ruleset_files import load_ruleset
 from sapsam.kernels import policies as _kp
 from sapsam.kernels import removal as _kr
 from sapsam.kernels import simulate as _ks
-from sapsam.kernels.naturals import NAT_COLUMNS, NAT_KIND, NAT_PARAMETER, NATURAL_KINDS
-from sapsam.kernels.settle import N_PARAMS, P_SCALE, Rules
+from sapsam.kernels.naturals import NAT_COLUMNS, NAT_KIND, NAT_PARAMETER
+from sapsam.kernels.settle import N_PARAMS, Rules
 from sapsam.play.names import POLICY_NAMES
 from sapsam.play.seeds import SCHEME, Stream
 from sapsam.strategy.registry import make_policy
@@ -123,7 +121,7 @@ class Compiled:
                          for params, models in zip(self.params, self.seat_model)], np.bool_)
 
 
-def _kind(row):
+def natural_kind(row):
     """(kind, parameter) of a row of a naturals table, as ints."""
     return int(row[NAT_KIND]), int(row[NAT_PARAMETER])
 
@@ -137,13 +135,13 @@ def compile_simulation(sim):
     k_max = max(1, max(len(c.naturals) for c in compiled))
     naturals = np.zeros((n_rules, k_max, NAT_COLUMNS), np.int64)
     n_naturals = np.zeros(n_rules, np.int64)
-    kinds = sorted({_kind(row) for c in compiled for row in c.naturals}) or [(0, 0)]
+    kinds = sorted({natural_kind(row) for c in compiled for row in c.naturals}) or [(0, 0)]
     natural_index = np.zeros((n_rules, k_max), np.int64)
     for r, c in enumerate(compiled):
         n_naturals[r] = len(c.naturals)
         naturals[r, :len(c.naturals)] = c.naturals
         for k, row in enumerate(c.naturals):
-            natural_index[r, k] = kinds.index(_kind(row))
+            natural_index[r, k] = kinds.index(natural_kind(row))
     strategies = dict(sim.strategies)
     # each distinct model (EV table and points) once, seats sharing a policy share it: the
     # tables of a run are the simulator's working set, and 4 copies of 18 rulesets' tables
@@ -221,27 +219,68 @@ def empty_totals(sim, compiled):
             np.zeros((n_rules, k_max), np.int64))
 
 
-def run_blocks(sim, compiled, blocks):
-    """Totals of the given blocks (any subset, in any order): (acc, hist, held), int64."""
-    blocks = np.asarray(blocks, np.int64)
-    first = blocks * sim.block_size
-    counts = np.minimum(sim.block_size, sim.tables - first)
+def block_totals(sim, compiled):
+    """A function of a block's index: the block's totals (acc, hist, held), simulated on the
+    calling thread.  Its kernel releases the GIL, so threads run blocks side by side."""
     stream = Stream(sim.seed, "simulate")
-    states = np.array([stream.states(1, int(b))[0] for b in blocks], np.uint64)
     n_rules, k_max = compiled.naturals.shape[:2]
-    acc = np.zeros((len(blocks), n_rules, sim.players, _ks.N_ACC), np.int64)
-    hist = np.zeros((len(blocks), n_rules, sim.players, _ks.N_HIST), np.int64)
-    held = np.zeros((len(blocks), n_rules, k_max), np.int64)
     seats = _ks.Seats(compiled.seat_policy, compiled.tables, compiled.points, compiled.seat_model,
                       compiled.seat_search, compiled.removal, compiled.removal_features)
     rules = Rules(compiled.params, compiled.royalty, compiled.naturals)
-    _ks.simulate_blocks(states, first, counts, len(compiled.seat_policy), seats, rules, compiled.n_naturals,
-                        compiled.natural_kinds, compiled.natural_index, compiled.bank_mode,
-                        compiled.bank_seat, acc, hist, held)
-    return acc.sum(axis=0), hist.sum(axis=0), held.sum(axis=0)
+
+    def one(block):
+        first = np.array([block * sim.block_size], np.int64)
+        counts = np.minimum(sim.block_size, sim.tables - first)
+        acc = np.zeros((1, n_rules, sim.players, _ks.N_ACC), np.int64)
+        hist = np.zeros((1, n_rules, sim.players, _ks.N_HIST), np.int64)
+        held = np.zeros((1, n_rules, k_max), np.int64)
+        _ks.simulate_block(stream.states(1, block), first, counts, len(compiled.seat_policy), seats, rules,
+                           compiled.n_naturals, compiled.natural_kinds, compiled.natural_index,
+                           compiled.bank_mode, compiled.bank_seat, acc, hist, held, 0)
+        return acc[0], hist[0], held[0]
+
+    return one
 
 
-def run(sim, out=None, resume=False, progress=None, round_blocks=8, compute=None, fresh=False):
+def stream_blocks(sim, compiled, blocks, finished):
+    """Simulate ``blocks`` on ``numba.get_num_threads()`` threads, each thread taking the next
+    block as soon as it finishes one (nothing waits for a slowest block but the last few).
+    ``finished(block, acc, hist, held, start, seconds)`` is called as each block ends, from
+    the thread that ran it, one call at a time (under a lock): its totals, and when and for how
+    long (``time.perf_counter`` seconds) its kernel ran."""
+    import threading
+    import time
+
+    from sapsam.kernels.threads import parallel_for
+
+    one, lock = block_totals(sim, compiled), threading.Lock()
+    blocks = [int(b) for b in blocks]
+
+    def task(i):
+        start = time.perf_counter()
+        totals = one(blocks[i])
+        seconds = time.perf_counter() - start
+        with lock:
+            finished(blocks[i], *totals, start, seconds)
+
+    parallel_for(task, range(len(blocks)))
+
+
+def run_blocks(sim, compiled, blocks):
+    """Totals of the given blocks (any subset, in any order): (acc, hist, held), int64."""
+    acc, hist, held = empty_totals(sim, compiled)
+
+    def add(block, a, h, n, start, seconds):
+        acc[...] += a
+        hist[...] += h
+        held[...] += n
+
+    stream_blocks(sim, compiled, blocks, add)
+    return acc, hist, held
+
+
+def run(sim, out=None, resume=False, progress=None, round_blocks=8, compute=None, fresh=False,
+        timeline=None):
     """Run a simulation; returns its totals (acc, hist, held).
 
     Parameters
@@ -249,32 +288,40 @@ def run(sim, out=None, resume=False, progress=None, round_blocks=8, compute=None
     sim : Simulation
     out : path, optional
         Folder for the checkpoint (``checkpoint.npz``, rewritten atomically after every
-        round of blocks).
+        ``round_blocks`` finished blocks, and with every finished block when the run stops).
     resume : bool
         Continue from the checkpoint in ``out`` (refused if it belongs to another run).  An
         existing checkpoint is never overwritten without ``resume`` or ``fresh``
         (:func:`sapsam.base.files.read_checkpoint`).
     progress : callable, optional
-        ``progress(tables_done, tables)`` after every round.
+        ``progress(tables_done, tables)`` after every block (``compute``: every round).
     round_blocks : int
-        Blocks per round (between checkpoints).
+        Blocks between checkpoints.  Streamed (:func:`stream_blocks`, a Dask backend), a
+        checkpoint never makes a thread or a worker wait.
     compute : callable, optional
-        ``compute(blocks) -> (acc, hist, held)``; default :func:`run_blocks` here (a Dask
-        backend passes its own).
+        ``compute(blocks) -> (acc, hist, held)``, called on rounds of ``round_blocks`` blocks;
+        or a backend with ``stream(blocks, finished)`` as :func:`stream_blocks` takes them (a
+        Dask backend, :func:`sapsam.measure.cluster.dask_compute`); default: the blocks
+        streamed through this process's threads.
     fresh : bool
         Discard a checkpoint in ``out`` and start over.
+    timeline : list, optional
+        Gets ``("start", t)``, then per block streamed ``(block, thread name, start,
+        seconds)`` (its kernel's run), then ``("end", t)`` (``time.perf_counter``): where
+        the wall time went (``benchmarks/simulate_account.py``).
 
     The checkpoint also keeps the wall time of all the sessions of the run
     (:func:`elapsed`).
     """
+    import threading
     import time
     from pathlib import Path
 
     start = time.perf_counter()
-
+    if timeline is not None:
+        timeline.append(("start", start))
     require_memory(sim.blocks * 24, f"{sim.tables:,} tables in blocks of {sim.block_size:,}")
     compiled = compile_simulation(sim)
-    compute = compute or (lambda blocks: run_blocks(sim, compiled, blocks))
     checkpoint = Path(out) / CHECKPOINT if out else None
     key = run_key(sim, compiled)
     acc, hist, held = empty_totals(sim, compiled)
@@ -286,17 +333,43 @@ def run(sim, out=None, resume=False, progress=None, round_blocks=8, compute=None
     if saved is not None:
         acc, hist, held, done = saved["acc"], saved["hist"], saved["held"], saved["done"]
         before = float(saved.get("seconds", 0.0))
-    todo = np.flatnonzero(~done)
-    for first in range(0, len(todo), round_blocks):
-        blocks = todo[first:first + round_blocks]
-        a, h, n = compute(blocks)
-        acc, hist, held = acc + a, hist + h, held + n
-        done[blocks] = True
-        if checkpoint is not None:
+    unsaved = [0]  # blocks finished since the last checkpoint
+
+    def save():
+        if checkpoint is not None and unsaved[0]:
             write_npz(checkpoint, acc=acc, hist=hist, held=held, done=done,
                       seconds=before + time.perf_counter() - start, run=json.dumps(key))
+        unsaved[0] = 0
+
+    def finished(block, a, h, n, begun, seconds):
+        if timeline is not None and begun is not None:
+            timeline.append((block, threading.current_thread().name, begun, seconds))
+        add(block, a, h, n)
+
+    def add(blocks, a, h, n):
+        acc[...] += a
+        hist[...] += h
+        held[...] += n
+        done[blocks] = True
+        unsaved[0] += np.size(blocks)
+        if unsaved[0] >= round_blocks:
+            save()
         if progress is not None:
             progress(int(min(done.sum() * sim.block_size, sim.tables)), sim.tables)
+
+    todo = np.flatnonzero(~done)
+    try:
+        if compute is None:
+            stream_blocks(sim, compiled, todo, finished)
+        elif hasattr(compute, "stream"):
+            compute.stream(todo, finished)
+        else:
+            for first in range(0, len(todo), round_blocks):
+                add(todo[first:first + round_blocks], *compute(todo[first:first + round_blocks]))
+    finally:
+        save()  # every finished block, also when the run is interrupted
+        if timeline is not None:
+            timeline.append(("end", time.perf_counter()))
     return acc, hist, held
 
 
@@ -308,53 +381,3 @@ def elapsed(out):
     if not path.is_file():
         return 0.0
     return float(load_npz(path, "checkpoint").get("seconds", 0.0))
-
-
-def seats_frame(sim, compiled, acc):
-    """Per ruleset and seat: hands, total and mean units, SD, 95% CI and event rates."""
-    rows = []
-    for r, rules in enumerate(compiled.rulesets):
-        scale = int(compiled.params[r, P_SCALE])
-        for p, policy in enumerate(sim.seats):
-            a = acc[r, p]
-            n = int(a[_ks.A_HANDS])
-            mean = a[_ks.A_SUM] / n / scale
-            var = (a[_ks.A_SUMSQ] / scale**2 - n * mean**2) / (n - 1) if n > 1 else float("nan")
-            sd = float(np.sqrt(max(var, 0.0)))
-            half = Z95 * sd / np.sqrt(n)
-            rows.append({
-                "ruleset": rules.id, "seat": p + 1, "policy": policy, "hands": n,
-                "total_units": a[_ks.A_SUM] / scale, "mean": mean, "sd": sd,
-                "ci_low": mean - half, "ci_high": mean + half,
-                **{name: int(a[i]) for i, name in enumerate(_ks.ACC_NAMES)
-                   if i not in (_ks.A_HANDS, _ks.A_SUM, _ks.A_SUMSQ)},
-            })
-    return pd.DataFrame(rows)
-
-
-def naturals_frame(sim, compiled, held, exact=None):
-    """Per ruleset and natural: hands holding it, frequency, and (if given) its exact
-    probability ``exact(kind, parameter)``."""
-    rows = []
-    for r, rules in enumerate(compiled.rulesets):
-        hands = sim.tables * len(compiled.seat_policy)
-        for k in range(int(compiled.n_naturals[r])):
-            kind, parameter = _kind(compiled.naturals[r, k])
-            count = int(held[r, k])
-            rows.append({"ruleset": rules.id, "natural": NATURAL_KINDS[kind], "count": count,
-                         "hands": hands, "frequency": count / hands,
-                         "exact": exact(kind, parameter) if exact else float("nan")})
-    return pd.DataFrame(rows, columns=["ruleset", "natural", "count", "hands", "frequency", "exact"])
-
-
-def points_frame(sim, compiled, hist):
-    """Points distribution: per ruleset and seat, hands ending on each whole number of units."""
-    units = np.arange(-_ks.HIST_HALF, _ks.HIST_HALF + 1)
-    rows = []
-    for r, rules in enumerate(compiled.rulesets):
-        for p in range(sim.players):
-            for u, count in zip(units, hist[r, p]):
-                if count:
-                    rows.append({"ruleset": rules.id, "seat": p + 1, "units": int(u),
-                                 "count": int(count)})
-    return pd.DataFrame(rows, columns=["ruleset", "seat", "units", "count"])

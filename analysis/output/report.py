@@ -48,13 +48,11 @@ from sapsam.measure.simulate import (
     CHECKPOINT,
     Simulation,
     compile_simulation,
-    naturals_frame,
-    points_frame,
     run_key,
-    seats_frame,
 )
 from sapsam.output import plots
 from sapsam.output.report_figures import plot_ev, plot_naturals, plot_points
+from sapsam.output.simulation_frames import naturals_frame, points_frame, seats_frame
 
 TOTALS = "totals.npz"
 MANIFEST = "manifest.json"
@@ -242,7 +240,7 @@ def report_frames(sim, compiled, acc, hist, held):
 
     ``naturals`` counts the hands actually dealt (``acc`` hands summed over the seats), so a
     partial run's frequencies are right; it adds the option ``parameter``, a ``label``, the 95%
-    Wilson interval, the expected count and the z-score to :func:`sapsam.measure.simulate.naturals_frame`.
+    Wilson interval, the expected count and the z-score to :func:`sapsam.output.simulation_frames.naturals_frame`.
     """
     seats = seats_frame(sim, compiled, acc)
     naturals = naturals_frame(sim, compiled, held, exact=natural_probability)

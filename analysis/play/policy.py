@@ -89,12 +89,12 @@ class Policy:
         """A ``table`` policy against a field whose rows have the strength distributions
         ``row_mass`` (float64 (3, N_STRENGTHS)), a share ``surrender_rate`` of it
         surrendering; with ``removal`` = (gamma, xmean, edges), corrected for each hand's cards
-        (:mod:`sapsam.kernels.removal`; not under a low middle, whose search it cannot use)."""
+        (:mod:`sapsam.kernels.removal`; under a low middle too, the middle's strengths its lows)."""
         compiled = rules.compile()
         row_mass = np.ascontiguousarray(row_mass, np.float64)
         tables = _kv.ev_tables(row_mass, compiled.params, compiled.royalty, float(surrender_rate))
         model = _kr.no_removal()
-        if removal is not None and not rules.low_middle:
+        if removal is not None:
             gamma, xmean, edges = removal
             model = _kr.removal_model(row_mass, np.ascontiguousarray(gamma, np.float64),
                                       np.ascontiguousarray(xmean, np.float64), _kr.bins_of_edges(edges),

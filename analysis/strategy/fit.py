@@ -268,8 +268,8 @@ def fit_and_save(rules, players, path=None, resume=False, fresh=False, removal_r
                  removal_tables=None, removal_progress=None, **options):
     """Fit and store; returns the manifest.  The field's rounds are checkpointed beside the
     strategy file (:func:`sapsam.base.files.checkpoint_beside`, removed at the end); ``resume``
-    continues an interrupted fit, ``fresh`` discards its checkpoint.  Then, but under a low
-    middle, ``removal_rounds`` rounds of :func:`fit_removal` of ``removal_tables`` tables each
+    continues an interrupted fit, ``fresh`` discards its checkpoint.  Then
+    ``removal_rounds`` rounds of :func:`fit_removal` of ``removal_tables`` tables each
     (default :func:`default_removal_tables`; a minute at most; 0 rounds: none)."""
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
     path = strategy_file(path or default_strategy_path(rules.id, players))
@@ -278,7 +278,7 @@ def fit_and_save(rules, players, path=None, resume=False, fresh=False, removal_r
     mass, rate, history = fit_equilibrium(rules, players, checkpoint=checkpoint, resume=resume,
                                           fresh=fresh, **options)
     removal, removal_history, tables = None, (), 0
-    if removal_rounds and not rules.low_middle:
+    if removal_rounds:
         tables = removal_tables or default_removal_tables(rules, players)
         mass, rate, removal, removal_history = fit_removal(
             rules, players, mass, rate, removal_rounds, tables, options.get("seed", 0),

@@ -12,8 +12,9 @@ def run_job(job):
 
 
 def _simulate(job, rules, players, seats, tables, seed, block_size):
-    from sapsam.measure.simulate import Simulation, compile_simulation, run, seats_frame
+    from sapsam.measure.simulate import Simulation, compile_simulation, run
     from sapsam.output.report import write_report
+    from sapsam.output.simulation_frames import seats_frame
 
     if len(seats) not in (1, players):
         raise ValueError(f"seats: give one policy for every seat or {players}, got {len(seats)}")
