@@ -70,8 +70,10 @@ def facts():
                        if p.name.endswith(".json"))
     ofc_rules = sorted(p.name for p in package_files("sapsam.ofc.rulesets").iterdir()
                        if p.name.endswith(".toml"))
-    ofc_shipped = sorted(p.name for p in package_files("sapsam.ofc.strategies").iterdir()
-                         if p.name.endswith(".json"))
+    ofc_files = sorted(p.name for p in package_files("sapsam.ofc.strategies").iterdir()
+                       if p.name.endswith(".json"))
+    ofc_learned = [name for name in ofc_files if name.startswith("learned-")]  # the learned policy's
+    ofc_shipped = [name for name in ofc_files if name not in ofc_learned]  # the improved heuristic's
     from sapsam.web import requests as limits
 
     commands = all_commands(main)
@@ -89,6 +91,7 @@ def facts():
         "ofc_rulesets": str(len(ofc_rules)),
         "ofc_ruleset_ids": ", ".join(f"`{name[:-5]}`" for name in ofc_rules),
         "ofc_strategies": str(len(ofc_shipped)),
+        "ofc_learned": str(len(ofc_learned)),
         "commands": str(sum(1 for path, _ in commands if len(path) == 1)),
         "game_commands": str(sum(1 for path, _ in commands if len(path) == 2)),
         "groups": ", ".join(f"`sapsam {' '.join(path)}`" for path in groups),

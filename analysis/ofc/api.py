@@ -33,9 +33,10 @@ def place(hand, board="", dead="", opponents=(), rules=RULES, samples=500, seed=
     rules : str
         An OFC ruleset id or TOML file.
     samples, seed : int
-    policy : {"heuristic", "improved"}, optional
-        Who plays the later streets; default improved where the ruleset has weights.  Every
-        board's last street is played exactly.
+    policy : {"heuristic", "improved", "learned"}, optional
+        Who plays the later streets; default learned where the ruleset and table have its
+        weights, else improved where they have the heuristic's.  Every board's last street is
+        played exactly.
     exact : bool
         Where every opponent's board is finished and at most one street is left after this
         one, value every placement exactly, over every deal of the last street (``samples``

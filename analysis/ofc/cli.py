@@ -1,4 +1,4 @@
-"""``sapsam ofc``: Open-Face Chinese Poker (fantasyland, stay, place, simulate, improve)."""
+"""``sapsam ofc``: Open-Face Chinese Poker (fantasyland, stay, place, simulate, duel, improve, learn)."""
 
 import json
 
@@ -131,9 +131,10 @@ def stay_command(ruleset, counts, samples, seed, as_json, quiet):
 @click.option("--samples", type=click.IntRange(1, 10**7), default=500, show_default=True,
               help="Rollouts of every placement.")
 @seed_option(1)
-@click.option("--policy", type=click.Choice(["heuristic", "improved"]), default=None,
-              help="Who plays the later streets, every board's  [default: improved where the "
-                   "ruleset has self-play weights, else heuristic]")
+@click.option("--policy", type=click.Choice(["heuristic", "improved", "learned"]), default=None,
+              help="Who plays the later streets, every board's  [default: learned where the "
+                   "ruleset and table have its weights, else improved where they have self-play "
+                   "weights, else heuristic]")
 @click.option("--exact/--no-exact", default=True, show_default=True,
               help="Where every opponent's board is finished and at most one street is left after "
                    "this one, value every placement over every deal of the last street instead of "
@@ -219,7 +220,8 @@ def _dropped(result):
 @click.option("--rules", "rulesets", default="ofc-pineapple", show_default=True,
               help="OFC rulesets, comma-separated: each plays the same decks (a paired comparison).")
 @click.option("--seats", default="heuristic,heuristic", show_default=True,
-              help="A policy per player, comma-separated: random, heuristic, rollout or improved (2 or 3).")
+              help="A policy per player, comma-separated: random, heuristic, rollout, improved or learned "
+                   "(2 or 3).")
 @click.option("--hands", type=click.IntRange(1, 10**8), default=5000, show_default=True)
 @seed_option(1)
 @json_option()
@@ -298,7 +300,7 @@ def improve_command(ruleset, players, rounds, hands, seed, out, quiet):
 
     from sapsam.base.progress import Progress
     from sapsam.ofc.play import TUNED, own_improved_path
-    from sapsam.ofc.strategy import FACTORS, improve, write_improvement
+    from sapsam.ofc.strategy.improve import FACTORS, improve, write_improvement
 
     rules = _rules(ruleset)
     rules.check_players(players)
@@ -315,3 +317,82 @@ def improve_command(ruleset, players, rounds, hands, seed, out, quiet):
     screen = console()
     screen.print(grid)
     screen.print(f"weights: {', '.join(f'{k} {v:g}' for k, v in weights.items())}; wrote {target}")
+
+
+@ofc_command.command("duel")
+@click.argument("first")
+@click.argument("second")
+@rules_option("ofc-pineapple", help=RULES_HELP)
+@click.option("--players", type=click.IntRange(2, 3), default=2, show_default=True)
+@click.option("--hands", type=click.IntRange(1, 10**8), default=10_000, show_default=True,
+              help="Hands a seating.")
+@seed_option(1)
+@json_option()
+@quiet_option()
+@reports_bad_input
+def duel_command(first, second, ruleset, players, hands, seed, as_json, quiet):
+    """Policy FIRST against SECOND in duplicate: FIRST in each seat in turn, SECOND in the
+    others, every seating on the same decks; FIRST's points a hand with a paired 95% CI, and
+    each seating's fouls and Fantasyland entries."""
+    from sapsam.base.progress import Progress
+    from sapsam.ofc.measure.duplicate import duel_rules, duplicate_duel
+
+    duel_rules(ruleset, first, second, players)
+    quiet = quiet or as_json
+    _notice(quiet)
+    with Progress(quiet) as bars:
+        result = duplicate_duel(ruleset, first, second, players, hands, seed,
+                                bars.task("seatings", players, unit="seatings"))
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), indent=2))
+        return
+    out = console()
+    out.print(f"{result.rules}: {first} against {second}, {result.hands:,} hands a seating on the same "
+              f"decks (seed {seed}): {first} {result.lead:+.3f} points a hand [{result.low:+.2f}, {result.high:+.2f}]")
+    grid = table(">seating", "policy", ">points", ">fouls", ">FL in", ">royalties")
+    for seating, run in enumerate(result.runs):
+        for r in run.frame().itertuples():
+            grid.add_row(str(seating + 1), r.policy, f"{r.points:+.3f}", f"{r.fouls:.1%}", f"{r.entries:.1%}",
+                         f"{r.royalties:.2f}")
+    out.print(grid)
+
+
+@ofc_command.command("learn")
+@rules_option("ofc-pineapple", help=RULES_HELP)
+@click.option("--players", type=click.IntRange(2, 3), default=2, show_default=True)
+@click.option("--rounds", type=click.IntRange(1, 100), default=12, show_default=True)
+@click.option("--hands", type=click.IntRange(100, 10**7), default=30_000, show_default=True,
+              help="Self-play hands a round.")
+@click.option("--worth", type=click.FloatRange(0, 100), default=None,
+              help="Points entering Fantasyland adds to a result  [default: the ruleset's worth]")
+@seed_option(1)
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="File to write (default: your own, used by the 'learned' policy).")
+@quiet_option()
+@reports_bad_input
+def learn_command(ruleset, players, rounds, hands, worth, seed, out, quiet):
+    """Fit the learned policy's values by self-play: each round every seat plays by the current
+    weights, and each street's weights are refitted by least squares to the seats' results of
+    the hand (Fantasyland's worth included).  Starts from the improved heuristic."""
+    from pathlib import Path
+
+    from sapsam.base.progress import Progress
+    from sapsam.ofc.play import own_learned_path
+    from sapsam.ofc.strategy.learn import learn, write_learned
+
+    rules = _rules(ruleset)
+    rules.check_players(players)
+    target = Path(out) if out else own_learned_path(rules.id, players)
+    _notice(quiet)
+    with Progress(quiet) as bars:
+        weights, history = learn(rules, players, rounds, hands, seed, worth=worth,
+                                 progress=bars.task("self-play rounds", rounds, unit="rounds"))
+    write_learned(target, rules, players, weights, history, rounds, hands, seed, worth)
+    grid = table(">round", "R^2 by cards placed", ">lead on the best", ">95% CI", "kept")
+    for h in history:
+        fits = ", ".join(f"{placed}: {fitted['r2']:.3f}" for placed, fitted in h["streets"].items())
+        grid.add_row(str(h["round"]), fits, f"{h['lead']:+.3f}", f"[{h['low']:+.2f}, {h['high']:+.2f}]",
+                     "yes" if h["kept"] else "")
+    screen = console()
+    screen.print(grid)
+    screen.print(f"wrote {target}")

@@ -1,11 +1,12 @@
 """Open-Face Chinese Poker's policies by name, and the tables they play with
 (:mod:`sapsam.ofc.kernels.policies`'s module doc says how each decides).  ``improved`` is the heuristic
-with the weights self-play chose (:mod:`sapsam.ofc.strategy`), read from
+with the weights self-play chose (:mod:`sapsam.ofc.strategy.improve`), read from
 ``strategies/<ruleset>-<players>p.json`` (shipped) or the user's own in
-``<user data>/strategies/ofc/`` (which wins).
+``<user data>/strategies/ofc/`` (which wins); ``learned`` plays by the weights self-play fitted
+(:mod:`sapsam.ofc.strategy.learn`), read likewise from ``learned-<ruleset>-<players>p.json``.
 
 >>> OFC_POLICIES
-('random', 'heuristic', 'rollout', 'improved')
+('random', 'heuristic', 'rollout', 'improved', 'learned')
 >>> round(float(row_percentiles()[1, 7916]), 6)  # a royal flush beats almost every 5 cards
 0.999999
 """
@@ -16,7 +17,9 @@ from pathlib import Path
 import numpy as np
 
 from sapsam.ofc.game import load_ofc_rules
+from sapsam.ofc.kernels.learned import LEARNED, N_FEATURES, N_PLACED
 from sapsam.ofc.kernels.policies import (
+    H_EXPLORE,
     H_FANTASY,
     H_FILLS,
     H_FOUL,
@@ -32,16 +35,17 @@ from sapsam.ofc.kernels.policies import (
 from sapsam.play.policy import row_percentiles
 from sapsam.play.strategy_files import user_strategy_dir
 
-OFC_POLICIES = ("random", "heuristic", "rollout", "improved")
-_CODES = {"random": RANDOM, "heuristic": HEURISTIC, "rollout": ROLLOUT, "improved": HEURISTIC}
+OFC_POLICIES = ("random", "heuristic", "rollout", "improved", "learned")
+_CODES = {"random": RANDOM, "heuristic": HEURISTIC, "rollout": ROLLOUT, "improved": HEURISTIC, "learned": LEARNED}
 SHIPPED_OFC_DIR = Path(__file__).resolve().parent / "strategies"
 TUNED = {"foul": H_FOUL, "row": H_ROW, "fantasy": H_FANTASY}  # the weights self-play tunes
 
 # The heuristic's weights: a foul costs 6 points (three rows and the scoop to every opponent
 # that is not fouled), a row 1 point per unit of 2F - 1, 16 random fills a placement; the
 # rollout policy finishes its board 24 times a placement, by the heuristic with 4 fills; the
-# worth of Fantasyland counts once.
-DEFAULT_PARAMS = {H_FOUL: 6.0, H_ROW: 1.0, H_FILLS: 16, H_ROLLOUTS: 24, H_INNER_FILLS: 4, H_FANTASY: 1.0}
+# worth of Fantasyland counts once; no exploration (a learned seat's, in self-play only).
+DEFAULT_PARAMS = {H_FOUL: 6.0, H_ROW: 1.0, H_FILLS: 16, H_ROLLOUTS: 24, H_INNER_FILLS: 4, H_FANTASY: 1.0,
+                  H_EXPLORE: 0.0}
 
 
 def policy_code(name):
@@ -66,6 +70,40 @@ def seat_arrays(names, rules=None, players=None):
         if name == "improved":
             params[seat] = improved_params(load_ofc_rules(rules).id, players or len(names))
     return codes, params
+
+
+def seat_values(names, rules=None, players=None):
+    """The kernels' ``values`` of seats named ``names``: a learned seat's weights for ``rules``
+    at ``players`` (:func:`learned_weights`), zeros for the others."""
+    values = np.zeros((len(names), N_PLACED, N_FEATURES))
+    for seat, name in enumerate(names):
+        if name == "learned":
+            values[seat] = learned_weights(load_ofc_rules(rules).id, players or len(names))
+    return values
+
+
+def own_learned_path(rules_id, players):
+    """Where ``sapsam ofc learn`` writes a user's own weights (they win over the shipped)."""
+    return user_strategy_dir() / "ofc" / f"learned-{rules_id}-{players}p.json"
+
+
+def learned_path(rules_id, players):
+    """The weights the ``learned`` policy reads: the user's own, else the shipped file."""
+    own = own_learned_path(rules_id, players)
+    return own if own.is_file() else SHIPPED_OFC_DIR / own.name
+
+
+def learned_weights(rules_id, players):
+    """The learned policy's weights, ``(N_PLACED, N_FEATURES)`` (:func:`learned_path`)."""
+    path = learned_path(rules_id, players)
+    if not path.is_file():
+        raise ValueError(f"no learned OFC strategy for {rules_id} at {players} players: make one with "
+                         f"`sapsam ofc learn --rules {rules_id} --players {players}`")
+    weights = np.array(json.loads(path.read_text(encoding="utf-8"))["weights"], np.float64)
+    if weights.shape != (N_PLACED, N_FEATURES):
+        raise ValueError(f"{path}: weights of shape {weights.shape}, this version needs "
+                         f"{(N_PLACED, N_FEATURES)}: make them again with `sapsam ofc learn`")
+    return weights
 
 
 def own_improved_path(rules_id, players):

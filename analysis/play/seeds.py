@@ -44,6 +44,7 @@ PURPOSES = {
     "ofc-improve": 16,  # OFC: the hands of a self-play duel (key: round, step, block)
     "paigow-poker-edge": 17,  # Pai Gow Poker: the deals of the house way against itself (key: block)
     "paigow-poker-gap": 18,  # Pai Gow Poker: the hands whose best play is met with the house way's
+    "ofc-learn": 19,  # OFC: a learned policy's self-play round (key: round; its features' fills: round, 1)
 }
 
 SCHEME = 2  # this scheme's number: checkpoints record it, so no run resumes across schemes

@@ -304,7 +304,7 @@ def test_fantasyland_carries_over_in_a_simulation():
 
 def test_self_play_keeps_only_a_weight_that_wins_clearly(tmp_path):
     from sapsam.ofc.play import TUNED, default_params
-    from sapsam.ofc.strategy import FACTORS, improve
+    from sapsam.ofc.strategy.improve import FACTORS, improve
 
     weights, history = improve(PINEAPPLE, players=2, rounds=1, hands=200, seed=6)
     assert len(history) == len(TUNED) * len(FACTORS)

@@ -49,8 +49,8 @@ from sapsam.ofc.kernels.board import BACK, FRONT, MIDDLE, board_terms, pair_poin
 Game = namedtuple("Game", ["royalty", "entry", "cdf", "worth", "deal", "scores"])
 
 RANDOM, HEURISTIC, ROLLOUT = 0, 1, 2
-H_FOUL, H_ROW, H_FILLS, H_ROLLOUTS, H_INNER_FILLS, H_FANTASY = 0, 1, 2, 3, 4, 5
-N_PARAMS = 6
+H_FOUL, H_ROW, H_FILLS, H_ROLLOUTS, H_INNER_FILLS, H_FANTASY, H_EXPLORE = range(7)  # H_EXPLORE: learned.py's
+N_PARAMS = 7
 ROW_START = np.array([0, 3, 8], np.int64)
 ROW_SIZE = np.array([3, 5, 5], np.int64)
 DISCARD = 3

@@ -23,6 +23,7 @@ from numba import njit, prange
 
 from sapsam.kernels.rng import next_u64, shuffle_prefix
 from sapsam.ofc.kernels.board import rows_of, settle_boards
+from sapsam.ofc.kernels.learned import LEARNED, learned_choice
 from sapsam.ofc.kernels.policies import (
     RANDOM,
     exact_last_choice,
@@ -38,8 +39,9 @@ from sapsam.ofc.kernels.simulate import set_fantasyland
 
 
 @njit(cache=True)
-def play_turns(boards, counts, deck, pos, order, policy, params, state, game, seen, own, turn, shared):
-    """:func:`sapsam.ofc.kernels.policies.play_out` from ``order[turn]`` on, dealing from
+def play_turns(boards, counts, deck, pos, order, policy, params, values, state, game, seen, own, turn, shared):
+    """:func:`sapsam.ofc.kernels.policies.play_out` from ``order[turn]`` on (a learned seat by
+    its weights ``values[p]``), dealing from
     ``deck[pos:]``, with each seat's own cards ``own`` (updated) carried in, until every board
     is finished, or (``shared``) until seat 0 is to act or a seat is to play its last street
     with seat 0's board there to see (module doc).  Returns ``(pos, seen, turn)`` to go on
@@ -59,6 +61,9 @@ def play_turns(boards, counts, deck, pos, order, policy, params, state, game, se
             code = random_choice(nd, keep, counts[p], state)
         elif boards.shape[0] > 1 and last_street(counts[p], keep):
             code = exact_last_choice(boards, counts, p, dealt, nd, keep, seen | own[p], state, game, params[p])
+        elif policy[p] == LEARNED:
+            code = learned_choice(boards[p], counts[p], dealt, nd, keep, seen | own[p], state, game, params[p],
+                                  values[p])
         else:
             code = heuristic_choice(boards[p], counts[p], dealt, nd, keep, seen | own[p], state, game, params[p])
         seen |= placed_mask(dealt, nd, code)
@@ -68,7 +73,7 @@ def play_turns(boards, counts, deck, pos, order, policy, params, state, game, se
 
 @njit(cache=True, parallel=True)
 def race_rollouts(board, counts, dealt, codes, active, boards, row_counts, fl_cards, decks, seen, states,
-                  first, deals, share, policy, params, game, stay, worth_milli, scores, out):
+                  first, deals, share, policy, params, values, game, stay, worth_milli, scores, out):
     """``deals`` more rollouts a stream of each placement ``codes[active[a]]`` of ``dealt``
     on seat 0's board (``board``, ``counts``), played out: every board finished by its policy,
     seats acting in turn after seat 0 (seat 1 first), an opponent with ``fl_cards[p] > 0`` in
@@ -113,8 +118,8 @@ def race_rollouts(board, counts, dealt, codes, active, boards, row_counts, fl_ca
                 place(base[0], base_counts[0], dealt, nd, codes[active[0]])
                 for p in range(players):
                     own_base[p] = own_cards(base[p], base_counts[p])
-                pos, known, turn = play_turns(base, base_counts, deck, 0, order, policy, params, play, game,
-                                              seen, own_base, 1, True)
+                pos, known, turn = play_turns(base, base_counts, deck, 0, order, policy, params, values, play,
+                                              game, seen, own_base, 1, True)
                 base[0, :] = board
                 base_counts[0, :] = counts
             start[:] = play
@@ -126,8 +131,8 @@ def race_rollouts(board, counts, dealt, codes, active, boards, row_counts, fl_ca
                 for p in range(players):
                     own[p] = own_base[p] if share and p > 0 else own_cards(work[p], work_counts[p])
                 play[:] = start
-                play_turns(work, work_counts, deck, pos, order, policy, params, play, game, known, own, turn,
-                           False)
+                play_turns(work, work_counts, deck, pos, order, policy, params, values, play, game, known, own,
+                           turn, False)
                 settle_boards(work, royalty, scores, points)
                 value = np.float64(points[0])
                 f, m, b = rows_of(work[0])

@@ -1,13 +1,15 @@
 """Open-Face Chinese Poker hands dealt and played: whole hands with Fantasyland carried from
-one to the next (``simulate_blocks``), and the exact values of a decision's placements where
+one to the next (``simulate_blocks``; a learned seat decides by
+:mod:`sapsam.ofc.kernels.learned`), and the exact values of a decision's placements where
 every deal left can be enumerated (``exact_placements``; sampled ones race,
 :mod:`sapsam.ofc.kernels.race`).  The policies are :mod:`sapsam.ofc.kernels.policies`'s."""
 
 import numpy as np
 from numba import njit, prange
 
-from sapsam.kernels.rng import shuffle_prefix
+from sapsam.kernels.rng import next_u64, shuffle_prefix
 from sapsam.ofc.kernels.board import best_fantasyland, board_outcome, settle_boards
+from sapsam.ofc.kernels.learned import LEARNED, learned_choice
 from sapsam.ofc.kernels.policies import (
     RANDOM,
     decide,
@@ -43,11 +45,14 @@ def set_fantasyland(cards, royalty, stay, worth_milli, board, counts):
 
 
 @njit(cache=True)
-def play_hand(deck, fl_cards, policy, params, state, game, stay, worth_milli, boards):
+def play_hand(deck, fl_cards, policy, params, values, state, game, stay, worth_milli, boards, trace):
     """One hand: a seat with ``fl_cards[p] > 0`` is in Fantasyland and sets that many cards
     at once (its board unseen by the others until the end); the others build their boards
     street by street in seat order, each seeing the cards placed before its turn; a seat that
-    is not random plays its last street exactly (``exact_last_choice``)."""
+    is not random plays its last street exactly (``exact_last_choice``), a learned one its
+    other streets by its weights ``values[p]``.  Each decision leaves its board in
+    ``trace[p, placed]`` (13 cards, the 3 rows' counts, then the 52-bit mask of the cards the
+    seat has seen), for self-play to learn from."""
     royalty = game.royalty
     players = fl_cards.shape[0]
     counts = np.zeros((players, 3), np.int64)
@@ -80,29 +85,50 @@ def play_hand(deck, fl_cards, policy, params, state, game, stay, worth_milli, bo
             own[p] |= np.uint64(1) << np.uint64(c)
         if policy[p] != RANDOM and players > 1 and last_street(counts[p], keep):
             code = exact_last_choice(boards, counts, p, dealt, nd, keep, seen | own[p], state, game, params[p])
+        elif policy[p] == LEARNED:
+            code = learned_choice(boards[p], counts[p], dealt, nd, keep, seen | own[p], state, game, params[p],
+                                  values[p])
         else:
             code = decide(boards[p], counts[p], dealt, nd, keep, seen | own[p], policy[p], params[p], state, game)
         seen |= placed_mask(dealt, nd, code)
         place(boards[p], counts[p], dealt, nd, code)
+        placed = counts[p, 0] + counts[p, 1] + counts[p, 2]
+        trace[p, placed, :13] = boards[p]
+        trace[p, placed, 13:16] = counts[p]
+        trace[p, placed, 16] = seen | own[p]
         turn = i + 1
 
 
+@njit(cache=True)
+def block_streams(seed):
+    """A block's two streams from its state ``seed``: the decks', and the policies' (their
+    random fills and choices), apart so that the same block deals the same decks whoever sits
+    where (duplicate hands: the same seed with the seats swapped)."""
+    decks = np.empty(1, np.uint64)
+    decks[0] = seed
+    play = np.empty(1, np.uint64)
+    play[0] = next_u64(decks)  # SplitMix64's next output seeds a stream of its own
+    return decks, play
+
+
 @njit(cache=True, parallel=True)
-def simulate_blocks(states, hands, policy, params, game, stay, worth_milli, stay_cards, scores, tally):
+def simulate_blocks(states, hands, policy, params, values, game, stay, worth_milli, stay_cards, scores, tally):
     """Blocks of ``hands`` consecutive hands, every seat starting outside Fantasyland; block
-    ``b`` draws from ``states[b]`` alone and adds each seat's figures into ``tally[b, seat]``
-    (the ``A_*`` fields above)."""
+    ``b`` draws from ``states[b]`` alone (:func:`block_streams`) and adds each seat's figures
+    into ``tally[b, seat]`` (the ``A_*`` fields above).  ``values``: the learned seats'
+    weights (:func:`play_hand`)."""
     royalty, entry = game.royalty, game.entry
     players = policy.shape[0]
     for b in prange(states.shape[0]):
-        state = states[b:b + 1].copy()
+        decks, state = block_streams(states[b])
         deck = np.arange(52).astype(np.uint8)
         fl = np.zeros(players, np.int64)
         boards = np.zeros((players, 13), np.uint8)
         points = np.zeros(players, np.int64)
+        trace = np.zeros((players, 14, 17), np.uint64)
         for _ in range(hands):
-            shuffle_prefix(deck, 52, state)
-            play_hand(deck, fl, policy, params, state, game, stay, worth_milli, boards)
+            shuffle_prefix(deck, 52, decks)
+            play_hand(deck, fl, policy, params, values, state, game, stay, worth_milli, boards, trace)
             settle_boards(boards, royalty, scores, points)
             for p in range(players):
                 fouled, royalties, enters, stays = board_outcome(boards[p], royalty, stay, entry)

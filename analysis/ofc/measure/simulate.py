@@ -29,7 +29,7 @@ from sapsam.ofc.kernels.simulate import (
     N_TALLY,
     simulate_blocks,
 )
-from sapsam.ofc.play import game_tables, policy_code, seat_arrays
+from sapsam.ofc.play import game_tables, policy_code, seat_arrays, seat_values
 from sapsam.play.seeds import Stream
 
 BLOCK_HANDS = 50  # consecutive hands a block (Fantasyland carries over within it)
@@ -104,6 +104,7 @@ def table_rules(ids, names, given=None):
     for r in loaded:
         r.check_players(len(names))
         seat_arrays(names, r, len(names))  # an improved seat's weights exist
+        seat_values(names, r, len(names))  # and a learned seat's
     return loaded
 
 
@@ -122,6 +123,7 @@ def simulate_ofc(rules, seats, hands, seed=1, progress=None, block_hands=BLOCK_H
     if hands < 1:
         raise ValueError(f"hands must be at least 1, got {hands}")
     codes, params = seat_arrays(seats, rules, len(seats))
+    values = seat_values(seats, rules, len(seats))
     game = game_tables(rules)
     tables = rules.tables
     blocks = -(-hands // block_hands)
@@ -131,8 +133,8 @@ def simulate_ofc(rules, seats, hands, seed=1, progress=None, block_hands=BLOCK_H
     # what the numbers depend on: the rules' content (a TOML file can change under its id) and
     # the seats' weights ('improved' ones can be remade)
     content = {k: v for k, v in asdict(rules).items() if k not in ("name", "source", "defaults", "options")}
-    run = {"rules": content, "seats": list(seats), "params": params.tolist(), "seed": seed,
-           "block_hands": block_hands, "seeds": "ofc-play"}
+    run = {"rules": content, "seats": list(seats), "params": params.tolist(), "values": values.tolist(),
+           "seed": seed, "block_hands": block_hands, "seeds": "ofc-play"}
     saved = read_checkpoint(checkpoint, run, resume, fresh) if checkpoint else None
     if saved is not None:
         kept = min(blocks, saved["done"].shape[0])
@@ -141,7 +143,7 @@ def simulate_ofc(rules, seats, hands, seed=1, progress=None, block_hands=BLOCK_H
     for start in range(0, len(todo), ROUND_BLOCKS):
         chosen = todo[start:start + ROUND_BLOCKS]
         part = np.zeros((len(chosen), len(seats), N_TALLY), np.int64)
-        simulate_blocks(states[chosen], block_hands, codes, params, game, tables.stay,
+        simulate_blocks(states[chosen], block_hands, codes, params, values, game, tables.stay,
                         tables.worth_milli, rules.fantasyland.stay_cards, tables.scores, part)
         tally[chosen], done[chosen] = part, True
         if checkpoint:

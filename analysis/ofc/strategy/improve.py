@@ -15,6 +15,7 @@ import numpy as np
 from sapsam.base.files import provenance, write_json
 from sapsam.base.stats import mean_interval
 from sapsam.ofc.game import load_ofc_rules
+from sapsam.ofc.kernels.learned import N_FEATURES, N_PLACED
 from sapsam.ofc.kernels.policies import HEURISTIC
 from sapsam.ofc.kernels.simulate import A_POINTS, N_TALLY, simulate_blocks
 from sapsam.ofc.play import TUNED, default_params, game_tables
@@ -45,8 +46,8 @@ def duel(rules, challenger, incumbent, players, hands, stream):
         params = np.tile(incumbent, (players, 1))
         params[seat] = challenger
         tally = np.zeros((blocks, players, N_TALLY), np.int64)
-        simulate_blocks(states, DUEL_BLOCK, codes, params, game, tables.stay, tables.worth_milli,
-                        rules.fantasyland.stay_cards, tables.scores, tally)
+        simulate_blocks(states, DUEL_BLOCK, codes, params, np.zeros((players, N_PLACED, N_FEATURES)), game,
+                        tables.stay, tables.worth_milli, rules.fantasyland.stay_cards, tables.scores, tally)
         lead += tally[:, seat, A_POINTS] / (DUEL_BLOCK * players)
     mean, _, low, high = mean_interval(lead)
     return Duel(mean, low, high)
