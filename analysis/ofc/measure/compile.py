@@ -13,10 +13,11 @@ def compiled_kernels():
 
 def warm():
     """Compile (or load) them: a Fantasyland hand, a stay test, a hand played out, one
-    placement's rollouts and one valued exactly."""
+    placement's rollouts and one valued exactly, and a round of the learned policy's self-play."""
     from sapsam.ofc.measure.fantasyland import best_fantasyland, stay_chance
     from sapsam.ofc.measure.place import rank_placements
     from sapsam.ofc.measure.simulate import simulate_ofc
+    from sapsam.ofc.strategy.learn import learn
 
     best_fantasyland(HAND)
     stay_chance(13, samples=10)
@@ -24,3 +25,4 @@ def warm():
     rank_placements("ofc-pineapple", "As Ad | Kc Qc 5d | 9h 9s", "Ah 2c 7d", samples=1)
     rank_placements("ofc-pineapple", "As Ad | Kc Qc 5d 5c | 9h 9s 9c", "Ah 2c 7d",
                     opponents=["Ks Kd Kh | 2s 3s 4s 5s 6s | Th Tc Td Ts 8d"])
+    learn("ofc-pineapple", rounds=1, hands=4, fills=1)
