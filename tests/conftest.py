@@ -9,6 +9,30 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))  # `import naive` from every test module
 
+
+def _forget_stale_test_kernels():
+    """The tests' own cached kernels (tests/__pycache__) compile the package's kernels into
+    them, and Numba checks only their own file: when any kernel source changed, drop them,
+    as :func:`sapsam.base.jit.forget_stale` drops the package's (a stale one can abort)."""
+    from importlib.util import find_spec
+    from pathlib import Path
+
+    from sapsam.base.jit import _kernel_sources, sources_digest
+
+    folder = Path(__file__).parent / "__pycache__"
+    package = Path(find_spec("sapsam").origin).parent
+    digest = sources_digest(_kernel_sources(package, Path(find_spec("sapsam.kernels").origin).parent))
+    stamp = folder / "kernels.sha256"
+    if stamp.is_file() and stamp.read_text() == digest:
+        return
+    for entry in [*folder.glob("*.nbi"), *folder.glob("*.nbc")]:
+        entry.unlink(missing_ok=True)
+    folder.mkdir(exist_ok=True)
+    stamp.write_text(digest)
+
+
+_forget_stale_test_kernels()
+
 SEED = 20240613
 
 
