@@ -299,12 +299,12 @@ def improve_command(ruleset, players, rounds, hands, seed, out, quiet):
     from pathlib import Path
 
     from sapsam.base.progress import Progress
-    from sapsam.ofc.play import TUNED, own_improved_path
+    from sapsam.ofc.play import TUNED, own_weights_path
     from sapsam.ofc.strategy.improve import FACTORS, improve, write_improvement
 
     rules = _rules(ruleset)
     rules.check_players(players)
-    target = Path(out) if out else own_improved_path(rules.id, players)
+    target = Path(out) if out else own_weights_path("improved", rules.id, players)
     _notice(quiet)
     with Progress(quiet) as bars:
         weights, history = improve(rules, players, rounds, hands, seed,
@@ -377,12 +377,12 @@ def learn_command(ruleset, players, rounds, hands, worth, seed, out, quiet):
     from pathlib import Path
 
     from sapsam.base.progress import Progress
-    from sapsam.ofc.play import own_learned_path
+    from sapsam.ofc.play import own_weights_path
     from sapsam.ofc.strategy.learn import learn, write_learned
 
     rules = _rules(ruleset)
     rules.check_players(players)
-    target = Path(out) if out else own_learned_path(rules.id, players)
+    target = Path(out) if out else own_weights_path("learned", rules.id, players)
     _notice(quiet)
     with Progress(quiet) as bars:
         weights, history = learn(rules, players, rounds, hands, seed, worth=worth,

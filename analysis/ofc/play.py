@@ -82,48 +82,47 @@ def seat_values(names, rules=None, players=None):
     return values
 
 
-def own_learned_path(rules_id, players):
-    """Where ``sapsam ofc learn`` writes a user's own weights (they win over the shipped)."""
-    return user_strategy_dir() / "ofc" / f"learned-{rules_id}-{players}p.json"
+# The self-play weights of a ruleset and table size: ``sapsam ofc learn`` writes the learned
+# policy's as learned-<rules>-<n>p.json, ``sapsam ofc improve`` the heuristic's as <rules>-<n>p.json;
+# a user's own (in their data folder) win over the shipped.
+_WEIGHTS = {"learned": ("learned-", "learn"), "improved": ("", "improve")}
 
 
-def learned_path(rules_id, players):
-    """The weights the ``learned`` policy reads: the user's own, else the shipped file."""
-    own = own_learned_path(rules_id, players)
+def own_weights_path(policy, rules_id, players):
+    """Where ``sapsam ofc learn`` (``policy`` "learned") or ``improve`` ("improved") writes a
+    user's own weights."""
+    prefix = _WEIGHTS[policy][0]
+    return user_strategy_dir() / "ofc" / f"{prefix}{rules_id}-{players}p.json"
+
+
+def weights_path(policy, rules_id, players):
+    """The weights ``policy`` reads: the user's own, else the shipped file."""
+    own = own_weights_path(policy, rules_id, players)
     return own if own.is_file() else SHIPPED_OFC_DIR / own.name
 
 
-def learned_weights(rules_id, players):
-    """The learned policy's weights, ``(N_PLACED, N_FEATURES)`` (:func:`learned_path`)."""
-    path = learned_path(rules_id, players)
+def _read_weights(policy, rules_id, players):
+    """The ``weights`` of :func:`weights_path`, or a ValueError saying how to make them."""
+    path = weights_path(policy, rules_id, players)
     if not path.is_file():
-        raise ValueError(f"no learned OFC strategy for {rules_id} at {players} players: make one with "
-                         f"`sapsam ofc learn --rules {rules_id} --players {players}`")
-    weights = np.array(json.loads(path.read_text(encoding="utf-8"))["weights"], np.float64)
+        raise ValueError(f"no {policy} OFC strategy for {rules_id} at {players} players: make one with "
+                         f"`sapsam ofc {_WEIGHTS[policy][1]} --rules {rules_id} --players {players}`")
+    return path, json.loads(path.read_text(encoding="utf-8"))["weights"]
+
+
+def learned_weights(rules_id, players):
+    """The learned policy's weights, ``(N_PLACED, N_FEATURES)`` (:func:`weights_path`)."""
+    path, weights = _read_weights("learned", rules_id, players)
+    weights = np.array(weights, np.float64)
     if weights.shape != (N_PLACED, N_FEATURES):
         raise ValueError(f"{path}: weights of shape {weights.shape}, this version needs "
                          f"{(N_PLACED, N_FEATURES)}: make them again with `sapsam ofc learn`")
     return weights
 
 
-def own_improved_path(rules_id, players):
-    """Where ``sapsam ofc improve`` writes a user's own weights (they win over the shipped)."""
-    return user_strategy_dir() / "ofc" / f"{rules_id}-{players}p.json"
-
-
-def improved_path(rules_id, players):
-    """The weights the ``improved`` policy reads: the user's own, else the shipped file."""
-    own = own_improved_path(rules_id, players)
-    return own if own.is_file() else SHIPPED_OFC_DIR / own.name
-
-
 def improved_params(rules_id, players):
     """The heuristic's params with the weights self-play chose for a ruleset and table size."""
-    path = improved_path(rules_id, players)
-    if not path.is_file():
-        raise ValueError(f"no improved OFC strategy for {rules_id} at {players} players: make one with "
-                         f"`sapsam ofc improve --rules {rules_id} --players {players}`")
-    weights = json.loads(path.read_text(encoding="utf-8"))["weights"]
+    _, weights = _read_weights("improved", rules_id, players)
     params = default_params()
     for name, key in TUNED.items():
         params[key] = weights[name]

@@ -51,7 +51,7 @@ from sapsam.ofc.game import ROW_SIZES, Board, check_distinct, load_ofc_rules, pa
 from sapsam.ofc.kernels.policies import DISCARD, H_FILLS, H_INNER_FILLS, legal
 from sapsam.ofc.kernels.race import race_rollouts
 from sapsam.ofc.kernels.simulate import exact_placements
-from sapsam.ofc.play import game_tables, improved_path, learned_path, seat_arrays, seat_values
+from sapsam.ofc.play import game_tables, seat_arrays, seat_values, weights_path
 from sapsam.play.seeds import Stream
 
 STREAMS = 32  # the rollouts' streams: the chunking, not the threads, fixes the numbers
@@ -174,9 +174,9 @@ def rollout_policy(rules, players):
     table size (heads-up Pineapple: it beats ``improved`` by 3.45 points a hand in duplicate,
     docs/ofc.md), else ``improved`` where the heuristic's self-play weights do, else
     ``heuristic``."""
-    if learned_path(rules.id, players).is_file():
+    if weights_path("learned", rules.id, players).is_file():
         return "learned"
-    return "improved" if improved_path(rules.id, players).is_file() else "heuristic"
+    return "improved" if weights_path("improved", rules.id, players).is_file() else "heuristic"
 
 
 def rank_placements(rules, board, hand, dead="", opponents=(), samples=1000, seed=1, progress=None,
