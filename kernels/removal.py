@@ -47,8 +47,10 @@ B_MASS, B_PAY, B_ROYALTY, B_WIN_FIRST, B_ABOVE_LAST = range(5)
 # per strength (Removal.rows' last axis): the row's payment when it wins, the royalty it earns
 # (``always`` mode), and what the field's stronger rows of that row are paid
 R_PAY, R_EARNED, R_ABOVE = range(3)
-# a policy's card-removal model as the kernels take it: ``gamma`` float64 (3, N_BINS, F) with F at
-# least the model's features, ``xmean`` float64 (the model's features: BASE_FEATURES or
+# a policy's card-removal model as the kernels take it: ``gamma`` float64 (3, F, N_BINS) with F at
+# least the model's features (feature-major, the transpose of a fit's (3, N_BINS, F): a hand's
+# correction adds whole runs of bins, which the CPU does several at a time, where a sum over
+# each bin's features waits on every addition before the next), ``xmean`` float64 (the model's features: BASE_FEATURES or
 # N_FEATURES; empty: no model), ``bin_of`` int64 (3, N_STRENGTHS + 1),
 # ``bins_sum`` float64 (3, N_BINS, 5), ``rows`` float64 (3, N_STRENGTHS + 1, 3) (its slot
 # N_STRENGTHS, column R_EARNED, holds the field's mean royalty of the row)
@@ -67,7 +69,7 @@ def stack_removals(models):
     N_FEATURES; int64 (M,) each model's features, 0 for none).  A model is its slice
     ``xmean[m, :features[m]]`` (with ``gamma[m]``, whose further features are zeros)."""
     features = np.array([m.xmean.shape[0] for m in models], np.int64)
-    full = Removal(np.zeros((3, N_BINS, N_FEATURES)), np.zeros(N_FEATURES),
+    full = Removal(np.zeros((3, N_FEATURES, N_BINS)), np.zeros(N_FEATURES),
                    np.zeros((3, N_STRENGTHS + 1), np.int64), np.zeros((3, N_BINS, 5)),
                    np.zeros((3, N_STRENGTHS + 1, 3)))
 
@@ -75,9 +77,13 @@ def stack_removals(models):
         array, room = np.asarray(getattr(model, field)), getattr(full, field)
         if not model.xmean.shape[0]:
             return room
-        if field in ("gamma", "xmean"):
+        if field == "xmean":
             out = np.zeros_like(room)
-            out[..., :array.shape[-1]] = array
+            out[:array.shape[0]] = array
+            return out
+        if field == "gamma":
+            out = np.zeros_like(room)
+            out[:, :array.shape[1]] = array
             return out
         return array
 
@@ -143,8 +149,9 @@ def many_features(hands, paired, out):
 @njit(cache=True)
 def removal_model(row_mass, gamma, xmean, bin_of, params, royalty):
     """The kernels' :class:`Removal` of a field (``row_mass`` (3, N_STRENGTHS)) with its fitted
-    ``gamma`` and feature means ``xmean`` under a compiled ruleset: the per-bin and per-strength
-    constants :func:`row_entry` reads, paid as :func:`sapsam.kernels.value.ev_tables` pays."""
+    ``gamma`` (3, N_BINS, F), as a fit stores it, and feature means ``xmean`` under a compiled
+    ruleset: the per-bin and per-strength constants :func:`row_entry` reads, paid as
+    :func:`sapsam.kernels.value.ev_tables` pays, and ``gamma`` feature-major."""
     bins = gamma.shape[1]
     bins_sum = np.zeros((3, bins, 5))
     rows = np.zeros((3, N_STRENGTHS + 1, 3))
@@ -173,7 +180,7 @@ def removal_model(row_mass, gamma, xmean, bin_of, params, royalty):
         for b in range(bins):
             if bins_sum[k, b, B_WIN_FIRST] < 0.0:
                 bins_sum[k, b, B_WIN_FIRST] = below
-    return Removal(gamma, xmean, bin_of, bins_sum, rows)
+    return Removal(np.ascontiguousarray(gamma.transpose((0, 2, 1))), xmean, bin_of, bins_sum, rows)
 
 
 @njit(cache=True)
@@ -196,7 +203,7 @@ def prepare(hand, other, removal, scratch):
     x, g, win, pay, total = scratch
     hand_features(hand, other, x)
     gamma, xmean, sums = removal.gamma, removal.xmean, removal.bins_sum
-    bins = gamma.shape[1]
+    bins = gamma.shape[2]
     features = xmean.shape[0]  # the model's own (gamma may have room for more)
     held = 0.0
     for f in range(13):
@@ -209,10 +216,13 @@ def prepare(hand, other, removal, scratch):
         royalty = 0.0
         win[k, 0] = 0.0
         for b in range(bins):
-            v = 0.0
-            for f in range(features):
-                v += gamma[k, b, f] * x[f]
-            v = max(v, -1.0)  # a bin's mass cannot go below zero
+            g[k, b] = 0.0
+        for f in range(features):  # each bin's sum in feature order, all bins at once
+            xf = x[f]
+            for b in range(bins):
+                g[k, b] += gamma[k, f, b] * xf
+        for b in range(bins):
+            v = max(g[k, b], -1.0)  # a bin's mass cannot go below zero
             g[k, b] = v
             win[k, b + 1] = win[k, b] + sums[k, b, B_MASS] * v
             mass += sums[k, b, B_MASS] * v

@@ -53,7 +53,7 @@ def corrected_tables(hand, policy, mass, rules):
     KR.hand_features(hand, hand[:0], x)
     removal = policy.removal
     x = x[:removal.xmean.size]  # the model's own features
-    g = np.maximum(np.einsum("kbf,f->kb", removal.gamma[:, :, :x.size], x - removal.xmean), -1.0)
+    g = np.maximum(np.einsum("kfb,f->kb", removal.gamma[:, :x.size], x - removal.xmean), -1.0)
     corrected = mass * (1.0 + np.take_along_axis(g, removal.bin_of[:, :N_STRENGTHS], axis=1))
     corrected /= corrected.sum(axis=1, keepdims=True)
     return KV.ev_tables(corrected, compiled.params, compiled.royalty,
