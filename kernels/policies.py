@@ -60,6 +60,7 @@ from sapsam.kernels.value import (
     SURRENDER_RATE,
     _closed_form_ev,
     _summed_ev,
+    home_run_terms,
     monotone,
     outcome_values,
     value,
@@ -231,10 +232,11 @@ def _best_on_frontier(kind, houseway, tables, values, points, params, opponents,
                 best_value, best_split = v, splits[i]
     else:
         scoop = params[S.P_SCOOP_MULT]
+        home, field = home_run_terms(params, tables, opponents)
         for i in range(size):
             # unsigned strengths index without numba's negative-index fix-up
             v = _summed_ev(np.uint16(rows[i, 0]), np.uint16(rows[i, 1]), np.uint16(rows[i, 2]),
-                           tables, values, scoop, opponents)
+                           tables, values, scoop, home, field, opponents)
             if _better(v, splits[i], best_value, best_split):
                 best_value, best_split = v, splits[i]
     return best_split, best_value
@@ -449,7 +451,7 @@ def place(hand, decision, params, seat, rows, natural, natural_key, surrender):
 def _borrowed_removal(removal):
     """A card-removal model of borrowed arrays (:func:`sapsam.kernels.threads.borrowed`)."""
     return Removal(borrowed(removal.gamma), borrowed(removal.xmean), borrowed(removal.bin_of),
-                   borrowed(removal.bins_sum), borrowed(removal.rows))
+                   borrowed(removal.bins_sum), borrowed(removal.rows), borrowed(removal.copula))
 
 
 @njit(cache=True, nogil=True)

@@ -19,6 +19,13 @@ What a setting's value needs of one row at one strength (win, tie and loss chanc
 row's own units, :data:`sapsam.kernels.value.GAIN`) is then the field's entry corrected by
 sums over bins, each prepared once per hand (:func:`prepare`) and read in O(1) per lookup
 (:func:`row_entry`): a hand's correction costs a few microseconds, not a new table.
+
+The rows of one opponent are set together, not drawn apart: the chance that a setting wins
+all three (a sweep) or loses all three is not the product of the rows' chances.  A model may
+carry the field's copula (:func:`field_copula`): the joint distribution of an opponent's three
+rows, each by its place in its row's field (mid-rank, 0 to 1), on a grid of
+:data:`N_GRID` steps, read at the setting's (corrected) chances by trilinear interpolation
+(:func:`sweep_chances`).  For rows drawn apart it is the product, exactly.
 """
 
 from collections import namedtuple
@@ -31,6 +38,7 @@ from sapsam.kernels.evaluate import CATEGORY_OF, N_STRENGTHS
 
 WIN, TIE = 0, 1  # sapsam.kernels.value's table columns (which imports this module)
 N_BINS = 64  # bins of each row's strengths, of about equal field mass
+N_GRID = 16  # steps of the copula's grid (sweep_chances)
 # The features (:func:`hand_features`): rank counts (13) and the three longest suits' lengths,
 # the model of 2026-11-28 (BASE_FEATURES); then, per rank, whether it is held exactly twice, three
 # and four times (39), and the three suit lengths squared and cubed (6).  A model reads its own
@@ -53,14 +61,20 @@ R_PAY, R_EARNED, R_ABOVE = range(3)
 # each bin's features waits on every addition before the next), ``xmean`` float64 (the model's features: BASE_FEATURES or
 # N_FEATURES; empty: no model), ``bin_of`` int64 (3, N_STRENGTHS + 1),
 # ``bins_sum`` float64 (3, N_BINS, 5), ``rows`` float64 (3, N_STRENGTHS + 1, 3) (its slot
-# N_STRENGTHS, column R_EARNED, holds the field's mean royalty of the row)
-Removal = namedtuple("Removal", ["gamma", "xmean", "bin_of", "bins_sum", "rows"])
+# N_STRENGTHS, column R_EARNED, holds the field's mean royalty of the row), ``copula`` float64
+# (2, N_GRID + 1, N_GRID + 1, N_GRID + 1) (field_copula; (2, 0, 0, 0) or zeros: none)
+Removal = namedtuple("Removal", ["gamma", "xmean", "bin_of", "bins_sum", "rows", "copula"])
 
 
 def no_removal():
     """The model of a policy without one (every kernel takes the same types)."""
     return Removal(np.zeros((3, 0, 0)), np.zeros(0), np.zeros((3, 0), np.int64),
-                   np.zeros((3, 0, 5)), np.zeros((3, 0, 3)))
+                   np.zeros((3, 0, 5)), np.zeros((3, 0, 3)), no_copula())
+
+
+def no_copula():
+    """The copula of a model without one."""
+    return np.zeros((2, 0, 0, 0))
 
 
 def stack_removals(models):
@@ -71,11 +85,11 @@ def stack_removals(models):
     features = np.array([m.xmean.shape[0] for m in models], np.int64)
     full = Removal(np.zeros((3, N_FEATURES, N_BINS)), np.zeros(N_FEATURES),
                    np.zeros((3, N_STRENGTHS + 1), np.int64), np.zeros((3, N_BINS, 5)),
-                   np.zeros((3, N_STRENGTHS + 1, 3)))
+                   np.zeros((3, N_STRENGTHS + 1, 3)), np.zeros((2,) + (N_GRID + 1,) * 3))
 
     def padded(model, field):
         array, room = np.asarray(getattr(model, field)), getattr(full, field)
-        if not model.xmean.shape[0]:
+        if not model.xmean.shape[0] or not array.size:
             return room
         if field == "xmean":
             out = np.zeros_like(room)
@@ -146,12 +160,70 @@ def many_features(hands, paired, out):
         hand_features(hands[i], hands[i ^ 1] if paired else hands[i, :0], out[i])
 
 
+def field_copula(rows, row_mass, grid=N_GRID):
+    """The copula of a field's settings: ``rows`` int (n, 3), the strength triples its players
+    set, each row placed in the field ``row_mass`` (3, N_STRENGTHS) by its mid-rank ``u`` (the
+    mass below it and half its own).  float64 (2, grid + 1, grid + 1, grid + 1): at
+    ``[0, i, j, l]`` the share of settings whose three rows have ``u`` below ``i / grid``,
+    ``j / grid``, ``l / grid``; at ``[1, i, j, l]`` the share with ``1 - u`` below them.  A
+    setting whose rows win with chances (a, b, c) sweeps an opponent with chance ``[0]`` at
+    (a, b, c), and is swept, its rows losing with chances (a, b, c), with ``[1]`` at them (a
+    row's strength ``s`` beats exactly the rows whose ``u`` is below the chance that ``s``
+    wins)."""
+    rows = np.asarray(rows, np.int64)
+    below = np.cumsum(row_mass, axis=1) - row_mass
+    u = np.stack([below[k, rows[:, k]] + row_mass[k, rows[:, k]] / 2 for k in range(3)], axis=1)
+    out = np.zeros((2, grid + 1, grid + 1, grid + 1))
+    for side, place in enumerate((u, 1.0 - u)):
+        step = np.minimum((place * grid).astype(np.int64), grid - 1)  # below i/grid: step < i
+        counts = np.zeros((grid,) * 3)
+        np.add.at(counts, (step[:, 0], step[:, 1], step[:, 2]), 1.0)
+        out[side, 1:, 1:, 1:] = counts.cumsum(0).cumsum(1).cumsum(2) / max(len(rows), 1)
+    return out
+
+
+@njit(cache=True, inline="always")
+def _read_copula(copula, side, a, b, c):
+    """Trilinear interpolation of ``copula[side]`` at (a, b, c) in [0, 1]^3."""
+    grid = copula.shape[1] - 1
+    x = min(max(a, 0.0), 1.0) * grid  # corrected chances can stray past 0 or 1 by rounding
+    y = min(max(b, 0.0), 1.0) * grid
+    z = min(max(c, 0.0), 1.0) * grid
+    i, j, l = min(int(x), grid - 1), min(int(y), grid - 1), min(int(z), grid - 1)
+    x, y, z = x - i, y - j, z - l
+    g = copula[side]
+    near = ((g[i, j, l] * (1.0 - z) + g[i, j, l + 1] * z) * (1.0 - y)
+            + (g[i, j + 1, l] * (1.0 - z) + g[i, j + 1, l + 1] * z) * y)
+    far = ((g[i + 1, j, l] * (1.0 - z) + g[i + 1, j, l + 1] * z) * (1.0 - y)
+           + (g[i + 1, j + 1, l] * (1.0 - z) + g[i + 1, j + 1, l + 1] * z) * y)
+    return near * (1.0 - x) + far * x
+
+
+@njit(cache=True, inline="always")
+def has_copula(removal):
+    """Whether a model carries a field copula (a stacked model without one has zeros)."""
+    c = removal.copula
+    return c.shape[1] > 0 and c[0, c.shape[1] - 1, c.shape[2] - 1, c.shape[3] - 1] > 0.0
+
+
+@njit(cache=True, inline="always")
+def sweep_chances(removal, f0, m0, b0, f2, m2, b2):
+    """The chances that a setting sweeps an opponent and is swept by one, its rows winning
+    with chances ``f0, m0, b0`` and losing with ``f2, m2, b2``: from the model's copula, or the
+    products where it has none."""
+    if has_copula(removal):
+        return (_read_copula(removal.copula, 0, f0, m0, b0),
+                _read_copula(removal.copula, 1, f2, m2, b2))
+    return f0 * m0 * b0, f2 * m2 * b2
+
+
 @njit(cache=True)
-def removal_model(row_mass, gamma, xmean, bin_of, params, royalty):
+def removal_model(row_mass, gamma, xmean, bin_of, params, royalty, copula):
     """The kernels' :class:`Removal` of a field (``row_mass`` (3, N_STRENGTHS)) with its fitted
     ``gamma`` (3, N_BINS, F), as a fit stores it, and feature means ``xmean`` under a compiled
     ruleset: the per-bin and per-strength constants :func:`row_entry` reads, paid as
-    :func:`sapsam.kernels.value.ev_tables` pays, and ``gamma`` feature-major."""
+    :func:`sapsam.kernels.value.ev_tables` pays, and ``gamma`` feature-major; ``copula`` from
+    :func:`field_copula`, or :func:`no_copula`."""
     bins = gamma.shape[1]
     bins_sum = np.zeros((3, bins, 5))
     rows = np.zeros((3, N_STRENGTHS + 1, 3))
@@ -180,7 +252,8 @@ def removal_model(row_mass, gamma, xmean, bin_of, params, royalty):
         for b in range(bins):
             if bins_sum[k, b, B_WIN_FIRST] < 0.0:
                 bins_sum[k, b, B_WIN_FIRST] = below
-    return Removal(np.ascontiguousarray(gamma.transpose((0, 2, 1))), xmean, bin_of, bins_sum, rows)
+    return Removal(np.ascontiguousarray(gamma.transpose((0, 2, 1))), xmean, bin_of, bins_sum, rows,
+                   copula)
 
 
 @njit(cache=True)

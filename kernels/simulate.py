@@ -183,7 +183,8 @@ def simulate_block(states, first_table, counts, players, seats, rules, n_natural
                 else:  # a frontier is built at the decision that needs it, in the scratch's room
                     splits, members = out_split, out_rows
                 removal = Removal(removals.gamma[model], removals.xmean[model, :removal_features[model]],
-                                  removals.bin_of[model], removals.bins_sum[model], removals.rows[model])
+                                  removals.bin_of[model], removals.bins_sum[model], removals.rows[model],
+                                  removals.copula[model])
                 other = hands[p ^ 1] if params[r, S.P_HANDS] == 2 else hands[p, :0]
                 decision = choose(hands[p], other, seat_policy[p], tables[model], points[model], removal,
                                   params[r], rule_naturals, best, players - params[r, S.P_HANDS],

@@ -15,11 +15,14 @@ from numba import njit, prange
 from sapsam.kernels import settle as S
 from sapsam.kernels.evaluate import CATEGORY_OF, N_STRENGTHS, THREE_CARD
 from sapsam.kernels.lowball import N_LOW
-from sapsam.kernels.removal import row_entry
+from sapsam.kernels.removal import row_entry, sweep_chances
 
 TABLE_SHAPE = (3, N_STRENGTHS + 1, 4)  # an EV table, see ev_tables
 WIN, TIE, LOSS, GAIN = range(4)  # its columns
 SURRENDER_RATE = (0, N_STRENGTHS, 0)  # where ev_tables keeps the field's surrender rate
+# where ev_tables keeps the chance that a player of the field sweeps another (its rows taken as
+# independent): what an opponent's home run over the rest of the table is valued at
+FIELD_SWEEP = (1, N_STRENGTHS, 0)
 N_VALUES = 27  # outcome values, see outcome_values
 POINTS, CLOSED_FORM, ROWS_ONLY, SUMMED = range(4)  # kinds of value, see value_kind
 # a kind of value plus REMOVED: the same, over rows corrected for the hand's cards
@@ -53,10 +56,12 @@ def ev_tables(row_mass, params, royalty, surrender_rate):
         it, plus the royalty s earns and less the opponent's expected royalty (``always``
         mode).  Everything else a comparison pays depends on all three rows (see
         :func:`outcome_values`).  One row of four numbers per lookup keeps a setting's EV
-        to three cache lines.
+        to three cache lines.  The spare slots keep the field's surrender rate
+        (:data:`SURRENDER_RATE`) and sweep chance (:data:`FIELD_SWEEP`).
     """
     out = np.zeros(TABLE_SHAPE)
     out[SURRENDER_RATE] = surrender_rate
+    sweep = 1.0
     pay = np.empty(N_STRENGTHS)
     earned = np.zeros(N_STRENGTHS)
     for k in range(3):
@@ -70,10 +75,15 @@ def ev_tables(row_mass, params, royalty, surrender_rate):
             out[k, s, TIE] = row_mass[k, s]
             out[k, s, LOSS] = max(0.0, 1.0 - below_mass - row_mass[k, s])
             below_mass += row_mass[k, s]
+        wins = 0.0
+        for s in range(N_STRENGTHS):
+            wins += row_mass[k, s] * out[k, s, WIN]
+        sweep *= wins
         above_pay = 0.0
         for s in range(N_STRENGTHS - 1, -1, -1):
             out[k, s, GAIN] = out[k, s, WIN] * pay[s] - above_pay + earned[s] - mean_royalty
             above_pay += row_mass[k, s] * pay[s]
+    out[FIELD_SWEEP] = sweep
     return out
 
 
@@ -173,8 +183,10 @@ def removal_value(kind, s0, s1, s2, tables, removal, scratch, values, params, op
         return _closed_form(f0, f1, m0, m1, b0, b1, params, opponents)
     if kind == ROWS_ONLY:
         return (fg + mg + bg) * opponents
+    home, field = home_run_terms(params, tables, opponents)
+    swept, lost = sweep_chances(removal, f0, m0, b0, f2, m2, b2)
     return _summed(f0, f1, f2, m0, m1, m2, b0, b1, b2, fg + mg + bg, values,
-                   params[S.P_SCOOP_MULT], opponents)
+                   params[S.P_SCOOP_MULT], home, field, opponents, swept, lost)
 
 
 # what value() calls for these games: few rulesets play them, and inlined into value() at the
@@ -183,7 +195,18 @@ _closed_form_called = njit(cache=True)(_closed_form_ev.py_func)
 
 
 @njit(cache=True, inline="always")
-def _summed_ev(s0, s1, s2, tables, values, scoop, opponents):
+def home_run_terms(params, tables, opponents):
+    """What :func:`_summed` takes of a home run (sweeping every opponent, at a table of three
+    or more): (the multiplier it adds to a sweep's, the chance that an opponent sweeps the
+    other ``opponents - 1`` players of the field); (0, 0) where none is paid."""
+    home = params[S.P_HOME_RUN_MULT] - params[S.P_SCOOP_MULT] if opponents >= 2 else 0
+    if home == 0:
+        return 0.0, 0.0
+    return float(home), _power(tables[FIELD_SWEEP], opponents - 1)
+
+
+@njit(cache=True, inline="always")
+def _summed_ev(s0, s1, s2, tables, values, scoop, home, field, opponents):
     """EV of the games that sum over outcomes (all but pool and single winner); ``scoop`` is
     the sweep multiplier; ``s0, s1, s2`` the setting's strengths (scalars: a view of a
     frontier row per member costs reference counting).
@@ -193,21 +216,39 @@ def _summed_ev(s0, s1, s2, tables, values, scoop, opponents):
     three outcomes are dotted once per net result of front and middle (five dots, not nine);
     the sum is the same, bit for bit, as the plain 27 terms.  Loading a member's three table
     rows costs about as much as the sum, so every frontier member is valued (bounds to skip
-    some cost as much as they save).
+    some cost as much as they save).  ``home`` and ``field``: :func:`home_run_terms`.
     """
-    return _summed(tables[0, s0, WIN], tables[0, s0, TIE], tables[0, s0, LOSS],
-                   tables[1, s1, WIN], tables[1, s1, TIE], tables[1, s1, LOSS],
-                   tables[2, s2, WIN], tables[2, s2, TIE], tables[2, s2, LOSS],
+    f0, m0, b0 = tables[0, s0, WIN], tables[1, s1, WIN], tables[2, s2, WIN]
+    f2, m2, b2 = tables[0, s0, LOSS], tables[1, s1, LOSS], tables[2, s2, LOSS]
+    return _summed(f0, tables[0, s0, TIE], f2, m0, tables[1, s1, TIE], m2, b0, tables[2, s2, TIE], b2,
                    tables[0, s0, GAIN] + tables[1, s1, GAIN] + tables[2, s2, GAIN],
-                   values, scoop, opponents)
+                   values, scoop, home, field, opponents, f0 * m0 * b0, f2 * m2 * b2)
 
 
 @njit(cache=True, inline="always")
-def _summed(f0, f1, f2, m0, m1, m2, b0, b1, b2, gain, values, scoop, opponents):
+def _summed(f0, f1, f2, m0, m1, m2, b0, b1, b2, gain, values, scoop, home, field, opponents, swept,
+            lost):
     """:func:`_summed_ev` from each row's (win, tie, loss) chances and the rows' summed
-    :data:`GAIN` (also what :mod:`sapsam.kernels.removal`'s corrected rows are valued by)."""
-    if scoop > 1:  # a sweep multiplies what the rows paid (3 units and the gain if positive)
-        gain += (f0 * m0 * b0 - f2 * m2 * b2) * (scoop - 1) * (3.0 + max(0.0, gain))
+    :data:`GAIN` (also what :mod:`sapsam.kernels.removal`'s corrected rows are valued by), and
+    the chances that the setting sweeps an opponent and is swept by one: ``swept`` and
+    ``lost``, the products of the rows' chances for rows drawn apart, or what the field's
+    copula says (:func:`sapsam.kernels.removal.sweep_chances`).  The outcome sum takes the
+    rows apart; the copula's sweeps replace its own where a sweep pays more than winning two
+    rows and tying one (``values[0] - values[1]``; a swept setting likewise), so that the value
+    still rises with every row (:func:`monotone`).
+
+    A sweep multiplies what the rows paid (3 units, and the gain if positive) by ``scoop``;
+    sweeping every opponent, a home run, by ``scoop + home`` instead.  The setting sweeps each
+    opponent alone, so all ``opponents`` at once with the ``opponents``-th power of that chance,
+    and the home run adds ``home`` times the rows' 3 units to each pair; an opponent's home run
+    over this setting and the rest of the table (``field``: the chance that it sweeps those
+    others) costs as much.  Against the exact settlement of independent rows, 3 units is what
+    a home run adds (tests/test_policies.py); with the gain too, as for the sweep, it adds
+    half as much again."""
+    if scoop > 1:
+        gain += (swept - lost) * (scoop - 1) * (3.0 + max(0.0, gain))
+    if home != 0.0:
+        gain += home * 3.0 * (_power(swept, opponents) - lost * field)
     # the back's dot when front and middle net +2, +1, 0, -1, -2 (values at 9 a + 3 b + c)
     up2 = _dot(b0, b1, b2, values, 0)
     up1 = _dot(b0, b1, b2, values, 3)
@@ -217,6 +258,8 @@ def _summed(f0, f1, f2, m0, m1, m2, b0, b1, b2, gain, values, scoop, opponents):
     extras = (f0 * (m0 * up2 + m1 * up1 + m2 * even)
               + f1 * (m0 * up1 + m1 * even + m2 * down1)
               + f2 * (m0 * even + m1 * down1 + m2 * down2))
+    extras += ((swept - f0 * m0 * b0) * (values[0] - values[1])
+               + (lost - f2 * m2 * b2) * (values[26] - values[25]))
     return (gain + extras) * opponents
 
 
@@ -227,7 +270,9 @@ def setting_ev(rows, tables, values, params, opponents):
     game = params[S.P_GAME]
     if game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER or game == S.GAME_MATCH:
         return _closed_form_ev(rows[0], rows[1], rows[2], tables, params, opponents)
-    return _summed_ev(rows[0], rows[1], rows[2], tables, values, params[S.P_SCOOP_MULT], opponents)
+    home, field = home_run_terms(params, tables, opponents)
+    return _summed_ev(rows[0], rows[1], rows[2], tables, values, params[S.P_SCOOP_MULT], home, field,
+                      opponents)
 
 
 @njit(cache=True)
@@ -265,7 +310,7 @@ def value_kind(points_policy, params, values):
         return POINTS
     if game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER or game == S.GAME_MATCH:
         return CLOSED_FORM
-    if params[S.P_SCOOP_MULT] <= 1 and not values.any():
+    if params[S.P_SCOOP_MULT] <= 1 and params[S.P_HOME_RUN_MULT] <= 1 and not values.any():
         return ROWS_ONLY  # every outcome term of SUMMED would be +0.0: the same value, bit for bit
     return SUMMED
 
@@ -296,7 +341,8 @@ def value(kind, s0, s1, s2, tables, values, points, removal, prepared, params, o
         return _closed_form_called(s0, s1, s2, tables, params, opponents)
     if kind == ROWS_ONLY:
         return (tables[0, s0, GAIN] + tables[1, s1, GAIN] + tables[2, s2, GAIN]) * opponents
-    return _summed_ev(s0, s1, s2, tables, values, params[S.P_SCOOP_MULT], opponents)
+    home, field = home_run_terms(params, tables, opponents)
+    return _summed_ev(s0, s1, s2, tables, values, params[S.P_SCOOP_MULT], home, field, opponents)
 
 
 def _rises(column, classes, tolerance):
@@ -312,9 +358,9 @@ def monotone(kind, tables, values, points, params):
 
     Points: each row's points rise.  EV tables: each row's win probability rises, its loss
     probability falls (so its outcome rises in distribution), its own units (``GAIN``) rise,
-    and so does the pool's share; the outcome values rise with each row's outcome; and a sweep
+    and so does the pool's share; the outcome values rise with each row's outcome; a sweep
     multiplier is at most 2 (a larger one could make a row's gain cost the sweep more than it
-    adds).  What the kernels' search relies on (:mod:`sapsam.kernels.search`).  Plain NumPy: it runs
+    adds); and a home run pays no less than a sweep.  What the kernels' search relies on (:mod:`sapsam.kernels.search`).  Plain NumPy: it runs
     once per policy and ruleset, and compiling it would cost a first run a second.
     """
     tolerance = 1e-12
@@ -333,7 +379,7 @@ def monotone(kind, tables, values, points, params):
             return False
     if kind != SUMMED:
         return True
-    if params[S.P_SCOOP_MULT] > 2:
+    if params[S.P_SCOOP_MULT] > 2 or params[S.P_HOME_RUN_MULT] < params[S.P_SCOOP_MULT] != 1:
         return False
     for a in range(3):  # outcomes 0 win, 1 tie, 2 loss: a better outcome of any row pays no less
         for b in range(3):

@@ -11,7 +11,8 @@ from numba import njit, prange
 from sapsam.kernels import settle as S
 from sapsam.kernels.naturals import best_natural
 from sapsam.kernels.settings import _frontier, frontier_scratch
-from sapsam.kernels.value import GAIN, N_VALUES, SURRENDER_RATE, _closed_form_ev, _summed_ev, outcome_values
+from sapsam.kernels.value import (GAIN, N_VALUES, SURRENDER_RATE, _closed_form_ev, _summed_ev, home_run_terms,
+                                  outcome_values)
 
 BALANCED, TABLE, HOUSEWAY = 2, 3, 4  # sapsam.kernels.policies.POLICIES
 SURRENDER_BELOW = (0, 7917)  # sapsam.kernels.policies.SURRENDER_BELOW
@@ -27,10 +28,11 @@ def _best(policy, tables, values, points, params, opponents, size, splits, rows)
             v = points[0, f] + points[1, m] + points[2, b]
         elif game == S.GAME_POOL or game == S.GAME_SINGLE_WINNER or game == S.GAME_MATCH:
             v = _closed_form_ev(f, m, b, tables, params, opponents)
-        elif params[S.P_SCOOP_MULT] <= 1 and not values.any():
+        elif params[S.P_SCOOP_MULT] <= 1 and params[S.P_HOME_RUN_MULT] <= 1 and not values.any():
             v = (tables[0, f, GAIN] + tables[1, m, GAIN] + tables[2, b, GAIN]) * opponents
         else:
-            v = _summed_ev(f, m, b, tables, values, params[S.P_SCOOP_MULT], opponents)
+            home, field = home_run_terms(params, tables, opponents)
+            v = _summed_ev(f, m, b, tables, values, params[S.P_SCOOP_MULT], home, field, opponents)
         if policy == HOUSEWAY:
             better = best < 0 or v > best_value or (v == best_value and (
                 f > rows[best, 0] or (f == rows[best, 0] and (

@@ -14,6 +14,7 @@ from sapsam.game.cards import parse_hand
 from sapsam.game.ruleset_files import load_ruleset
 from sapsam.kernels import policies as KP
 from sapsam.kernels import removal as KR
+from sapsam.kernels import settle as S
 from sapsam.kernels import value as KV
 from sapsam.kernels.evaluate import N_STRENGTHS, THREE_CARD
 from sapsam.kernels.settings import _frontier, frontier_scratch
@@ -29,10 +30,11 @@ from sapsam.strategy.registry import make_policy
 CASES = [("standard", 4), ("two-four", 2), ("taiwanese", 4), ("vietnamese", 4), ("pagat-pool", 4)]
 
 
-def model_policy(rules, players, scale=1.0):
+def model_policy(rules, players, scale=1.0, with_copula=False):
     """The shipped fit's policy with a card-removal model: the shipped one, or (for a file
     without one) a model of random numbers of a realistic size (the kernels' arithmetic is
-    what is tested, not the fit)."""
+    what is tested, not the fit); ``with_copula``: and the shipped fit's field copula, if it has
+    one (the rows' arithmetic alone, without)."""
     path = find_strategy(rules, players)
     mass, rate = load_strategy(path)
     model = load_removal(path)
@@ -41,9 +43,10 @@ def model_policy(rules, players, scale=1.0):
         gamma = rng.normal(0, 0.05, (3, KR.N_BINS, KR.N_FEATURES))
         x = np.zeros((200, KR.N_FEATURES))
         KR.many_features(np.stack(deal_sorted_hands(200, Stream(12, "hands"))), False, x)
-        model = (gamma, x.mean(axis=0), KR.removal_edges(mass))  # about the features' means
-    gamma, xmean, edges = model
-    return Policy.from_row_mass("fitted", mass, rules, str(path), rate, (gamma * scale, xmean, edges)), mass
+        model = (gamma, x.mean(axis=0), KR.removal_edges(mass), None)  # about the features' means
+    gamma, xmean, edges, copula = model
+    model = (gamma * scale, xmean, edges, copula if with_copula else None)
+    return Policy.from_row_mass("fitted", mass, rules, str(path), rate, model), mass
 
 
 def corrected_tables(hand, policy, mass, rules):
@@ -107,16 +110,70 @@ def test_decisions_are_the_best_against_the_corrected_field(rules_id, players):
     assert changed > 0  # the model moves some decisions
 
 
-def test_search_and_frontier_decide_alike_bit_for_bit():
-    rules = load_ruleset("standard")
+@pytest.mark.parametrize("rules_id", ("standard", "vietnamese", "one-six"))
+def test_search_and_frontier_decide_alike_bit_for_bit(rules_id):
+    """The search skips settings by the value's rising with every row: with the field's copula
+    too (vietnamese and one-six pay for sweeps)."""
+    rules = load_ruleset(rules_id)
     compiled = rules.compile()
-    policy, _ = model_policy(rules, 4)
+    policy, _ = model_policy(rules, 4, with_copula=True)
+    assert rules_id == "standard" or KR.has_copula(policy.removal)
     hands = deal_sorted_hands(5000, Stream(13, "hands"))
     searched = KP.play_hands(hands, policy.arrays, compiled.arrays, 3, Stream(0, "field").states(8))
     scanned = KP.play_hands(hands, policy.arrays, compiled.arrays, 3, Stream(0, "field").states(8),
                             search=False)
     for a, b in zip(searched, scanned):
         assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("rules_id", ("vietnamese", "one-six"))
+def test_a_copula_values_sweeps_by_the_fields_joint_chances(rules_id):
+    """With the field's copula a setting's value is its value over the corrected rows with the
+    chances of sweeping and being swept read from the copula, in each term that pays for a
+    sweep (the scoop, the home run, the sweep bonus), written out here: each decision is the
+    frontier's best by it."""
+    rules = load_ruleset(rules_id)
+    compiled = rules.compile()
+    params, opponents = compiled.params, 3
+    policy, _ = model_policy(rules, 4, with_copula=True)
+    removal = policy.removal
+    assert KR.has_copula(removal)
+    apart = removal._replace(copula=KR.no_copula())
+    values = np.zeros(KV.N_VALUES)
+    KV.outcome_values(params, values)
+    scoop = params[S.P_SCOOP_MULT]
+    home, field = KV.home_run_terms(params, policy.tables, opponents)
+    search = KP.search_mode(*policy.arrays, params)
+    scratch, state, prepared = KP.policy_scratch(), np.zeros(1, np.uint64), KR.removal_scratch()
+    frontier, splits, rows = frontier_scratch(), np.empty(36036, np.int32), np.empty((36036, 3), np.int16)
+    moved = 0
+    for hand in deal_sorted_hands(60, Stream(16, "hands")):
+        split = KP.decide(hand, hand[:0], *policy.arrays, params, compiled.naturals, opponents, search,
+                          state, scratch)[0]
+        if split < 0:
+            continue
+        KR.prepare(hand, hand[:0], removal, prepared)
+        _, size = _frontier(hand, False, frontier, splits, rows)
+        worth, apart_worth = [], []
+        for i in range(size):
+            entries = [KR.row_entry(k, rows[i, k], policy.tables, removal, prepared) for k in range(3)]
+            win, loss = [e[0] for e in entries], [e[2] for e in entries]
+            gain = sum(e[3] for e in entries)
+            swept, lost = KR.sweep_chances(removal, *win, *loss)
+            apart_swept, apart_lost = np.prod(win), np.prod(loss)
+            change = ((swept - apart_swept) * (values[0] - values[1])
+                      + (lost - apart_lost) * (values[26] - values[25]))
+            if scoop > 1:
+                change += ((swept - lost) - (apart_swept - apart_lost)) * (scoop - 1) * (3 + max(0.0, gain))
+            change += home * 3 * ((swept ** opponents - apart_swept ** opponents) - (lost - apart_lost) * field)
+            base = KV.removal_value(KV.SUMMED, *(np.uint16(r) for r in rows[i]), policy.tables, apart,
+                                    prepared, values, params, opponents)
+            apart_worth.append(base)
+            worth.append(base + change * opponents)
+        chosen = worth[int(np.flatnonzero(splits[:size] == split)[0])]
+        assert chosen == pytest.approx(max(worth), abs=1e-9), (hand, split)
+        moved += int(np.argmax(worth)) != int(np.argmax(apart_worth))
+    assert moved > 0  # the copula moves some decisions
 
 
 def test_the_features_of_a_hand():
@@ -147,7 +204,7 @@ def test_a_model_of_the_first_features_decides_as_before_when_stacked():
     assert features.tolist() == [KR.BASE_FEATURES, 0]
     alone, from_stack = KR.removal_scratch(), KR.removal_scratch()
     padded = KR.Removal(stacked.gamma[0], stacked.xmean[0, :features[0]], stacked.bin_of[0],
-                        stacked.bins_sum[0], stacked.rows[0])
+                        stacked.bins_sum[0], stacked.rows[0], stacked.copula[0])
     for hand in deal_sorted_hands(50, Stream(15, "hands")):
         KR.prepare(hand, hand[:0], policy.removal, alone)
         KR.prepare(hand, hand[:0], padded, from_stack)
@@ -173,8 +230,8 @@ def test_the_fit_learns_that_held_aces_leave_the_opponent_fewer():
     rules = load_ruleset("two-four")
     mass, rate = load_strategy(find_strategy(rules, 2))
     runs = [fit_removal(rules, 2, mass, rate, rounds=1, tables=20000, seed=3) for _ in range(2)]
-    (_, _, (gamma, xmean, edges), _), (_, _, again, _) = runs
-    for a, b in zip((gamma, xmean, edges), again):
+    (_, _, (gamma, xmean, edges, copula), _), (_, _, again, _) = runs
+    for a, b in zip((gamma, xmean, edges, copula), again):
         assert np.array_equal(a, b)
     bin_of = KR.bins_of_edges(edges)
     pairs_of_aces = np.flatnonzero(THREE_CARD)[-25:-13]  # below the 13 trips, AA2 to AAK
@@ -188,10 +245,12 @@ def test_a_fit_stores_its_model_and_plays_it(tmp_path):
     meta = fit_and_save("two-four", 2, path, iterations=1, hands=500, seed=2, removal_rounds=1,
                         removal_tables=20000)
     assert meta["card_removal"]["rounds"] == 1 and meta["card_removal"]["tables_per_round"] == 20000
-    gamma, xmean, edges = load_removal(path)
+    gamma, xmean, edges, copula = load_removal(path)
     assert gamma.shape == (3, KR.N_BINS, KR.N_FEATURES) and np.abs(gamma).max() > 0
+    assert copula.shape == (2,) + (KR.N_GRID + 1,) * 3 and copula[:, -1, -1, -1] == pytest.approx(1.0)
     policy = make_policy("fitted", "two-four", 2, strategy=path)
     assert policy.removal.xmean.size == KR.N_FEATURES
+    assert np.array_equal(policy.removal.copula, copula)
     low = tmp_path / "low-middle-2p.npz"  # a low middle too: the middle's bins are of its lows
     assert fit_and_save("low-middle", 2, low, iterations=1, hands=500, removal_rounds=1,
                         removal_tables=20000)["card_removal"]["rounds"] == 1
@@ -204,5 +263,43 @@ def test_a_malformed_model_is_named(tmp_path):
              removal_xmean=np.zeros(KR.N_FEATURES), removal_edges=np.zeros((3, KR.N_BINS), np.int64))
     with pytest.raises(ValueError, match=r"x\.npz: removal_gamma has shape \(3, 5, 2\)"):
         load_removal(path)
+    grid = (KR.N_GRID + 1,) * 3
+    np.savez(path, row_mass=np.zeros((3, N_STRENGTHS)), removal_gamma=np.zeros((3, KR.N_BINS, KR.N_FEATURES)),
+             removal_xmean=np.zeros(KR.N_FEATURES), removal_edges=np.zeros((3, KR.N_BINS), np.int64),
+             removal_copula=np.ones((2,) + grid) - np.arange(KR.N_GRID + 1)[:, None, None] / 100)
+    with pytest.raises(ValueError, match=r"x\.npz: removal_copula must be a distribution function"):
+        load_removal(path)
     np.savez(path, row_mass=np.zeros((3, N_STRENGTHS)))
     assert load_removal(path) is None
+
+
+def related_field(rng, n, together):
+    """A field of ``n`` settings on 300 strengths a row, each row's place the sum of a shared
+    part (how strong the hand is, weight ``together``) and its own: (rows int (n, 3), row_mass)."""
+    latent = together * rng.normal(size=(n, 1)) + rng.normal(size=(n, 3))
+    ranks = np.argsort(np.argsort(latent, axis=0), axis=0)
+    rows = (ranks * 300 // n).astype(np.int64) * 7  # strengths 0, 7, ..., spread on the scale
+    mass = np.stack([np.bincount(rows[:, k], minlength=N_STRENGTHS) for k in range(3)]) / n
+    return rows, mass
+
+
+@pytest.mark.parametrize("together", (0.0, 1.5))
+def test_the_copula_gives_the_fields_own_sweep_chances(together):
+    """For settings of a field whose rows go together (or not), the chance of sweeping one of its
+    players and of being swept, read from the field's copula at the setting's rows' win and
+    loss chances, is the share of the field it sweeps and is swept by, within 0.01 (the grid's
+    interpolation); rows drawn apart give the product of the rows' chances, within 0.01."""
+    rng = np.random.default_rng(5)
+    rows, mass = related_field(rng, 200000, together)
+    model = KR.no_removal()._replace(copula=KR.field_copula(rows, mass))
+    below = np.cumsum(mass, axis=1) - mass
+    for _ in range(40):
+        s = rows[rng.integers(len(rows))]
+        win = [below[k, s[k]] for k in range(3)]
+        loss = [1.0 - below[k, s[k]] - mass[k, s[k]] for k in range(3)]
+        swept, lost = KR.sweep_chances(model, *win, *loss)
+        assert swept == pytest.approx(np.mean(np.all(rows < s, axis=1)), abs=0.01)
+        assert lost == pytest.approx(np.mean(np.all(rows > s, axis=1)), abs=0.01)
+        if together == 0.0:
+            assert swept == pytest.approx(np.prod(win), abs=0.01)
+            assert lost == pytest.approx(np.prod(loss), abs=0.01)

@@ -88,15 +88,17 @@ class Policy:
     def from_row_mass(cls, name, row_mass, rules, source, surrender_rate=0.0, removal=None):
         """A ``table`` policy against a field whose rows have the strength distributions
         ``row_mass`` (float64 (3, N_STRENGTHS)), a share ``surrender_rate`` of it
-        surrendering; with ``removal`` = (gamma, xmean, edges), corrected for each hand's cards
-        (:mod:`sapsam.kernels.removal`; under a low middle too, the middle's strengths its lows)."""
+        surrendering; with ``removal`` = (gamma, xmean, edges, copula), corrected for each hand's
+        cards (:mod:`sapsam.kernels.removal`; under a low middle too, the middle's strengths its
+        lows), and with a copula (None: none) for the joint chances of a sweep."""
         compiled = rules.compile()
         row_mass = np.ascontiguousarray(row_mass, np.float64)
         tables = _kv.ev_tables(row_mass, compiled.params, compiled.royalty, float(surrender_rate))
         model = _kr.no_removal()
         if removal is not None:
-            gamma, xmean, edges = removal
+            gamma, xmean, edges, copula = removal
+            copula = _kr.no_copula() if copula is None else np.ascontiguousarray(copula, np.float64)
             model = _kr.removal_model(row_mass, np.ascontiguousarray(gamma, np.float64),
                                       np.ascontiguousarray(xmean, np.float64), _kr.bins_of_edges(edges),
-                                      compiled.params, compiled.royalty)
+                                      compiled.params, compiled.royalty, copula)
         return cls(name, _kp.TABLE, tables, balanced_points(rules.low_middle), source, model)

@@ -122,16 +122,19 @@ def load_strategy(path):
     return mass, rate
 
 
-# a card-removal model's arrays in a strategy file (sapsam.kernels.removal)
+# a card-removal model's arrays in a strategy file (sapsam.kernels.removal), and its field's
+# copula (fits from 2026-11-28 on; optional)
 REMOVAL_KEYS = ("removal_gamma", "removal_xmean", "removal_edges")
+COPULA_KEY = "removal_copula"
 
 
 def load_removal(path):
     """A strategy file's card-removal model (:mod:`sapsam.kernels.removal`) as
-    :meth:`sapsam.play.policy.Policy.from_row_mass` takes it, (gamma, xmean, edges), or None if
-    it has none (a fit under a low middle, or an older file)."""
+    :meth:`sapsam.play.policy.Policy.from_row_mass` takes it, (gamma, xmean, edges, copula), or
+    None if it has none (a fit under a low middle, or an older file); copula None if the file
+    has none."""
     from sapsam.base.files import load_npz
-    from sapsam.kernels.removal import BASE_FEATURES, N_BINS, N_FEATURES
+    from sapsam.kernels.removal import BASE_FEATURES, N_BINS, N_FEATURES, N_GRID
 
     data = load_npz(path, "strategy file (as 'sapsam fit' writes)", ("row_mass",))
     if not all(key in data for key in REMOVAL_KEYS):
@@ -146,7 +149,16 @@ def load_removal(path):
             raise ValueError(f"{path}: {key} has shape {array.shape}, expected {shapes[key]}")
     if np.any(np.diff(edges, axis=1) < 0) or edges.min() < 0 or edges.max() > N_STRENGTHS:
         raise ValueError(f"{path}: removal_edges must rise from 0 to at most {N_STRENGTHS}")
-    return gamma, xmean, edges
+    copula = data[COPULA_KEY] if COPULA_KEY in data else None
+    if copula is not None:
+        if copula.shape != (2,) + (N_GRID + 1,) * 3:
+            raise ValueError(f"{path}: {COPULA_KEY} has shape {copula.shape}, expected "
+                             f"{(2,) + (N_GRID + 1,) * 3}")
+        if (copula.min() < 0 or copula.max() > 1 + 1e-9
+                or any(np.any(np.diff(copula, axis=a) < -1e-12) for a in (1, 2, 3))):
+            raise ValueError(f"{path}: {COPULA_KEY} must be a distribution function: rising "
+                             "along each row's axis, from 0 to 1")
+    return gamma, xmean, edges, copula
 
 
 def manifest(path):

@@ -35,7 +35,7 @@ from sapsam.kernels.evaluate import N_STRENGTHS
 from sapsam.play.deal import deal_sorted_hands
 from sapsam.play.policy import Policy, balanced_points
 from sapsam.play.seeds import CHUNKS, SCHEME, Stream
-from sapsam.play.strategy_files import REMOVAL_KEYS
+from sapsam.play.strategy_files import COPULA_KEY, REMOVAL_KEYS
 
 
 def played_field(policy, rules, players, hands, stream):
@@ -155,9 +155,11 @@ def fit_removal(rules, players, row_mass, surrender_rate, rounds=4, tables=None,
     mass relative to its mean, linear in the features (one least-squares solve for all bins).
     The field's masses and the model are blended into the running ones (weight
     ``max(blend, 1 / (round + 1))``), a fictitious-play average as :func:`fit_equilibrium`
-    keeps.  Bins are cut once, at equal steps of the starting field's mass.
+    keeps.  Bins are cut once, at equal steps of the starting field's mass.  The field's copula
+    (:func:`sapsam.kernels.removal.field_copula`: how an opponent's three rows go together, what
+    a sweep's chance needs) is measured on each round's settings and blended alike.
 
-    Returns (row_mass, surrender_rate, (gamma, xmean, edges), history): the field, its
+    Returns (row_mass, surrender_rate, (gamma, xmean, edges, copula), history): the field, its
     surrender rate, the model as :meth:`sapsam.play.policy.Policy.from_row_mass` takes it, and each
     round's largest change of a bin's relative mass at a typical hand.
     """
@@ -172,12 +174,12 @@ def fit_removal(rules, players, row_mass, surrender_rate, rounds=4, tables=None,
     bin_of = _kr.bins_of_edges(edges)
     pairs = removal_pairs(rules, players, hands)
     gamma = np.zeros((3, _kr.N_BINS, _kr.N_FEATURES))
-    xmean = None
+    xmean = copula = None
     mass, rate, history = np.array(row_mass, np.float64), float(surrender_rate), []
     for it in range(rounds):
         stream = Stream(seed, "fit", (1000 + it,))
         policy = Policy.from_row_mass("fitted", mass, rules, "fit", rate,
-                                      (gamma, xmean, edges) if xmean is not None else None)
+                                      (gamma, xmean, edges, copula) if xmean is not None else None)
         dealt = deal_tables(tables, players * hands, stream)
         flat = dealt.reshape(-1, 13)
         rows, _, _, surrender = _kp.play_hands(flat, policy.arrays, compiled.arrays,
@@ -210,6 +212,8 @@ def fit_removal(rules, players, row_mass, surrender_rate, rounds=4, tables=None,
                                 for k in range(3)]).astype(float)
         played_mass /= played_mass.sum(axis=1, keepdims=True)
         weight = max(blend, 1.0 / (it + 1))
+        measured = _kr.field_copula(played, mass)
+        copula = measured if copula is None else (1 - weight) * copula + weight * measured
         change = float(np.abs((new - gamma) @ np.sqrt(np.diag(gram) / len(xs))).max())
         gamma = (1 - weight) * gamma + weight * new
         mass = (1 - weight) * mass + weight * played_mass
@@ -217,7 +221,7 @@ def fit_removal(rules, players, row_mass, surrender_rate, rounds=4, tables=None,
         history.append(change)
         if progress is not None:
             progress(it + 1, change)
-    return mass, rate, (gamma, xmean, edges), history
+    return mass, rate, (gamma, xmean, edges, copula), history
 
 
 def strategy_file(path):
@@ -233,11 +237,13 @@ def strategy_file(path):
 def save_strategy(path, row_mass, surrender_rate, rules, players, history, hands, seed, seconds,
                   removal=None, removal_history=(), removal_tables=0):
     """Write a strategy file and its manifest, each atomically; with ``removal`` (gamma, xmean,
-    edges, as :func:`fit_removal` gives it) the card-removal model too."""
+    edges, copula, as :func:`fit_removal` gives it) the card-removal model too."""
     path = strategy_file(path)
     arrays = {"row_mass": row_mass, "surrender_rate": np.float64(surrender_rate)}
     if removal is not None:
         arrays.update(zip(REMOVAL_KEYS, removal))
+        if len(removal) > 3 and removal[3] is not None:
+            arrays[COPULA_KEY] = removal[3]
     write_npz(path, **arrays)
     extra = {} if removal is None else {
         "card_removal": {"rounds": len(removal_history), "tables_per_round": removal_tables,
