@@ -447,9 +447,9 @@ def paigow(context):
     from sapsam.paigow.game import parse_tiles
 
     def table():
-        for cached in (exact.distinct_hands, exact.strengths, exact.house_way, exact.banker,
-                       exact.counts):
-            cached.cache_clear()
+        for cached in vars(exact).values():  # every table the module keeps (functools.cache)
+            if callable(getattr(cached, "cache_clear", None)):
+                cached.cache_clear()
         exact.house_edge_table()
 
     threads = max(thread_counts(1, 2))
