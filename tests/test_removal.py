@@ -245,6 +245,7 @@ def test_a_fit_stores_its_model_and_plays_it(tmp_path):
     meta = fit_and_save("two-four", 2, path, iterations=1, hands=500, seed=2, removal_rounds=1,
                         removal_tables=20000)
     assert meta["card_removal"]["rounds"] == 1 and meta["card_removal"]["tables_per_round"] == 20000
+    assert meta["card_removal"]["copula_grid"] == KR.N_GRID
     gamma, xmean, edges, copula = load_removal(path)
     assert gamma.shape == (3, KR.N_BINS, KR.N_FEATURES) and np.abs(gamma).max() > 0
     assert copula.shape == (2,) + (KR.N_GRID + 1,) * 3 and copula[:, -1, -1, -1] == pytest.approx(1.0)

@@ -249,6 +249,8 @@ def save_strategy(path, row_mass, surrender_rate, rules, players, history, hands
         "card_removal": {"rounds": len(removal_history), "tables_per_round": removal_tables,
                          "bins": int(removal[0].shape[1]), "features": int(removal[0].shape[2]),
                          "change_per_round": list(removal_history),
+                         **({"copula_grid": int(removal[3].shape[1] - 1)}
+                            if len(removal) > 3 and removal[3] is not None else {}),
                          "method": "bin masses linear in the hand's features, by rounds of "
                                    "self-play (sapsam.strategy.fit.fit_removal)"}}
     manifest = provenance(
