@@ -58,8 +58,9 @@ R_PAY, R_EARNED, R_ABOVE = range(3)
 # a policy's card-removal model as the kernels take it: ``gamma`` float64 (3, F, N_BINS) with F at
 # least the model's features (feature-major, the transpose of a fit's (3, N_BINS, F): a hand's
 # correction adds whole runs of bins, which the CPU does several at a time, where a sum over
-# each bin's features waits on every addition before the next), ``xmean`` float64 (the model's features: BASE_FEATURES or
-# N_FEATURES; empty: no model), ``bin_of`` int64 (3, N_STRENGTHS + 1),
+# each bin's features waits on every addition before the next), ``xmean`` float64 (the
+# model's features: BASE_FEATURES or N_FEATURES; empty: no model), ``bin_of`` int64
+# (3, N_STRENGTHS + 1),
 # ``bins_sum`` float64 (3, N_BINS, 5), ``rows`` float64 (3, N_STRENGTHS + 1, 3) (its slot
 # N_STRENGTHS, column R_EARNED, holds the field's mean royalty of the row), ``copula`` float64
 # (2, N_GRID + 1, N_GRID + 1, N_GRID + 1) (field_copula; (2, 0, 0, 0) or zeros: none)
@@ -189,13 +190,13 @@ def _read_copula(copula, side, a, b, c):
     x = min(max(a, 0.0), 1.0) * grid  # corrected chances can stray past 0 or 1 by rounding
     y = min(max(b, 0.0), 1.0) * grid
     z = min(max(c, 0.0), 1.0) * grid
-    i, j, l = min(int(x), grid - 1), min(int(y), grid - 1), min(int(z), grid - 1)
-    x, y, z = x - i, y - j, z - l
+    i, j, k = min(int(x), grid - 1), min(int(y), grid - 1), min(int(z), grid - 1)
+    x, y, z = x - i, y - j, z - k
     g = copula[side]
-    near = ((g[i, j, l] * (1.0 - z) + g[i, j, l + 1] * z) * (1.0 - y)
-            + (g[i, j + 1, l] * (1.0 - z) + g[i, j + 1, l + 1] * z) * y)
-    far = ((g[i + 1, j, l] * (1.0 - z) + g[i + 1, j, l + 1] * z) * (1.0 - y)
-           + (g[i + 1, j + 1, l] * (1.0 - z) + g[i + 1, j + 1, l + 1] * z) * y)
+    near = ((g[i, j, k] * (1.0 - z) + g[i, j, k + 1] * z) * (1.0 - y)
+            + (g[i, j + 1, k] * (1.0 - z) + g[i, j + 1, k + 1] * z) * y)
+    far = ((g[i + 1, j, k] * (1.0 - z) + g[i + 1, j, k + 1] * z) * (1.0 - y)
+           + (g[i + 1, j + 1, k] * (1.0 - z) + g[i + 1, j + 1, k + 1] * z) * y)
     return near * (1.0 - x) + far * x
 
 

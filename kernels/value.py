@@ -364,8 +364,9 @@ def monotone(kind, tables, values, points, params):
     probability falls (so its outcome rises in distribution), its own units (``GAIN``) rise,
     and so does the pool's share; the outcome values rise with each row's outcome; a sweep
     multiplier is at most 2 (a larger one could make a row's gain cost the sweep more than it
-    adds); and a home run pays no less than a sweep.  What the kernels' search relies on (:mod:`sapsam.kernels.search`).  Plain NumPy: it runs
-    once per policy and ruleset, and compiling it would cost a first run a second.
+    adds); and a home run pays no less than a sweep.  What the kernels' search relies on
+    (:mod:`sapsam.kernels.search`).  Plain NumPy: it runs once per policy and ruleset, and
+    compiling it would cost a first run a second.
     """
     tolerance = 1e-12
     for k in range(3):

@@ -11,8 +11,15 @@ from numba import njit, prange
 from sapsam.kernels import settle as S
 from sapsam.kernels.naturals import best_natural
 from sapsam.kernels.settings import _frontier, frontier_scratch
-from sapsam.kernels.value import (GAIN, N_VALUES, SURRENDER_RATE, _closed_form_ev, _summed_ev, home_run_terms,
-                                  outcome_values)
+from sapsam.kernels.value import (
+    GAIN,
+    N_VALUES,
+    SURRENDER_RATE,
+    _closed_form_ev,
+    _summed_ev,
+    home_run_terms,
+    outcome_values,
+)
 
 BALANCED, TABLE, HOUSEWAY = 2, 3, 4  # sapsam.kernels.policies.POLICIES
 SURRENDER_BELOW = (0, 7917)  # sapsam.kernels.policies.SURRENDER_BELOW
