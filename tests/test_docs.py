@@ -267,6 +267,8 @@ README_FIGURES = {  # README's words before a figure -> the benchmark whose medi
     r"house-edge\s+table in ([\d.]+) s": "paigow exact house-edge table, 8 rows",
     r"17-card Fantasyland hand solved exactly in ([\d.]+) ms":
         "ofc fantasyland solver, 17 cards, mean of 200 random hands",
+    r"rollouts\) in ([\d.]+) s on two threads \(`make bench`'s median":
+        "ofc place first street: 232 placements, 500 samples, heads-up",
     r"([\d.]+)x its time\s+for a hand with a 160-member frontier":
         "best, 10,000 fitted 4-player tables, Ac Ks Qd 9h 8d 7s 7h 7d 5s 5h 4c 3h 3c (160 frontier "
         "members), as a share of the yardstick's time",
