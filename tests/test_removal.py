@@ -257,6 +257,13 @@ def test_a_fit_stores_its_model_and_plays_it(tmp_path):
     policy = make_policy("fitted", "two-four", 2, strategy=path)
     assert policy.removal.xmean.size == KR.N_FEATURES
     assert np.array_equal(policy.removal.copula, copula)
+    few = tmp_path / "two-four-2p-16.npz"  # a model of the first 16 features, as --removal-features 16
+    assert fit_and_save("two-four", 2, few, iterations=1, hands=500, seed=2, removal_rounds=1,
+                        removal_tables=20000, removal_features=16)["card_removal"]["features"] == 16
+    assert load_removal(few)[0].shape == (3, KR.N_BINS, KR.BASE_FEATURES)
+    assert make_policy("fitted", "two-four", 2, strategy=few).removal.xmean.size == KR.BASE_FEATURES
+    with pytest.raises(ValueError, match="reads 16 or 61 features of a hand, not 20"):
+        fit_removal("two-four", 2, *load_strategy(few), rounds=1, tables=1000, features=20)
     low = tmp_path / "low-middle-2p.npz"  # a low middle too: the middle's bins are of its lows
     assert fit_and_save("low-middle", 2, low, iterations=1, hands=500, removal_rounds=1,
                         removal_tables=20000)["card_removal"]["rounds"] == 1

@@ -42,6 +42,10 @@ _POLICY = click.Choice(POLICY_NAMES)
 @click.option("--removal-tables", type=click.IntRange(1000), default=None,
               help="Tables dealt per round of the card-removal fit  [default: about 400,000 "
                    "pairs of a hand and an opposing hand, at least 20,000 tables]")
+@click.option("--removal-features", type=click.Choice(["16", "61"]), default="61", show_default=True,
+              help="Features of a hand the card-removal model reads: its rank counts and longest "
+                   "suits (16), and which ranks it holds two, three or four times and the suits' "
+                   "powers too (61).")
 @seed_option()
 @click.option("--out", type=OutputFile(), default=None,
               help="Strategy file, ending in .npz [default: <ruleset>-<players>p.npz in your "
@@ -49,8 +53,8 @@ _POLICY = click.Choice(POLICY_NAMES)
 @resume_options
 @quiet_option()
 @reports_bad_input
-def fit_command(ruleset, players, iterations, hands, seed, removal_rounds, removal_tables, out, resume,
-                fresh, quiet):
+def fit_command(ruleset, players, iterations, hands, seed, removal_rounds, removal_tables, removal_features,
+                out, resume, fresh, quiet):
     """Fit a strategy by blended iterated best response and store it with a manifest.
 
     The field's rows are fitted first, then a card-removal model (how the field changes with
@@ -80,6 +84,7 @@ def fit_command(ruleset, players, iterations, hands, seed, removal_rounds, remov
         manifest = fit_and_save(rules, players, path, resume=resume, fresh=fresh,
                                 iterations=iterations, hands=hands, seed=seed,
                                 removal_rounds=removal_rounds, removal_tables=removal_tables,
+                                removal_features=int(removal_features),
                                 progress=(lambda it, change: task(it)) if task else None,
                                 removal_progress=(lambda it, change: removal(it)) if removal else None)
     model = manifest.get("card_removal")

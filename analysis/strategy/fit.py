@@ -145,7 +145,7 @@ def default_removal_tables(rules, players):
 
 
 def fit_removal(rules, players, row_mass, surrender_rate, rounds=4, tables=None, seed=0, blend=0.5,
-                progress=None):
+                progress=None, features=None):
     """Fit a card-removal model (:mod:`sapsam.kernels.removal`) to a fitted field, by rounds of
     self-play of the policy it makes.
 
@@ -155,7 +155,9 @@ def fit_removal(rules, players, row_mass, surrender_rate, rounds=4, tables=None,
     mass relative to its mean, linear in the features (one least-squares solve for all bins).
     The field's masses and the model are blended into the running ones (weight
     ``max(blend, 1 / (round + 1))``), a fictitious-play average as :func:`fit_equilibrium`
-    keeps.  Bins are cut once, at equal steps of the starting field's mass.  The field's copula
+    keeps.  Bins are cut once, at equal steps of the starting field's mass.  The model reads a
+    hand's first ``features`` (:data:`sapsam.kernels.removal.BASE_FEATURES` or, the default, all
+    :data:`sapsam.kernels.removal.N_FEATURES`).  The field's copula
     (:func:`sapsam.kernels.removal.field_copula`: how an opponent's three rows go together, what
     a sweep's chance needs) is measured on each round's settings and blended alike.
 
@@ -173,7 +175,11 @@ def fit_removal(rules, players, row_mass, surrender_rate, rounds=4, tables=None,
     edges = _kr.removal_edges(row_mass)
     bin_of = _kr.bins_of_edges(edges)
     pairs = removal_pairs(rules, players, hands)
-    gamma = np.zeros((3, _kr.N_BINS, _kr.N_FEATURES))
+    features = features or _kr.N_FEATURES
+    if features not in (_kr.BASE_FEATURES, _kr.N_FEATURES):
+        raise ValueError(f"a card-removal model reads {_kr.BASE_FEATURES} or {_kr.N_FEATURES} "
+                         f"features of a hand, not {features}")
+    gamma = np.zeros((3, _kr.N_BINS, features))
     xmean = copula = None
     mass, rate, history = np.array(row_mass, np.float64), float(surrender_rate), []
     for it in range(rounds):
@@ -188,8 +194,8 @@ def fit_removal(rules, players, row_mass, surrender_rate, rounds=4, tables=None,
         rows = rows.reshape(tables, players * hands, 3).astype(np.int64)
         x = np.zeros((len(flat), _kr.N_FEATURES))
         _kr.many_features(flat, hands == 2, x)
-        x = x.reshape(tables, players * hands, _kr.N_FEATURES)
-        xs = x[:, pairs[:, 0]].reshape(-1, _kr.N_FEATURES)
+        x = x[:, :features].reshape(tables, players * hands, features)
+        xs = x[:, pairs[:, 0]].reshape(-1, features)
         ys = rows[:, pairs[:, 1]].reshape(-1, 3)
         kept = ys[:, 0] >= 0
         xs, ys = xs[kept], ys[kept]
@@ -202,7 +208,7 @@ def fit_removal(rules, players, row_mass, surrender_rate, rounds=4, tables=None,
             b = bin_of[k, ys[:, k]]
             share = np.bincount(b, minlength=_kr.N_BINS) / len(b)
             moments = np.stack([np.bincount(b, weights=centred[:, f], minlength=_kr.N_BINS)
-                                for f in range(_kr.N_FEATURES)], axis=1)
+                                for f in range(features)], axis=1)
             # E[1(row in bin) | x] = share (1 + gamma . x): gamma = gram^-1 X'1(bin) / share
             solved = np.linalg.lstsq(gram, moments.T, rcond=None)[0].T
             new[k] = np.where(share[:, None] > 0, solved / np.maximum(share[:, None], 1e-300), 0.0)
@@ -273,12 +279,13 @@ def default_strategy_path(rules_id, players):
 
 
 def fit_and_save(rules, players, path=None, resume=False, fresh=False, removal_rounds=4,
-                 removal_tables=None, removal_progress=None, **options):
+                 removal_tables=None, removal_progress=None, removal_features=None, **options):
     """Fit and store; returns the manifest.  The field's rounds are checkpointed beside the
     strategy file (:func:`sapsam.base.files.checkpoint_beside`, removed at the end); ``resume``
     continues an interrupted fit, ``fresh`` discards its checkpoint.  Then
     ``removal_rounds`` rounds of :func:`fit_removal` of ``removal_tables`` tables each
-    (default :func:`default_removal_tables`; a minute at most; 0 rounds: none)."""
+    (default :func:`default_removal_tables`; a minute at most; 0 rounds: none), reading a
+    hand's first ``removal_features`` (default: all)."""
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
     path = strategy_file(path or default_strategy_path(rules.id, players))
     checkpoint = checkpoint_beside(path)
@@ -290,7 +297,7 @@ def fit_and_save(rules, players, path=None, resume=False, fresh=False, removal_r
         tables = removal_tables or default_removal_tables(rules, players)
         mass, rate, removal, removal_history = fit_removal(
             rules, players, mass, rate, removal_rounds, tables, options.get("seed", 0),
-            progress=removal_progress)
+            progress=removal_progress, features=removal_features)
     manifest = save_strategy(path, mass, rate, rules, players, history, options.get("hands", 20000),
                              options.get("seed", 0), time.perf_counter() - start, removal,
                              removal_history, tables)
