@@ -218,19 +218,6 @@ def sweep_chances(removal, f0, m0, b0, f2, m2, b2):
     return f0 * m0 * b0, f2 * m2 * b2
 
 
-@njit(cache=True, inline="always")
-def two_of_three_chance(removal, f0, m0, b0):
-    """The chance that a setting wins at least two rows of three against an opponent, its rows
-    winning with chances ``f0, m0, b0``: from the model's copula (each pair of rows, and all
-    three, read at the pair's chances and 1 for the third row), or from the product where it
-    has none."""
-    if has_copula(removal):
-        c = removal.copula
-        return (_read_copula(c, 0, f0, m0, 1.0) + _read_copula(c, 0, f0, 1.0, b0)
-                + _read_copula(c, 0, 1.0, m0, b0) - 2.0 * _read_copula(c, 0, f0, m0, b0))
-    return f0 * m0 + f0 * b0 + m0 * b0 - 2.0 * f0 * m0 * b0
-
-
 @njit(cache=True)
 def removal_model(row_mass, gamma, xmean, bin_of, params, royalty, copula):
     """The kernels' :class:`Removal` of a field (``row_mass`` (3, N_STRENGTHS)) with its fitted

@@ -15,7 +15,7 @@ from numba import njit, prange
 from sapsam.kernels import settle as S
 from sapsam.kernels.evaluate import CATEGORY_OF, N_STRENGTHS, THREE_CARD
 from sapsam.kernels.lowball import N_LOW
-from sapsam.kernels.removal import row_entry, sweep_chances, two_of_three_chance
+from sapsam.kernels.removal import row_entry, sweep_chances
 
 TABLE_SHAPE = (3, N_STRENGTHS + 1, 4)  # an EV table, see ev_tables
 WIN, TIE, LOSS, GAIN = range(4)  # its columns
@@ -147,29 +147,27 @@ def _closed_form_ev(s0, s1, s2, tables, params, opponents):
     Pool: each row's stake goes to its best hand, shared on ties (a tie counted as half a
     win).  Single winner: the whole table to the player who wins two rows of three against
     every opponent.  Match: a point per row beaten by no one, and one more for all three at a
-    table of ``P_MATCH_SWEEP_FROM`` (here an opponent's rows taken as independent; a card-removal
-    model's copula reads them together, :func:`removal_value`).
+    table of ``P_MATCH_SWEEP_FROM`` (rows taken as independent, as everywhere here).
     """
-    f0, m0, b0 = tables[0, s0, WIN], tables[1, s1, WIN], tables[2, s2, WIN]
-    return _closed_form(f0, tables[0, s0, TIE], m0, tables[1, s1, TIE], b0, tables[2, s2, TIE], params,
-                        opponents, f0 * m0 * b0, f0 * m0 + f0 * b0 + m0 * b0 - 2.0 * f0 * m0 * b0)
+    return _closed_form(tables[0, s0, WIN], tables[0, s0, TIE], tables[1, s1, WIN],
+                        tables[1, s1, TIE], tables[2, s2, WIN], tables[2, s2, TIE], params, opponents)
 
 
 @njit(cache=True, inline="always")
-def _closed_form(f0, f1, m0, m1, b0, b1, params, opponents, swept, two_of_three):
-    """:func:`_closed_form_ev` from each row's win and tie chances, and the chances of winning
-    all three rows against an opponent and at least two of them."""
+def _closed_form(f0, f1, m0, m1, b0, b1, params, opponents):
+    """:func:`_closed_form_ev` from each row's win and tie chances."""
     game = params[S.P_GAME]
     if game == S.GAME_MATCH:
         points = _power(f0, opponents) + _power(m0, opponents) + _power(b0, opponents)
         if opponents + 1 >= params[S.P_MATCH_SWEEP_FROM]:
-            points += _power(swept, opponents)
+            points += _power(f0 * m0 * b0, opponents)
         return points
     stake = params[S.P_POOL_STAKE]
     if game == S.GAME_POOL:
         share = (_power(f0 + 0.5 * f1, opponents) + _power(m0 + 0.5 * m1, opponents)
                  + _power(b0 + 0.5 * b1, opponents))
         return share * stake * (opponents + 1) / 3.0
+    two_of_three = f0 * m0 + f0 * b0 + m0 * b0 - 2.0 * f0 * m0 * b0
     return _power(two_of_three, opponents) * (opponents + 1)
 
 
@@ -182,9 +180,7 @@ def removal_value(kind, s0, s1, s2, tables, removal, scratch, values, params, op
     m0, m1, m2, mg = row_entry(1, s1, tables, removal, scratch)
     b0, b1, b2, bg = row_entry(2, s2, tables, removal, scratch)
     if kind == CLOSED_FORM:
-        swept = sweep_chances(removal, f0, m0, b0, f2, m2, b2)[0]
-        return _closed_form(f0, f1, m0, m1, b0, b1, params, opponents, swept,
-                            two_of_three_chance(removal, f0, m0, b0))
+        return _closed_form(f0, f1, m0, m1, b0, b1, params, opponents)
     if kind == ROWS_ONLY:
         return (fg + mg + bg) * opponents
     home, field = home_run_terms(params, tables, opponents)
