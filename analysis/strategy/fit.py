@@ -246,19 +246,17 @@ def save_strategy(path, row_mass, surrender_rate, rules, players, history, hands
     edges, copula, as :func:`fit_removal` gives it) the card-removal model too."""
     path = strategy_file(path)
     arrays = {"row_mass": row_mass, "surrender_rate": np.float64(surrender_rate)}
+    extra = {}
     if removal is not None:
-        arrays.update(zip(REMOVAL_KEYS, removal))
-        if len(removal) > 3 and removal[3] is not None:
-            arrays[COPULA_KEY] = removal[3]
+        gamma, xmean, edges, copula = removal
+        arrays.update(zip(REMOVAL_KEYS, (gamma, xmean, edges)), **{COPULA_KEY: copula})
+        extra = {"card_removal": {
+            "rounds": len(removal_history), "tables_per_round": removal_tables,
+            "bins": int(gamma.shape[1]), "features": int(gamma.shape[2]),
+            "change_per_round": list(removal_history), "copula_grid": int(copula.shape[1] - 1),
+            "method": "bin masses linear in the hand's features, by rounds of self-play "
+                      "(sapsam.strategy.fit.fit_removal)"}}
     write_npz(path, **arrays)
-    extra = {} if removal is None else {
-        "card_removal": {"rounds": len(removal_history), "tables_per_round": removal_tables,
-                         "bins": int(removal[0].shape[1]), "features": int(removal[0].shape[2]),
-                         "change_per_round": list(removal_history),
-                         **({"copula_grid": int(removal[3].shape[1] - 1)}
-                            if len(removal) > 3 and removal[3] is not None else {}),
-                         "method": "bin masses linear in the hand's features, by rounds of "
-                                   "self-play (sapsam.strategy.fit.fit_removal)"}}
     manifest = provenance(
         ruleset=rules.id, ruleset_digest=rules.digest(), players=players,
         surrender_rate=surrender_rate,
