@@ -7,6 +7,7 @@ it).  The 13-card game's kernels are named here; every other game's come from th
 from sapsam.games import GAMES
 
 HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
+OTHER = "Ah Kh Qs Jd Tc 9d 8c 7h 6s 6d 4c 3h 2s"  # criss-cross: the player's other hand
 
 
 def warm(progress=None, one_hand=False):
@@ -31,7 +32,8 @@ def warm(progress=None, one_hand=False):
         # two kernels: valued opponents' (the search alone) and any other's (greedy, random,
         # a low middle: sapsam.kernels.policies.search_mode)
         lambda: (best_setting(HAND, "standard", 4, "fitted", samples=200),
-                 best_setting(HAND, "standard", 4, "greedy", samples=20)),
+                 best_setting(HAND, "standard", 4, "greedy", samples=20),
+                 best_setting(HAND, "criss-cross", 2, "fitted", samples=20, other=OTHER)),
         lambda: policy_gaps("standard", 4, ("greedy", "balanced"), tables=50),
         lambda: derive("standard", 4, hands=200),
         lambda: fit_equilibrium("basic", 2, iterations=1, hands=200),
@@ -53,10 +55,11 @@ def warm(progress=None, one_hand=False):
 def best_kernels():
     """What ``best`` and the commands built on its sampler (``review``, ``exploit``, a house
     way's hand, matches) compile whatever the opponents: the sampler, their decisions compiled
-    into it; which of its routes, :func:`sapsam.measure.best.sampler_search` says."""
-    from sapsam.kernels import montecarlo
+    into it (which of its routes, :func:`sapsam.measure.best.sampler_search` says), and
+    criss-cross's exact field."""
+    from sapsam.kernels import crossed, montecarlo
 
-    return (montecarlo.sample_block,)
+    return montecarlo.sample_block, crossed.crossed_field
 
 
 def simulate_kernels():

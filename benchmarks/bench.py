@@ -386,8 +386,27 @@ def best(context):
         return []
     threads = max(thread_counts(1, 2))
     seconds = context.time(lambda: best_setting(hand, "standard", 4, "fitted", n, seed=SEED), threads)
-    return [time_row(f"best setting of one hand, {n:,} sampled tables (fitted)", threads, seconds, 1,
+    rows = [time_row(f"best setting of one hand, {n:,} sampled tables (fitted)", threads, seconds, 1,
                      "s/hand", 1, 0.25)]
+    # criss-cross: the fit plays each player's exact field (sapsam.kernels.crossed), computed
+    # once for the opponent and once for the hand's own player
+    from sapsam.game.ruleset_files import load_ruleset
+    from sapsam.strategy.registry import make_policy
+
+    rules = load_ruleset("criss-cross")
+    policy = make_policy("fitted", rules, 2)
+    other = "Ah Kh Qs Jd Tc 9d 8c 7h 6s 6d 4c 3h 2s"
+    cards = np.arange(26, dtype=np.uint8)
+    if policy.exact:
+        policy.crossed(rules, cards)  # warm-up
+        seconds = context.time(lambda: policy.crossed(rules, cards), 1)
+        rows.append(time_row(f"criss-cross exact field, one player ({policy.exact[0]} splits, "
+                             f"{policy.exact[1]} rounds)", 1, seconds, 1, "s/player", 1))
+    best_setting(hand, rules, 2, "fitted", 200, seed=SEED, other=other)  # warm-up
+    seconds = context.time(lambda: best_setting(hand, rules, 2, "fitted", n, seed=SEED, other=other), threads)
+    rows.append(time_row(f"best setting in criss-cross, {n:,} sampled deals (fitted, exact field)", threads,
+                         seconds, 1, "s/hand", 1))
+    return rows
 
 
 def _yardstick_kernel():

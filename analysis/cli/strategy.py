@@ -46,6 +46,10 @@ _POLICY = click.Choice(POLICY_NAMES)
               help="Features of a hand the card-removal model reads: its rank counts and longest "
                    "suits (16), and which ranks it holds two, three or four times and the suits' "
                    "powers too (61).")
+@click.option("--exact-field", "exact_splits", type=click.IntRange(0, 100_000), default=None,
+              help="Criss-cross: deal each side's 26 cards this many ways to value a player's "
+                   "settings against the opponent's exact field (0: the fitted field)  [default: "
+                   "512 where rows pay their unit alone, else none]")
 @seed_option()
 @click.option("--out", type=OutputFile(), default=None,
               help="Strategy file, ending in .npz [default: <ruleset>-<players>p.npz in your "
@@ -54,7 +58,7 @@ _POLICY = click.Choice(POLICY_NAMES)
 @quiet_option()
 @reports_bad_input
 def fit_command(ruleset, players, iterations, hands, seed, removal_rounds, removal_tables, removal_features,
-                out, resume, fresh, quiet):
+                exact_splits, out, resume, fresh, quiet):
     """Fit a strategy by blended iterated best response and store it with a manifest.
 
     The field's rows are fitted first, then a card-removal model (how the field changes with
@@ -84,11 +88,13 @@ def fit_command(ruleset, players, iterations, hands, seed, removal_rounds, remov
         manifest = fit_and_save(rules, players, path, resume=resume, fresh=fresh,
                                 iterations=iterations, hands=hands, seed=seed,
                                 removal_rounds=removal_rounds, removal_tables=removal_tables,
-                                removal_features=int(removal_features),
+                                removal_features=int(removal_features), exact_splits=exact_splits,
                                 progress=(lambda it, change: task(it)) if task else None,
                                 removal_progress=(lambda it, change: removal(it)) if removal else None)
     model = manifest.get("card_removal")
     extra = f", card removal in {model['rounds']} rounds" if model else ""
+    exact = manifest.get("exact_field")
+    extra += f", an exact field of {exact['splits']} splits" if exact else ""
     click.echo(f"fitted {manifest['ruleset']} with {players} players: {manifest['iterations']} "
                f"iterations, last CDF change {manifest['cdf_change_per_iteration'][-1]:.4f}{extra}, "
                f"{manifest['seconds']} s\nwrote {path} and {path.with_suffix('.json')}")

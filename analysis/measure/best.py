@@ -162,6 +162,7 @@ def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=
     stream = Stream(seed, "opponents")
     policy = opponents if isinstance(opponents, Policy) else make_policy(opponents, rules,
                                                                           players, strategy)
+    policy = policy.crossed(rules, unseen, players) if rules.hands == 2 else policy  # once, not per round
     cands = candidates(cards, rules, extra)
     scale = points_scale(rules)
     n = len(cands)
@@ -255,6 +256,8 @@ def simulate(cards, rules, players, policy, cands, samples, stream, first_block=
     if len(unseen) < 13 * (table - 1) or np.intersect1d(unseen, cards).size:
         raise ValueError(f"the opponents need {13 * (table - 1)} unseen cards outside the hand")
     bank = players - 1 if rules.scoring.game == Game.BANK else -1
+    if rules.hands == 2:  # the opponent holds the unseen cards: its play (Policy.crossed)
+        policy = policy.crossed(rules, unseen, players)
     blocks = -(-samples // BLOCK)
     stream = stream if isinstance(stream, Stream) else Stream(stream, "opponents")
     points = np.zeros((len(cands), samples), np.int64)

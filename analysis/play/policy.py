@@ -7,15 +7,17 @@ ruleset) and the per-row points of ``balanced`` (row percentiles) and ``houseway
 """
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import combinations_with_replacement
 from math import comb
 
 import numpy as np
 
+from sapsam.kernels import crossed as _kc
 from sapsam.kernels import policies as _kp
 from sapsam.kernels import removal as _kr
+from sapsam.kernels import settle as _S
 from sapsam.kernels import value as _kv
 from sapsam.kernels.evaluate import CARD_WEIGHT, FLUSH5, N_STRENGTHS, NONFLUSH5, RANK3_TABLE
 from sapsam.kernels.lowball import LOW_FLUSH5, LOW_NONFLUSH5
@@ -78,19 +80,44 @@ class Policy:
     source: str  # where the tables came from
     # table/fitted: its card-removal model (sapsam.kernels.removal.Removal; empty: none)
     removal: tuple = field(default_factory=_kr.no_removal)
+    # criss-cross fits: (splits, rounds, blend) of the exact field each player's hands are set
+    # against (crossed; sapsam.kernels.crossed), () for none
+    exact: tuple = ()
 
     @property
     def arrays(self):
         """The policy as the kernels take it (:class:`sapsam.kernels.policies.Policy`)."""
         return _kp.Policy(self.code, self.tables, self.points, self.removal)
 
+    def crossed(self, rules, cards, players=2):
+        """Criss-cross: this policy as it plays for the player holding ``cards`` (26): with an
+        exact field (:attr:`exact`), a ``table`` policy against that player's field
+        (:func:`sapsam.kernels.crossed.crossed_field`), which the kernels take as they take any
+        field; else itself."""
+        if not self.exact:
+            return self
+        cards = np.sort(np.asarray(cards, np.uint8))
+        if cards.shape != (26,):
+            raise ValueError(f"a criss-cross player holds 26 cards, got {cards.shape[0]}")
+        compiled = rules.compile()
+        splits, rounds, blend = self.exact
+        tables = _kc.crossed_field(cards, int(splits), int(rounds), float(blend), self.tables, self.points,
+                                   self.removal, compiled.params, compiled.naturals, rules.opposing_hands(players),
+                                   _kp.search_mode(*self.arrays, compiled.params))
+        return replace(self, tables=tables, removal=_kr.no_removal(), exact=(),
+                       source=f"{self.source}, against the exact field of its cards")
+
     @classmethod
-    def from_row_mass(cls, name, row_mass, rules, source, surrender_rate=0.0, removal=None):
+    def from_row_mass(cls, name, row_mass, rules, source, surrender_rate=0.0, removal=None, exact=()):
         """A ``table`` policy against a field whose rows have the strength distributions
         ``row_mass`` (float64 (3, N_STRENGTHS)), a share ``surrender_rate`` of it
         surrendering; with ``removal`` = (gamma, xmean, edges, copula), corrected for each hand's
         cards (:mod:`sapsam.kernels.removal`; under a low middle too, the middle's strengths its
-        lows), and with a copula (None: none) for the joint chances of a sweep."""
+        lows), and with a copula (None: none) for the joint chances of a sweep.
+
+        ``exact`` = (splits, rounds, blend) (criss-cross, rows that pay their unit alone): each
+        player's settings are valued against the exact field of the opponent's 26 cards,
+        played from this policy (:meth:`crossed`); (): the fitted field."""
         compiled = rules.compile()
         row_mass = np.ascontiguousarray(row_mass, np.float64)
         tables = _kv.ev_tables(row_mass, compiled.params, compiled.royalty, float(surrender_rate))
@@ -101,4 +128,24 @@ class Policy:
             model = _kr.removal_model(row_mass, np.ascontiguousarray(gamma, np.float64),
                                       np.ascontiguousarray(xmean, np.float64), _kr.bins_of_edges(edges),
                                       compiled.params, compiled.royalty, copula)
-        return cls(name, _kp.TABLE, tables, balanced_points(rules.low_middle), source, model)
+        if exact:
+            require_exact_field(rules, exact)
+            exact = (int(exact[0]), int(exact[1]), float(exact[2]))
+        return cls(name, _kp.TABLE, tables, balanced_points(rules.low_middle), source, model, tuple(exact))
+
+
+def require_exact_field(rules, exact):
+    """Refuse an exact field (:meth:`Policy.from_row_mass`) where it does not apply: it is for
+    two hands each (criss-cross) whose rows pay their unit alone (no royalties, naturals or
+    surrender), and ``exact`` = (splits, rounds, blend) must be 1 to 100,000 splits, 0 to
+    1,000 rounds and a blend in (0, 1]."""
+    if rules.hands != 2:
+        raise ValueError(f"an exact field is for two hands each (criss-cross); {rules.id} deals one")
+    compiled = rules.compile()
+    if compiled.royalty.any() or compiled.naturals.shape[0] or compiled.params[_S.P_SURRENDER_ALLOWED]:
+        raise ValueError(f"an exact field values rows that pay their unit alone; {rules.id} has royalties, "
+                         "naturals or surrender")
+    splits, rounds, blend = exact
+    if not (splits == int(splits) and 1 <= splits <= 100_000 and rounds == int(rounds) and 0 <= rounds <= 1000
+            and 0 < blend <= 1):
+        raise ValueError(f"an exact field is (splits 1-100,000, rounds 0-1,000, blend in (0, 1]), got {exact}")

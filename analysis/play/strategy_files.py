@@ -161,6 +161,26 @@ def load_removal(path):
     return gamma, xmean, edges, copula
 
 
+# criss-cross fits: (splits, rounds, blend) of the exact field each player's settings are valued
+# against (sapsam.play.policy.Policy.crossed; optional, absent: the fitted field)
+EXACT_FIELD_KEY = "exact_field"
+
+
+def load_exact_field(path):
+    """A strategy file's exact field (:data:`EXACT_FIELD_KEY`) as (splits, rounds, blend), ()
+    if it has none (:func:`sapsam.play.policy.require_exact_field` checks its values)."""
+    from sapsam.base.files import load_npz
+
+    data = load_npz(path, "strategy file (as 'sapsam fit' writes)", ("row_mass",))
+    if EXACT_FIELD_KEY not in data:
+        return ()
+    exact = data[EXACT_FIELD_KEY]
+    if exact.shape != (3,):
+        raise ValueError(f"{path}: {EXACT_FIELD_KEY} has shape {exact.shape}, expected (3,): splits, rounds "
+                         "and blend")
+    return tuple(exact.tolist())
+
+
 def manifest(path):
     """The JSON manifest beside a strategy file."""
     return json.loads(Path(path).with_suffix(".json").read_text())
@@ -186,4 +206,5 @@ def fitted_policy(rules, players, strategy=None):
             raise MissingStrategy(f"no fitted strategy for {rules.id} with {players} players; "
                                   f"run 'sapsam fit --rules {rules.id} --players {players}'")
     mass, rate = load_strategy(path)
-    return Policy.from_row_mass("fitted", mass, rules, str(path), rate, load_removal(path))
+    return Policy.from_row_mass("fitted", mass, rules, str(path), rate, load_removal(path),
+                                 load_exact_field(path))

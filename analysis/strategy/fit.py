@@ -35,7 +35,7 @@ from sapsam.kernels.evaluate import N_STRENGTHS
 from sapsam.play.deal import deal_sorted_hands
 from sapsam.play.policy import Policy, balanced_points
 from sapsam.play.seeds import CHUNKS, SCHEME, Stream
-from sapsam.play.strategy_files import COPULA_KEY, REMOVAL_KEYS
+from sapsam.play.strategy_files import COPULA_KEY, EXACT_FIELD_KEY, REMOVAL_KEYS
 
 
 def played_field(policy, rules, players, hands, stream):
@@ -240,13 +240,47 @@ def strategy_file(path):
     return path
 
 
+def exact_field_default(rules, splits=None):
+    """The exact field a fit of ``rules`` carries (:meth:`sapsam.play.policy.Policy.crossed`):
+    (splits, :data:`EXACT_ROUNDS`, :data:`EXACT_BLEND`).  By default (``splits`` None)
+    :data:`EXACT_SPLITS` where it applies (criss-cross, rows that pay their unit alone) and ()
+    elsewhere; 0 splits: (); any other number where it cannot apply is refused, saying why."""
+    from sapsam.play.policy import require_exact_field
+
+    if splits == 0:
+        return ()
+    exact = (splits or EXACT_SPLITS, EXACT_ROUNDS, EXACT_BLEND)
+    if splits is None:
+        try:
+            require_exact_field(rules, exact)
+        except ValueError:
+            return ()
+    require_exact_field(rules, exact)
+    return exact
+
+
+# Criss-cross's exact field: the opponent's and the player's 26 cards each dealt 512 ways, 12
+# rounds of iterated best response blended a quarter of the way.  Measured on 80 sides of 40
+# deals, the best response's held-out gain from the opponent's actual rows: 0.0011 +- 0.0011
+# units a hand (0.0105 for the fitted field; 256 splits 0.0040, 1,024 splits 0.0003; a best
+# response to the fitted play alone, no rounds, 0.033 in sapsam exploit), 0.18 s a player
+EXACT_SPLITS, EXACT_ROUNDS, EXACT_BLEND = 512, 12, 0.25
+
+
 def save_strategy(path, row_mass, surrender_rate, rules, players, history, hands, seed, seconds,
-                  removal=None, removal_history=(), removal_tables=0):
+                  removal=None, removal_history=(), removal_tables=0, exact=()):
     """Write a strategy file and its manifest, each atomically; with ``removal`` (gamma, xmean,
-    edges, copula, as :func:`fit_removal` gives it) the card-removal model too."""
+    edges, copula, as :func:`fit_removal` gives it) the card-removal model too, and with
+    ``exact`` (splits, rounds, blend) criss-cross's exact field."""
     path = strategy_file(path)
     arrays = {"row_mass": row_mass, "surrender_rate": np.float64(surrender_rate)}
     extra = {}
+    if exact:
+        arrays[EXACT_FIELD_KEY] = np.array(exact, np.float64)
+        extra["exact_field"] = {
+            "splits": exact[0], "rounds": exact[1], "blend": exact[2],
+            "method": "each player's settings valued against the opponent's 26 cards dealt and played, "
+                      "after rounds of iterated best response on that deal (sapsam.kernels.crossed)"}
     if removal is not None:
         gamma, xmean, edges, copula = removal
         arrays.update(zip(REMOVAL_KEYS, (gamma, xmean, edges)), **{COPULA_KEY: copula})
@@ -255,7 +289,7 @@ def save_strategy(path, row_mass, surrender_rate, rules, players, history, hands
             "bins": int(gamma.shape[1]), "features": int(gamma.shape[2]),
             "change_per_round": list(removal_history), "copula_grid": int(copula.shape[1] - 1),
             "method": "bin masses linear in the hand's features, by rounds of self-play "
-                      "(sapsam.strategy.fit.fit_removal)"}}
+                      "(sapsam.strategy.fit.fit_removal)"}, **extra}
     write_npz(path, **arrays)
     manifest = provenance(
         ruleset=rules.id, ruleset_digest=rules.digest(), players=players,
@@ -277,15 +311,18 @@ def default_strategy_path(rules_id, players):
 
 
 def fit_and_save(rules, players, path=None, resume=False, fresh=False, removal_rounds=4,
-                 removal_tables=None, removal_progress=None, removal_features=None, **options):
+                 removal_tables=None, removal_progress=None, removal_features=None, exact_splits=None,
+                 **options):
     """Fit and store; returns the manifest.  The field's rounds are checkpointed beside the
     strategy file (:func:`sapsam.base.files.checkpoint_beside`, removed at the end); ``resume``
     continues an interrupted fit, ``fresh`` discards its checkpoint.  Then
     ``removal_rounds`` rounds of :func:`fit_removal` of ``removal_tables`` tables each
     (default :func:`default_removal_tables`; a minute at most; 0 rounds: none), reading a
-    hand's first ``removal_features`` (default: all)."""
+    hand's first ``removal_features`` (default: all).  Criss-cross's exact field plays
+    ``exact_splits`` of each side's cards (:func:`exact_field_default`; 0: none)."""
     rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
     path = strategy_file(path or default_strategy_path(rules.id, players))
+    exact = exact_field_default(rules, exact_splits)
     checkpoint = checkpoint_beside(path)
     start = time.perf_counter()
     mass, rate, history = fit_equilibrium(rules, players, checkpoint=checkpoint, resume=resume,
@@ -298,7 +335,7 @@ def fit_and_save(rules, players, path=None, resume=False, fresh=False, removal_r
             progress=removal_progress, features=removal_features)
     manifest = save_strategy(path, mass, rate, rules, players, history, options.get("hands", 20000),
                              options.get("seed", 0), time.perf_counter() - start, removal,
-                             removal_history, tables)
+                             removal_history, tables, exact)
     checkpoint.unlink(missing_ok=True)
     return manifest
 
