@@ -87,8 +87,10 @@ notebooks: $(STAMP)
 SHIPPED := analysis/play/strategies
 strategies: warm
 	$(PY) -m sapsam.game.ruleset_files --tables | while read -r rules players; do \
+	    features=$$($(PY) -c "from sapsam.play.strategy_files import shipped_features as f; \
+	        print(f('$$rules', $$players))"); \
 	    $(VENV)/bin/sapsam fit --rules $$rules --players $$players --seed 1 --quiet \
-	        --fresh --out $(SHIPPED)/$$rules-$${players}p.npz || exit 1; done
+	        --removal-features $$features --fresh --out $(SHIPPED)/$$rules-$${players}p.npz || exit 1; done
 
 # The house ways every command plays (seed 0, shipped in the package; 3 players derive on
 # demand in seconds and are cached), their costs at 2 and 4 players, the price of simplicity

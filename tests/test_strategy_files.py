@@ -67,6 +67,9 @@ def test_every_named_ruleset_ships_a_fit_for_its_rules(players):
         assert (made["ruleset"], made["players"]) == (rid, players)
         assert made["ruleset_digest"] == rules.digest(), f"{path.name} is for older rules"
         assert files.find_strategy(rules, players) == path
+        # make strategies refits each with the features it reads (its manifest says which)
+        gamma = files.load_removal(path)[0]
+        assert files.shipped_features(rid, players) == gamma.shape[2] in (16, 61), path.name
 
 
 def test_a_named_ruleset_under_another_id_plays_its_shipped_fit(data, tmp_path):

@@ -181,6 +181,17 @@ def load_exact_field(path):
     return tuple(exact.tolist())
 
 
+def shipped_features(rules_id, players):
+    """How many features of a hand the shipped fit of a table reads (its manifest's
+    ``card_removal.features``: 16 for the fits of 2026-11-28 not refitted since, else 61), so
+    that ``make strategies`` refits each table as it was fitted; 61 where none is shipped."""
+    path = SHIPPED_STRATEGY_DIR / strategy_name(rules_id, players)
+    try:
+        return int(manifest(path).get("card_removal", {}).get("features", 61))
+    except (OSError, ValueError):
+        return 61
+
+
 def manifest(path):
     """The JSON manifest beside a strategy file."""
     return json.loads(Path(path).with_suffix(".json").read_text())
