@@ -144,7 +144,7 @@ ofc-strategies: warm
 	    rules=$${table%:*}; players=$${table#*:}; \
 	    $(OFC) improve --rules $$rules --players $$players --seed 1 --quiet \
 	        --out $(OFC_SHIPPED)/$$rules-$${players}p.json || exit 1; done
-	for table in ofc-pineapple:2 ofc-pineapple-progressive:2 ofc-classic:2; do \
+	for table in ofc-pineapple:2 ofc-pineapple:3 ofc-pineapple-progressive:2 ofc-classic:2; do \
 	    rules=$${table%:*}; players=$${table#*:}; \
 	    $(OFC) learn --rules $$rules --players $$players --rounds 12 --hands 30000 --seed 1 --quiet \
 	        --out $(OFC_SHIPPED)/learned-$$rules-$${players}p.json || exit 1; done
@@ -167,6 +167,8 @@ ofc: warm
 	    > results/ofc/ofc-pineapple-progressive-learned-duel-improved.json
 	$(OFC) duel learned improved --rules ofc-classic --hands 10000 --seed 1 --json --quiet \
 	    > results/ofc/ofc-classic-learned-duel-improved.json
+	$(OFC) duel learned improved --players 3 --hands 10000 --seed 1 --json --quiet \
+	    > results/ofc/ofc-pineapple-3p-learned-duel-improved.json
 
 # The exploitability of every shipped fit (results/exploit/, hours on 2 cores): heads-up
 # two-four, the one with a published peer, on 2,000 deals, `standard` at 4 players and

@@ -235,7 +235,8 @@ def run(*args):
     (("ofc", "duel", "learned", "nobody"), "unknown OFC policy 'nobody'"),
     (("ofc", "duel", "learned", "improved", "--rules", "ofc-nowhere"), "ofc-nowhere"),
     (("ofc", "learn", "--rules", "ofc-nowhere"), "ofc-nowhere"),
-    (("ofc", "simulate", "--seats", "learned,improved,improved"), "no learned OFC strategy for ofc-pineapple at 3"),
+    (("ofc", "simulate", "--rules", "ofc-pineapple-progressive", "--seats", "learned,learned,learned"),
+     "no learned OFC strategy for ofc-pineapple-progressive at 3"),
 ])
 def test_bad_input_is_one_line_and_status_2(args, message, tmp_path, monkeypatch):
     monkeypatch.setenv("SAPSAM_DATA", str(tmp_path))
