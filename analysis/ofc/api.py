@@ -135,12 +135,14 @@ class OfcSimulation:
                          ignore_index=True)
 
 
-def simulate(rules=RULES, seats=("heuristic", "heuristic"), hands=5000, seed=1, *, out=None,
+def simulate(rules=RULES, seats=None, hands=5000, seed=1, *, out=None,
              resume=False, fresh=False):
-    """Play hands between ``seats`` (a policy a player: random, heuristic, rollout or
-    improved), Fantasyland carried from hand to hand, under each of ``rules`` (an id or a
-    list, each on the same decks).  With ``out``, the result and its provenance are written
-    there as JSON and finished hands checkpointed beside it (``resume``, ``fresh``).
+    """Play hands between ``seats`` (a policy a player: random, heuristic, rollout, improved
+    or learned; default two of the strongest shipped for every ruleset,
+    :func:`sapsam.ofc.measure.simulate.default_seats`), Fantasyland carried from hand to hand,
+    under each of ``rules`` (an id or a list, each on the same decks).  With ``out``, the
+    result and its provenance are written there as JSON and finished hands checkpointed beside
+    it (``resume``, ``fresh``).
 
     >>> import sapsam
     >>> sapsam.ofc.simulate(hands=50).to_frame()["seat"].tolist()
@@ -149,14 +151,14 @@ def simulate(rules=RULES, seats=("heuristic", "heuristic"), hands=5000, seed=1, 
     from contextlib import nullcontext
 
     from sapsam.base.files import checkpoint_beside, lock_beside, provenance, write_json
-    from sapsam.ofc.measure.simulate import simulate_ofc, table_rules
+    from sapsam.ofc.measure.simulate import default_seats, simulate_ofc, table_rules
 
     if resume and fresh:
         raise ValueError("resume continues a checkpoint and fresh discards it: give one")
     if (resume or fresh) and not out:
         raise ValueError("resume and fresh need out: the checkpoint lives beside the result file")
-    names = (seats,) if isinstance(seats, str) else tuple(seats)
     ids = [rules] if isinstance(rules, str) else list(rules)
+    names = default_seats(ids) if seats is None else (seats,) if isinstance(seats, str) else tuple(seats)
     loaded = table_rules(ids, names, f"rules {ids}")
 
     def checkpoint(r):  # one a ruleset, beside the result file

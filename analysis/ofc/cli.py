@@ -219,9 +219,10 @@ def _dropped(result):
 @ofc_command.command("simulate")
 @click.option("--rules", "rulesets", default="ofc-pineapple", show_default=True,
               help="OFC rulesets, comma-separated: each plays the same decks (a paired comparison).")
-@click.option("--seats", default="heuristic,heuristic", show_default=True,
+@click.option("--seats", default=None,
               help="A policy per player, comma-separated: random, heuristic, rollout, improved or learned "
-                   "(2 or 3).")
+                   "(2 or 3)  [default: two of learned where its weights are shipped for every ruleset, "
+                   "else improved, else heuristic]")
 @click.option("--hands", type=click.IntRange(1, 10**8), default=5000, show_default=True)
 @seed_option(1)
 @json_option()
@@ -241,11 +242,11 @@ def simulate_command(rulesets, seats, hands, seed, as_json, out, resume, fresh, 
 
     from sapsam.base.files import checkpoint_beside, lock_beside, provenance, write_json
     from sapsam.base.progress import Progress
-    from sapsam.ofc.measure.simulate import simulate_ofc, table_rules
+    from sapsam.ofc.measure.simulate import default_seats, simulate_ofc, table_rules
 
     resume_or_fresh(resume, fresh, out)
-    names = tuple(s.strip() for s in seats.split(","))
     ids = [r.strip() for r in rulesets.split(",")]
+    names = tuple(s.strip() for s in seats.split(",")) if seats else default_seats(ids)
     rules = table_rules(ids, names, f"--rules {rulesets!r}")
     quiet = quiet or as_json
     _notice(quiet)

@@ -278,3 +278,14 @@ def test_place_rolls_out_with_the_learned_policy():
     alone = rank_placements(*args, samples=32, race=False, policy="learned", share=False)
     assert shared.policy == "learned" and len(shared.table) == 27  # 3 discards x 9 rows, every one legal
     assert_frame_equal(shared.table, alone.table)
+
+
+def test_a_simulation_seats_the_strongest_policy_shipped_unless_told():
+    """Issue 38 item 3: learned by default where its weights are shipped for every ruleset at
+    the table size, else improved, else the heuristic."""
+    from sapsam.ofc.measure.simulate import default_seats
+
+    assert default_seats(["ofc-pineapple"]) == ("learned", "learned")
+    assert default_seats(["ofc-pineapple"], 3) == ("learned",) * 3
+    assert default_seats(["ofc-pineapple-progressive"], 3) == ("heuristic",) * 3
+

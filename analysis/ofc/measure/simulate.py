@@ -91,6 +91,17 @@ def _difference(sum_a, squares_a, n_a, sum_b, squares_b, n_b):
     return float(mean_a - mean_b), float(Z95 * np.sqrt(var_a / n_a + var_b / n_b))
 
 
+def default_seats(ids, players=2):
+    """The seats a simulation plays when none are named: ``players`` of the strongest policy
+    whose weights are shipped for every ruleset of ``ids`` at that table size (learned, else
+    improved, else heuristic; :func:`sapsam.ofc.measure.place.rollout_policy`)."""
+    from sapsam.ofc.measure.place import rollout_policy
+
+    order = ("heuristic", "improved", "learned")
+    strongest = min(order.index(rollout_policy(load_ofc_rules(r), players)) for r in ids)
+    return (order[strongest],) * players
+
+
 def table_rules(ids, names, given=None):
     """The rulesets ``ids`` loaded for a table of the policies ``names``, checked as a
     simulation needs them: every policy known, each ruleset named once and dealt to this many
