@@ -109,12 +109,18 @@ def check_strategy(path, rules, players):
                          f"players{changed}, not {rules.id} with {players} players")
 
 
-def load_strategy(path):
-    """A strategy file's per-row strength distribution (float64 (3, N_STRENGTHS)) and the
-    share of the field that surrenders (0 for files without it)."""
+def _read(path):
+    """A strategy file's arrays (read whole; a clear error if it cannot be)."""
     from sapsam.base.files import load_npz
 
-    data = load_npz(path, "strategy file (as 'sapsam fit' writes)", ("row_mass",))
+    return load_npz(path, "strategy file (as 'sapsam fit' writes)", ("row_mass",))
+
+
+def load_strategy(path, data=None):
+    """A strategy file's per-row strength distribution (float64 (3, N_STRENGTHS)) and the
+    share of the field that surrenders (0 for files without it); ``data``: its arrays, if
+    already read."""
+    data = _read(path) if data is None else data
     mass = data["row_mass"]
     rate = float(data["surrender_rate"]) if "surrender_rate" in data else 0.0
     if mass.shape != (3, N_STRENGTHS):
@@ -128,15 +134,14 @@ REMOVAL_KEYS = ("removal_gamma", "removal_xmean", "removal_edges")
 COPULA_KEY = "removal_copula"
 
 
-def load_removal(path):
+def load_removal(path, data=None):
     """A strategy file's card-removal model (:mod:`sapsam.kernels.removal`) as
     :meth:`sapsam.play.policy.Policy.from_row_mass` takes it, (gamma, xmean, edges, copula), or
     None if it has none (a fit under a low middle, or an older file); copula None if the file
     has none."""
-    from sapsam.base.files import load_npz
     from sapsam.kernels.removal import BASE_FEATURES, N_BINS, N_FEATURES, N_GRID
 
-    data = load_npz(path, "strategy file (as 'sapsam fit' writes)", ("row_mass",))
+    data = _read(path) if data is None else data
     if not all(key in data for key in REMOVAL_KEYS):
         return None
     gamma, xmean, edges = (data[key] for key in REMOVAL_KEYS)
@@ -166,12 +171,10 @@ def load_removal(path):
 EXACT_FIELD_KEY = "exact_field"
 
 
-def load_exact_field(path):
+def load_exact_field(path, data=None):
     """A strategy file's exact field (:data:`EXACT_FIELD_KEY`) as (splits, rounds, blend), ()
     if it has none (:func:`sapsam.play.policy.require_exact_field` checks its values)."""
-    from sapsam.base.files import load_npz
-
-    data = load_npz(path, "strategy file (as 'sapsam fit' writes)", ("row_mass",))
+    data = _read(path) if data is None else data
     if EXACT_FIELD_KEY not in data:
         return ()
     exact = data[EXACT_FIELD_KEY]
@@ -216,6 +219,7 @@ def fitted_policy(rules, players, strategy=None):
         if path is None:
             raise MissingStrategy(f"no fitted strategy for {rules.id} with {players} players; "
                                   f"run 'sapsam fit --rules {rules.id} --players {players}'")
-    mass, rate = load_strategy(path)
-    return Policy.from_row_mass("fitted", mass, rules, str(path), rate, load_removal(path),
-                                 load_exact_field(path))
+    data = _read(path)  # once, for its three parts
+    mass, rate = load_strategy(path, data)
+    return Policy.from_row_mass("fitted", mass, rules, str(path), rate, load_removal(path, data),
+                                 load_exact_field(path, data))

@@ -250,12 +250,12 @@ def exact_field_default(rules, splits=None):
     if splits == 0:
         return ()
     exact = (splits or EXACT_SPLITS, EXACT_ROUNDS, EXACT_BLEND)
-    if splits is None:
-        try:
-            require_exact_field(rules, exact)
-        except ValueError:
+    try:
+        require_exact_field(rules, exact)
+    except ValueError:
+        if splits is None:  # the default: none where it does not apply
             return ()
-    require_exact_field(rules, exact)
+        raise
     return exact
 
 
