@@ -58,7 +58,7 @@ GAMES = (
          routes="sapsam.ofc.web:router", kernels="sapsam.ofc.measure.compile:compiled_kernels",
          warm="sapsam.ofc.measure.compile:warm", page="sapsam.ofc.web:page", rulebook="rules.md"),
     Game("paigow_poker", "Pai Gow Poker", commands="sapsam.paigow_poker.cli:paigow_poker_command",
-         routes="sapsam.paigow_poker.web:router", kernels="sapsam.paigow_poker.measure:compiled_kernels",
-         warm="sapsam.paigow_poker.measure:warm", page="sapsam.paigow_poker.web:page",
+         routes="sapsam.paigow_poker.web:router", kernels="sapsam.paigow_poker.measure.exact:compiled_kernels",
+         warm="sapsam.paigow_poker.measure.exact:warm", page="sapsam.paigow_poker.web:page",
          rulebook="rules.md"),
 )

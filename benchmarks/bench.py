@@ -485,7 +485,7 @@ def paigow_poker(context):
     cards left (the house way's table read from the cache; the warm-up builds it if it is not
     there, minutes), and the house way against itself, a million deals both ways round."""
     from sapsam.paigow_poker.game import Rules, parse_hand
-    from sapsam.paigow_poker.measure import house_edge, rank_settings
+    from sapsam.paigow_poker.measure.exact import house_edge, rank_settings
     from sapsam.paigow_poker.strategy import house_way
 
     rules, way = Rules(), house_way("foxwoods")

@@ -384,9 +384,9 @@ def test_paigow_poker_ranked_exactly_with_the_house_way_marked(server, browser):
 
 
 def test_paigow_poker_strategy_chart_shipped(server, browser):
-    """The Pai Gow Poker tab's strategy chart: the shipped run's cost and best play per house
-    way as the API gives them, its departures, and its figure drawn; banking shows the
-    banker's chart."""
+    """The Pai Gow Poker tab's strategy chart: the shipped best-play run's house edges and the
+    chart's cost and best play per house way as the API gives them, its departures, and its
+    figure drawn; banking shows the banker's side of each."""
     open_page(browser, server)
     by_id(browser, "tab-paigow_poker").click()
     for banking in (False, True):
@@ -404,6 +404,14 @@ def test_paigow_poker_strategy_chart_shipped(server, browser):
             assert row.text.startswith(w["house_way"]["name"])
             best = row.find_element(By.CSS_SELECTOR, "[data-testid=pgp-best-play]").text
             assert best == f"{100 * b['edge']:.3f}% ± {100 * b['half_width']:.3f}"
+        with urllib.request.urlopen(f"{server}/api/paigow-poker/best-play", timeout=60) as response:
+            run = json.loads(response.read())
+        edges = wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid=pgp-best-play-edge]"))
+        assert len(edges) == len(run["house_ways"]) == 3
+        for row, w in zip(edges, run["house_ways"]):
+            r = w["rows"][int(banking)]
+            assert row.text.startswith(w["house_way"]["name"])
+            assert f"{100 * r['edge']:.3f}% ± {100 * r['half_width']:.3f}" in row.text
         tables = browser.find_elements(By.CSS_SELECTOR, "[data-testid=pgp-chart-rows]")
         assert len(tables) == 3
         browser.execute_script("arguments[0].open = true", tables[0].find_element(By.XPATH, "./../.."))

@@ -8,7 +8,7 @@ on first use (PEP 562), so that importing the package loads no Numba.
 
 from importlib import import_module
 
-_API = ("best", "chart", "house_edge", "house_way_cost", "house_ways", "side_bets", "PaiGowPokerBest")
+_API = ("best", "best_play", "chart", "house_edge", "house_way_cost", "house_ways", "side_bets", "PaiGowPokerBest")
 __all__ = list(_API)
 
 

@@ -157,6 +157,53 @@ def chart(house_way="foxwoods", hands=600, seed=0, banking=False, commission=0.0
     return answer
 
 
+def best_play(house_way="foxwoods", hands=200_000, exact_hands=500, pool=1_000_000, seed=0, commission=0.05,
+              edge_deals=100_000_000, out=None, resume=False, fresh=False):
+    """The best play's house edge against each house way, banking and not, to about a
+    hundredth of a point (``sapsam paigow-poker best-play``): the house way against itself
+    (as :func:`house_edge`) less the mean gain of each hand's best setting over the house way's,
+    from ``hands`` random hands valued against a pool of ``pool`` random dealer hands,
+    corrected by ``exact_hands`` other hands valued both that way and exactly
+    (:mod:`sapsam.paigow_poker.measure.best_play`).
+
+    Parameters
+    ----------
+    house_way : str
+        House ways' ids or .toml paths separated by commas, or ``"all"``.
+    hands, exact_hands, pool : int
+        About a millisecond a pooled hand and a tenth of a second an exact one, per house way.
+    out : path, optional
+        A JSON file to write the answer to; finished hands are checkpointed beside it, and
+        ``resume`` continues an interrupted run (``fresh`` discards its checkpoint).
+
+    Returns
+    -------
+    dict
+        Per house way (``house_ways``), ``rows`` not banking then banking: the house way's
+        edge (``house_way_edge``, its 95% ``house_way_half_width``), the best play's
+        (``edge``, ``half_width``), the mean ``gain`` (with its ``pooled_gain`` and
+        ``correction`` parts), all per unit bet; ``published``: the figures beside Foxwoods.
+    """
+    from contextlib import nullcontext
+
+    from sapsam.base.files import checkpoint_beside, lock_beside, write_json
+    from sapsam.paigow_poker.game import Rules
+    from sapsam.paigow_poker.output.best_play import best_play_answer
+    from sapsam.paigow_poker.output.departures import house_way_names
+
+    if out is None and (resume or fresh):
+        raise ValueError("resume and fresh need out: the checkpoint lives beside the result file")
+    ways = house_way_names(house_way)
+    with lock_beside(out) if out is not None else nullcontext():
+        answer = best_play_answer(ways, Rules(commission=commission), hands, exact_hands, pool, seed, None,
+                                  edge_deals, None, checkpoint_beside(out) if out is not None else None,
+                                  resume, fresh)
+        if out is not None:
+            write_json(out, answer)
+            checkpoint_beside(out).unlink(missing_ok=True)
+    return answer
+
+
 def side_bets():
     """The side bets' pay tables, every bonus hand's exact count over all 154,143,080 hands
     and each table's house edge (``sapsam paigow-poker side-bets``): a dict."""

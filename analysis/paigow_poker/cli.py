@@ -1,16 +1,21 @@
 """``sapsam paigow-poker``: Pai Gow Poker against a casino's house way, exactly (best, edge,
-cost, chart, side-bets, house-ways)."""
+cost, chart, best-play, side-bets, house-ways)."""
 
 import json
 
 import click
 
 from sapsam.cli.common import (
+    OutputFile,
     OutputFolder,
     compile_notice,
     console,
     json_option,
+    quiet_option,
     reports_bad_input,
+    resumable,
+    resume_options,
+    resume_or_fresh,
     table,
     wide,
 )
@@ -42,7 +47,7 @@ def best_command(cards, way, banking, commission, wheel, deck, as_json):
     CARDS are seven cards of the 53, the joker written Jk or joker: "Jk As Kd Th 9c 3s 2d".
     """
     from sapsam.paigow_poker.game import Rules, parse_deck, parse_hand
-    from sapsam.paigow_poker.measure import compiled_kernels, table_ready
+    from sapsam.paigow_poker.measure.exact import compiled_kernels, table_ready
     from sapsam.paigow_poker.output import best_answer
     from sapsam.paigow_poker.strategy import house_way
 
@@ -91,7 +96,7 @@ def edge_command(way, deals, seed, commission, wheel, as_json):
     """The house way against itself, banking or not: win, push, loss and the house edge with
     a 95% confidence interval, the published exact figures beside them."""
     from sapsam.paigow_poker.game import Rules
-    from sapsam.paigow_poker.measure import compiled_kernels, table_ready
+    from sapsam.paigow_poker.measure.exact import compiled_kernels, table_ready
     from sapsam.paigow_poker.output import edge_answer
     from sapsam.paigow_poker.strategy import house_way
 
@@ -136,7 +141,7 @@ def cost_command(way, hands, seed, banking, commission, as_json):
     """What setting by the house way gives up against the best setting, over random hands:
     the mean per unit bet with a 95% interval, how often the best play departs, by pattern."""
     from sapsam.paigow_poker.game import Rules
-    from sapsam.paigow_poker.measure import compiled_kernels, table_ready
+    from sapsam.paigow_poker.measure.exact import compiled_kernels, table_ready
     from sapsam.paigow_poker.output import gap_answer
     from sapsam.paigow_poker.strategy import house_way
 
@@ -187,7 +192,7 @@ def chart_command(ways, hands, seed, banking, commission, out, deck, edge_deals,
     house edge of the best play against each house way (the house way against itself less
     the cost per hand), the published figures beside."""
     from sapsam.paigow_poker.game import Rules
-    from sapsam.paigow_poker.measure import compiled_kernels, table_ready
+    from sapsam.paigow_poker.measure.exact import compiled_kernels, table_ready
     from sapsam.paigow_poker.output.chart_files import best_play_lines, write_chart
     from sapsam.paigow_poker.output.departures import chart_answer, house_way_names, parse_chart_deck
 
@@ -240,6 +245,98 @@ def chart_command(ways, hands, seed, banking, commission, out, deck, edge_deals,
                   "intervals; the best play's: the house way's less the cost per hand):")
         for line in lines:
             con.print(f"  {line}")
+
+
+@paigow_poker_command.command("best-play")
+@click.option("--house-way", "ways", default="foxwoods", show_default=True,
+              help="House ways, comma-separated (foxwoods, canterbury-park, harrahs-reno, .toml "
+                   "files), or all.")
+@click.option("--hands", type=click.IntRange(2, 10**8), default=200_000, show_default=True,
+              help="Random hands valued against the pool of dealer hands (about a millisecond each).")
+@click.option("--exact-hands", type=click.IntRange(2, 10**6), default=500, show_default=True,
+              help="Other random hands valued exactly as well (about a tenth of a second each).")
+@click.option("--pool", type=click.IntRange(64, 10**8), default=1_000_000, show_default=True,
+              help="Random dealer hands the many hands are valued against.")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="The hands' and pool's seed.")
+@click.option("--commission", type=click.FloatRange(0, 1, max_open=True), default=0.05,
+              show_default=True, help="Taken from a winning bet, a fraction.")
+@click.option("--edge-deals", type=click.IntRange(1, 10**10), default=100_000_000, show_default=True,
+              help="Deals of the house way against itself (as edge).")
+@click.option("--deck", default=None, help="Deal every hand from these cards only (a check on a small "
+              "deck); all 53 by default.")
+@click.option("--out", type=OutputFile(), default=None,
+              help="Write the result with its provenance to this JSON file (and checkpoint finished "
+                   "hands beside it).")
+@resume_options
+@quiet_option()
+@json_option()
+@reports_bad_input
+def best_play_command(ways, hands, exact_hands, pool, seed, commission, edge_deals, deck, out, resume, fresh,
+                      quiet, as_json):
+    """The best play's house edge against each house way, banking and not, to about a hundredth
+    of a point: the house way against itself less the mean gain of each hand's best setting,
+    from many hands valued against a pool of dealer hands corrected by a few valued exactly.
+    With --out, finished hands are checkpointed: an interrupted run continues with --resume."""
+    from contextlib import nullcontext
+
+    from sapsam.base.files import checkpoint_beside, lock_beside, provenance, write_json
+    from sapsam.base.progress import Progress
+    from sapsam.paigow_poker.game import Rules
+    from sapsam.paigow_poker.measure.exact import compiled_kernels
+    from sapsam.paigow_poker.output.best_play import best_play_answer
+    from sapsam.paigow_poker.output.departures import house_way_names, parse_chart_deck
+
+    resume_or_fresh(resume, fresh, out)
+    chosen = house_way_names(ways)
+    cards = None if deck is None else parse_chart_deck(deck)
+    quiet = quiet or as_json
+    compile_notice(quiet, *compiled_kernels())
+    _tables_notice(chosen, quiet or cards is not None)
+    if out:
+        resumable()
+    lock = lock_beside(out) if out else nullcontext()
+    with lock, Progress(quiet) as bars:
+        answer = best_play_answer(chosen, Rules(commission=commission), hands, exact_hands, pool, seed, cards,
+                                  edge_deals, bars.task("hands", unit="chunks"),
+                                  checkpoint_beside(out) if out else None, resume, fresh)
+        if out:
+            write_json(out, {**answer, "provenance": provenance(house_ways=ways, hands=hands, seed=seed)})
+            checkpoint_beside(out).unlink(missing_ok=True)
+    if as_json:
+        click.echo(json.dumps(answer, indent=2))
+        return
+    con = console()
+    con.print(f"The best play against the house way, {100 * commission:g}% commission: {hands:,} hands "
+              f"against a pool of {pool:,} dealer hands, {exact_hands:,} more exactly (seed {seed}); 95% "
+              "intervals")
+    grid = table("house way", "player", ">house way", ">best play", ">gain")
+    for w in answer["house_ways"]:
+        for r in w["rows"]:
+            house = f"{100 * r['house_way_edge']:.4f}" + (" exact" if r["house_way_exact"]
+                                                        else f" ± {100 * r['house_way_half_width']:.4f}")
+            grid.add_row(w["house_way"]["name"], "banking" if r["banking"] else "not banking", house,
+                         f"{100 * r['edge']:.3f} ± {100 * r['half_width']:.3f}",
+                         f"{100 * r['gain']:.3f} ± {100 * r['gain_half_width']:.3f}")
+    p = answer["published"]
+    if p:
+        gain = p["house_way_edge"] - p["best_play_edge"]
+        grid.add_row("Foxwoods", "published", f"{100 * p['house_way_edge']:.4f} exact",
+                     f"about {100 * p['best_play_edge']:.2f}", f"{100 * gain:.2f}")
+    con.print(grid)
+    con.print("[dim]house edge in percent (the player's, not banking; the banker's, banking); gain: the "
+              "best setting over the house way's, points a hand[/dim]")
+    if p:
+        con.print(f"[dim]published: {p['best_play_source']}[/dim]")
+
+
+def _tables_notice(ways, quiet):
+    from sapsam.paigow_poker.game import Rules
+    from sapsam.paigow_poker.measure.exact import table_ready
+
+    for way in [] if quiet else ways:
+        if not table_ready(way, Rules()):
+            click.echo(f"setting all 154,143,080 hands by the {way.name} house way, once "
+                       "(a minute or two; about 460 MB in the cache folder)...", err=True)
 
 
 @paigow_poker_command.command("side-bets")

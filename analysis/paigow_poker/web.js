@@ -99,6 +99,26 @@ function renderPaiGowPokerChart(chart, banking) {
     el("figcaption", { text: "What each house way gives up against the best play, by hand (points a hand, 95% intervals)" })));
 }
 
+// the shipped best-play run: the best play's house edge against each house way, to ~0.01 points
+function renderPaiGowPokerBestPlay(run, banking) {
+  const rows = run.house_ways.map((w) => {
+    const r = w.rows.find((row) => row.banking === banking);
+    return el("tr", { "data-testid": "pgp-best-play-edge" },
+      el("td", { class: "left", text: w.house_way.name }),
+      el("td", { text: r.house_way_exact ? `${(100 * r.house_way_edge).toFixed(4)}% exact`
+        : `${(100 * r.house_way_edge).toFixed(4)}% ± ${(100 * r.house_way_half_width).toFixed(4)}` }),
+      el("td", { text: `${(100 * r.edge).toFixed(3)}% ± ${(100 * r.half_width).toFixed(3)}` }),
+      el("td", { text: `${(100 * r.gain).toFixed(3)} ± ${(100 * r.gain_half_width).toFixed(3)}` }));
+  });
+  return [el("h3", { text: "The best play's house edge" }),
+    pgpTable("pgp-best-play-table", ["house way", ">house way against itself", ">best play against it",
+      ">best play gains (points)"], rows),
+    el("p", { class: "note", text: `${run.hands.toLocaleString("en")} random hands valued against a pool of ` +
+      `${run.pool.toLocaleString("en")} dealer hands, corrected by ${run.exact_hands.toLocaleString("en")} ` +
+      `valued exactly (seed ${run.seed}; sapsam paigow-poker best-play), ${banking ? "banking" : "not banking"}, ` +
+      `${(100 * run.commission).toFixed(2)}% commission; ± a 95% interval.` })];
+}
+
 let pgpChartLoaded = false;
 
 async function loadPaiGowPokerChart(event) {
@@ -107,6 +127,8 @@ async function loadPaiGowPokerChart(event) {
   const banking = $("#pgp-chart-side").value === "true";
   try {
     renderPaiGowPokerChart(await api(`/api/paigow-poker/chart?banking=${banking}`), banking);
+    const run = await api("/api/paigow-poker/best-play").catch(() => null);  // a checkout without the run
+    if (run) $("#pgp-chart").prepend(...renderPaiGowPokerBestPlay(run, banking));
   } catch (error) {
     pgpChartLoaded = false;
     $("#pgp-chart").textContent = error.message;

@@ -74,6 +74,18 @@ def paigow_poker_chart(banking: Annotated[bool, BANKING] = False):
     return _shipped(banking)
 
 
+@router.get("/api/paigow-poker/best-play", summary="The best play's house edge against each shipped house "
+            "way, banking and not, to about a hundredth of a point (sapsam paigow-poker best-play --json of "
+            "the committed run)", responses=answers(404))
+def paigow_poker_best_play():
+    from sapsam.paigow_poker.output.chart_files import shipped_best_play_edge
+
+    answer = shipped_best_play_edge()
+    if answer is None:
+        raise HTTPException(404, "no best-play run ships")
+    return answer
+
+
 @lru_cache(maxsize=2)
 def _figure(banking):
     from sapsam.paigow_poker.output.chart_files import figure_png

@@ -45,6 +45,8 @@ PURPOSES = {
     "paigow-poker-edge": 17,  # Pai Gow Poker: the deals of the house way against itself (key: block)
     "paigow-poker-gap": 18,  # Pai Gow Poker: the hands whose best play is met with the house way's
     "ofc-learn": 19,  # OFC: a learned policy's self-play round (key: round; its features' fills: round, 1)
+    "paigow-poker-best": 20,  # Pai Gow Poker, the best play's edge: the dealer pool (key: 0, block),
+                              # the hands the pool values (key: 1), the hands valued exactly (key: 2)
 }
 
 SCHEME = 2  # this scheme's number: checkpoints record it, so no run resumes across schemes

@@ -10,9 +10,9 @@ import pytest
 import terminal
 
 import sapsam
-from sapsam.paigow_poker import measure
 from sapsam.paigow_poker.game import Rules, format_cards, parse_hand, tables
 from sapsam.paigow_poker.kernels.exact import set_hand
+from sapsam.paigow_poker.measure import exact as measure
 from sapsam.paigow_poker.strategy import house_way
 from tests.paigow_poker import reference as ref
 

@@ -12,7 +12,7 @@ import terminal
 
 import sapsam
 from sapsam.paigow_poker.game import Rules, parse_hand
-from sapsam.paigow_poker.measure import legal_settings
+from sapsam.paigow_poker.measure.exact import legal_settings
 from sapsam.paigow_poker.output import chart_files
 from sapsam.paigow_poker.output import departures as chart
 from sapsam.paigow_poker.strategy import house_way
@@ -162,7 +162,7 @@ def exact_on_small_deck(way, banking):
     house edges."""
     from itertools import combinations
 
-    from sapsam.paigow_poker.measure import house_setting_of
+    from sapsam.paigow_poker.measure.exact import house_setting_of
 
     rules, deck = Rules(), parse_hand(SMALL, 15, "deck").tolist()
     house = {h: house_setting_of(np.array(h, dtype=np.uint8), way, rules) for h in combinations(deck, 7)}

@@ -7,7 +7,7 @@ import pytest
 
 import sapsam
 from sapsam.paigow_poker.game import Rules
-from sapsam.paigow_poker.measure import N_HANDS, house_edge
+from sapsam.paigow_poker.measure.exact import N_HANDS, house_edge
 from sapsam.paigow_poker.output import published_edge
 from sapsam.paigow_poker.strategy import house_way
 

@@ -4,7 +4,7 @@ file, the key and what is allowed, and the setter plays the Foxwoods text's rule
 import pytest
 
 from sapsam.paigow_poker.game import Rules, format_cards, low_words, parse_hand
-from sapsam.paigow_poker.measure import house_setting_of
+from sapsam.paigow_poker.measure.exact import house_setting_of
 from sapsam.paigow_poker.strategy import HouseWayError, house_way, house_way_ids, read_house_way
 
 

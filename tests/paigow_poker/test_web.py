@@ -82,11 +82,22 @@ def test_the_shipped_chart_is_package_data():
 
     shipped = files("sapsam.paigow_poker").joinpath("shipped")
     assert sorted(p.name for p in shipped.iterdir() if p.name.endswith(".json")) == \
-        ["chart-banking.json", "chart.json"]
+        ["best-play.json", "chart-banking.json", "chart.json"]
     from sapsam.paigow_poker.output.chart_files import shipped
 
     assert shipped(False)["house_ways"][0]["house_way"]["id"] == "foxwoods"
     assert shipped(True)["banking"] is True
+
+def test_the_shipped_best_play_is_the_committed_run(client):
+    """The tab's best-play edges are package data: the committed best-play.json less its
+    provenance (a new run into results/paigow_poker without ``ship_charts`` fails here)."""
+    committed = json.loads((RESULTS / "best-play.json").read_text())
+    answer = client.get("/api/paigow-poker/best-play")
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {k: v for k, v in committed.items() if k != "provenance"}
+    assert [w["house_way"]["id"] for w in answer.json()["house_ways"]] == ["foxwoods", "canterbury-park",
+                                                                           "harrahs-reno"]
+
 
 def test_the_chart_route_refuses_a_bad_side(client):
     answer = client.get("/api/paigow-poker/chart?banking=sometimes")

@@ -2,7 +2,7 @@
 best --json``, the web API and :func:`sapsam.paigow_poker.best` share."""
 
 from sapsam.paigow_poker.game import Rules, format_cards, high_words, low_words, tables
-from sapsam.paigow_poker.measure import PUBLISHED_HOUSE_WAY, house_edge, rank_settings
+from sapsam.paigow_poker.measure.exact import PUBLISHED_HOUSE_WAY, house_edge, rank_settings
 from sapsam.paigow_poker.strategy import house_way, house_way_ids
 
 
@@ -64,7 +64,7 @@ def side_bets_answer(wheel_second=True):
     """Each shipped side bet's pay table with the exact count of every bonus hand over all
     154,143,080 hands, its return and the house edge (the published figure beside, if any)."""
     from sapsam.paigow_poker.game import pay_table, pay_table_ids
-    from sapsam.paigow_poker.measure import N_HANDS, bonus_counts_of_deck
+    from sapsam.paigow_poker.measure.exact import N_HANDS, bonus_counts_of_deck
 
     counts = bonus_counts_of_deck(Rules(wheel_second=wheel_second))
     tables_out = []
@@ -87,7 +87,7 @@ def gap_answer(way="foxwoods", hands=200, seed=0, commission=0.05, banking=False
     unit bet with its 95% half-width, how often the best play departs, and the same per
     pattern (a plain mean over the hands sampled)."""
     from sapsam.paigow_poker.game import format_cards
-    from sapsam.paigow_poker.measure import PATTERNS, sample_gaps
+    from sapsam.paigow_poker.measure.exact import PATTERNS, sample_gaps
 
     rules = Rules(commission=commission)
     chosen = house_way(way)

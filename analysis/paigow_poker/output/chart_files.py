@@ -197,7 +197,8 @@ def write_chart(answer, folder):
 
 
 # The committed charts ship as package data for the web tab: results/paigow_poker's chart.json
-# and chart-banking.json less every departing hand (the rows, groups and best play stay), in
+# and chart-banking.json less every departing hand (the rows, groups and best play stay), and
+# best-play.json less its provenance, in
 # the package's folder ``shipped`` (analysis/paigow_poker/shipped).  After a new run into results/paigow_poker:
 #   python -c "from sapsam.paigow_poker.output.chart_files import ship_charts; ship_charts()"
 # (tests/paigow_poker/test_chart.py holds the two to each other in a checkout).
@@ -223,22 +224,42 @@ def ship_charts(results="results/paigow_poker", package=None):
     package = Path(__file__).parent.parent / SHIPPED if package is None else Path(package)
     package.mkdir(parents=True, exist_ok=True)
     written = []
-    for name in ("chart.json", "chart-banking.json"):
+    for name in ("chart.json", "chart-banking.json", BEST_PLAY):
         source = Path(results) / name
         if source.is_file():
-            answer = shipped_chart(json.loads(source.read_text(encoding="utf-8")))
+            answer = json.loads(source.read_text(encoding="utf-8"))
+            answer = shipped_best_play(answer) if name == BEST_PLAY else shipped_chart(answer)
             write_atomic(package / name, json.dumps(answer, indent=1) + "\n")
             written.append(package / name)
     return written
 
 
+BEST_PLAY = "best-play.json"  # sapsam paigow-poker best-play's committed run
+
+
+def shipped_best_play(answer):
+    """The part of a best-play run (``best-play.json``) that the web tab shows: all but its
+    provenance."""
+    return {k: v for k, v in answer.items() if k != "provenance"}
+
+
+def shipped_best_play_edge():
+    """The shipped best-play run (:func:`shipped_best_play`), from the package data; None
+    where none ships."""
+    return _package_json(BEST_PLAY)
+
+
 def shipped(banking=False):
     """The shipped chart (:func:`shipped_chart` of the committed run), banking or not, from
     the package data; None where none ships."""
+    return _package_json("chart-banking.json" if banking else "chart.json")
+
+
+def _package_json(name):
     import json
     from importlib.resources import files
 
-    source = files("sapsam.paigow_poker").joinpath(SHIPPED, "chart-banking.json" if banking else "chart.json")
+    source = files("sapsam.paigow_poker").joinpath(SHIPPED, name)
     return json.loads(source.read_text(encoding="utf-8")) if source.is_file() else None
 
 

@@ -3,7 +3,7 @@ way, what each departure is worth, and what the house way costs against the best
 
 Random hands (seeded; the same hands as ``sapsam paigow-poker cost`` with the same seed) are
 each valued exactly, every setting against every dealer hand of the cards left
-(:func:`sapsam.paigow_poker.measure.rank_settings`).  A hand *departs* where the house way's
+(:func:`sapsam.paigow_poker.measure.exact.rank_settings`).  A hand *departs* where the house way's
 setting is worth strictly less than the best setting; its *cost* is the difference, per unit
 bet, an exact value.  Departures are grouped by the hand (its rank pattern, whether a straight
 or flush can be made, whether the joker is in it) and by what the best play does instead (the
@@ -18,7 +18,7 @@ the cost per hand.
 The best play against the house way (issue 40, part 3): its house edge is the house way's own
 (the house way against itself) less the mean cost per hand, since each hand's best setting is
 worth its house way setting plus its cost, exactly (:func:`best_play_edge`).  The house way's
-edge comes from ``sapsam paigow-poker edge``'s deals (:func:`sapsam.paigow_poker.measure.
+edge comes from ``sapsam paigow-poker edge``'s deals (:func:`sapsam.paigow_poker.measure.exact.
 house_edge`, the two samples independent, so the half-widths add in quadrature) or, on a small
 deck, from every hand of the deck exactly (:func:`house_edge_on_deck`).  Banking, both are the
 banker's: copies are the player's, the opponent sets by the house way.
@@ -32,7 +32,7 @@ import numpy as np
 
 from sapsam.paigow_poker.game import CATEGORY_NAMES, format_cards, high_words, low_words, tables
 from sapsam.paigow_poker.kernels.hands import JOKER, LOW_PAIR, N_CARDS
-from sapsam.paigow_poker.measure import pattern_of, rank_settings
+from sapsam.paigow_poker.measure.exact import pattern_of, rank_settings
 
 Z = 1.96
 
@@ -129,7 +129,7 @@ def depart(hand, way, rules, banking=False, deck=None):
 
 def sample_hands(hands, seed=0, deck=None):
     """``hands`` random hands of seven (ascending uint8) of ``deck`` (all 53 by default), the
-    same as :func:`sapsam.paigow_poker.measure.sample_gaps` deals with the same seed."""
+    same as :func:`sapsam.paigow_poker.measure.exact.sample_gaps` deals with the same seed."""
     from sapsam.play.seeds import Stream
 
     rng = Stream(seed, "paigow-poker-gap").generator()
@@ -226,7 +226,7 @@ def house_edge_on_deck(way, rules, deck, banking=False):
     house way (copies to the dealer, or to the player when ``banking``).  A dict: the house
     edge, its ``half_width`` 0 and the deals counted.  For checks: at most
     :data:`DECK_EDGE_HANDS` hands of seven (a deck of up to 17 cards)."""
-    from sapsam.paigow_poker.measure import house_setting_of
+    from sapsam.paigow_poker.measure.exact import house_setting_of
 
     deck = [int(c) for c in deck]
     if comb(len(deck), 7) > DECK_EDGE_HANDS:
@@ -253,9 +253,9 @@ def house_edge_on_deck(way, rules, deck, banking=False):
 def house_way_edge(way, rules, banking=False, deals=10_000_000, seed=0, deck=None):
     """The house way against itself, banking or not: a dict with the house edge, its 95%
     ``half_width``, the deals and whether it is ``exact``: sampled over ``deals`` deals of
-    the whole deck (:func:`sapsam.paigow_poker.measure.house_edge`), or exact on a small
+    the whole deck (:func:`sapsam.paigow_poker.measure.exact.house_edge`), or exact on a small
     ``deck`` (:func:`house_edge_on_deck`)."""
-    from sapsam.paigow_poker.measure import house_edge
+    from sapsam.paigow_poker.measure.exact import house_edge
 
     if deck is not None:
         return house_edge_on_deck(way, rules, deck, banking)

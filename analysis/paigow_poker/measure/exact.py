@@ -188,8 +188,9 @@ assert JOKER == N_CARDS - 1
 def compiled_kernels():
     """The Numba dispatchers ``sapsam paigow-poker`` compiles (the registry's ``kernels``)."""
     from sapsam.paigow_poker.kernels.hands import _joker_table
+    from sapsam.paigow_poker.kernels.pool import draw_pool, pool_gains
 
-    return [_joker_table, *best_kernels()]
+    return [_joker_table, *best_kernels(), draw_pool, pool_gains]
 
 
 def warm():
@@ -207,6 +208,10 @@ def warm():
     from sapsam.paigow_poker.kernels.montecarlo import house_against_house
 
     house_against_house(np.zeros(1, np.uint16), np.zeros(1, np.uint8), np.zeros(1, np.uint64), 0)
+    from sapsam.paigow_poker.kernels.pool import draw_pool, pool_gains
+
+    pool = draw_pool(np.array(deck, dtype=np.uint8), 1, house_way().arrays, scale, joker, np.zeros(2, np.uint64))
+    pool_gains(np.array([deck[:7]], dtype=np.uint8), *pool, house_way().arrays, scale, joker, 0.05)
 
 
 # the Wizard of Odds' exact count of the Foxwoods house way against itself, not banking (issue 40)
