@@ -10,11 +10,9 @@ HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
 OTHER = "Ah Kh Qs Jd Tc 9d 8c 7h 6s 6d 4c 3h 2s"  # criss-cross: the player's other hand
 
 
-def warm(progress=None, one_hand=False):
-    """Compile (or load) every kernel the commands use, on tiny runs of each analysis and
-    each game's own warm-up (``one_hand``: only those of settings, score and best, as the web
-    app's requests use).
-    ``progress(steps_done, steps)`` after each."""
+def steps(one_hand=False):
+    """The warm-up steps: (name, callable) tiny runs of each analysis, then each game's own
+    (``one_hand``: only those of settings, score and best, as the web app's requests use)."""
     from sapsam.game.score import score_showdown
     from sapsam.game.settings import pareto_frontier
     from sapsam.measure.best import best_setting
@@ -25,31 +23,72 @@ def warm(progress=None, one_hand=False):
     from sapsam.strategy.fit import fit_equilibrium
     from sapsam.strategy.houseway import derive
 
-    steps = [
-        lambda: (pareto_frontier(HAND), pareto_frontier(HAND, middle="deuce-to-seven")),
-        lambda: score_showdown("standard", ["6s 6d 4c | Ts Td 9s Qd 8c | 3s 3d 3c 2s 2d",
-                                            "As Kd Qc | 9c 9d 5s 5d 4s | Kh Jh 9h 8h 7h"]),
+    out = [
+        ("frontier", lambda: (pareto_frontier(HAND), pareto_frontier(HAND, middle="deuce-to-seven"))),
+        ("score", lambda: score_showdown("standard", ["6s 6d 4c | Ts Td 9s Qd 8c | 3s 3d 3c 2s 2d",
+                                                      "As Kd Qc | 9c 9d 5s 5d 4s | Kh Jh 9h 8h 7h"])),
         # two kernels: valued opponents' (the search alone) and any other's (greedy, random,
         # a low middle: sapsam.kernels.policies.search_mode)
-        lambda: (best_setting(HAND, "standard", 4, "fitted", samples=200),
-                 best_setting(HAND, "standard", 4, "greedy", samples=20),
-                 best_setting(HAND, "criss-cross", 2, "fitted", samples=20, other=OTHER)),
-        lambda: policy_gaps("standard", 4, ("greedy", "balanced"), tables=50),
-        lambda: derive("standard", 4, hands=200),
-        lambda: fit_equilibrium("basic", 2, iterations=1, hands=200),
-        lambda: exploitability("two-four", 2, deals=1, samples=20),
-        lambda: run(Simulation(("standard", "pusoy-single-winner"), 4,
-                               ("fitted", "greedy", "balanced", "houseway"), 4, 0, 2)),
-        lambda: (play_matches("first-to-11", ("greedy", "greedy"), 1), warm_equity()),
+        ("best", lambda: (best_setting(HAND, "standard", 4, "fitted", samples=200),
+                          best_setting(HAND, "standard", 4, "greedy", samples=20),
+                          best_setting(HAND, "criss-cross", 2, "fitted", samples=20, other=OTHER))),
+        ("compare", lambda: policy_gaps("standard", 4, ("greedy", "balanced"), tables=50)),
+        ("houseway", lambda: derive("standard", 4, hands=200)),
+        ("fit", lambda: fit_equilibrium("basic", 2, iterations=1, hands=200)),
+        ("exploit", lambda: exploitability("two-four", 2, deals=1, samples=20)),
+        ("simulate", lambda: run(Simulation(("standard", "pusoy-single-winner"), 4,
+                                            ("fitted", "greedy", "balanced", "houseway"), 4, 0, 2))),
+        ("match", lambda: (play_matches("first-to-11", ("greedy", "greedy"), 1), warm_equity())),
     ]
     if one_hand:
-        steps = steps[:3]
-    else:
-        steps += [game.load("warm") for game in GAMES]
-    for i, step in enumerate(steps, 1):
+        return out[:3]
+    return out + [(game.name, game.load("warm")) for game in GAMES]
+
+
+# The order in which parallel processes take the steps: the longest to compile first (measured
+# from an empty cache on 2 cores: ofc 76 s, best 64, compare 26, simulate 22, paigow_poker 20,
+# houseway 16), so that no process is left with a long one at the end; and the steps whose
+# kernels others compile too (fit, exploit) last, when those are in the cache.
+LONGEST_FIRST = ("ofc", "best", "compare", "simulate", "paigow_poker", "houseway", "frontier", "score",
+                 "match", "paigow", "fit", "exploit")
+
+
+def warm(progress=None, one_hand=False, jobs=1):
+    """Compile (or load) every kernel the commands use: :func:`steps`, one after another, or
+    first in ``jobs`` processes at once, each compiling its steps into Numba's cache, and then
+    all of them here, loading from the cache.  That last pass compiles what two processes
+    compiling one kernel for different types at once dropped from its cache index (the last
+    to write it wins), a few seconds.  ``progress(steps_done, steps)`` after each step."""
+    todo = steps(one_hand)
+    parallel = jobs > 1 and len(todo) > 1
+    total = len(todo) + (1 if parallel else 0)
+    if parallel:
+        _warm_in_processes([name for name, _ in todo], jobs, progress, total, one_hand)
+    for i, (_, step) in enumerate(todo, 1):
         step()
-        if progress is not None:
-            progress(i, len(steps))
+        if progress is not None and not parallel:
+            progress(i, total)
+    if parallel and progress is not None:
+        progress(total, total)
+
+
+def _warm_in_processes(names, jobs, progress, total, one_hand):
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    order = sorted(names, key=lambda n: LONGEST_FIRST.index(n) if n in LONGEST_FIRST else -1)
+    # spawned, not forked: each process starts clean, with no Numba threads or locks copied
+    with ProcessPoolExecutor(min(jobs, len(order)), mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(_run_step, name, one_hand) for name in order]
+        for done, future in enumerate(as_completed(futures), 1):
+            future.result()
+            if progress is not None:
+                progress(done, total)
+
+
+def _run_step(name, one_hand):
+    """Run one warm-up step by name (in a process of :func:`warm`)."""
+    dict(steps(one_hand))[name]()
 
 
 def best_kernels():
@@ -75,10 +114,11 @@ def policy_kernels():
 
 
 def hand_kernels():
+    """What ``settings`` compiles (not ``count_legal``, which only the Python API
+    and the benchmarks call: listed here, it made every ``settings`` say it was compiling)."""
     from sapsam.kernels import low_settings, settings, settle
 
-    return (settings.count_legal, settings.pareto_frontier, settle.settle_into,
-            low_settings.low_pareto_frontier)
+    return settings.pareto_frontier, settle.settle_into, low_settings.low_pareto_frontier
 
 
 def match_kernels():

@@ -75,8 +75,11 @@ def main():
 
 @main.command("compile")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def compile_command(quiet):
+@click.option("--jobs", type=click.IntRange(1, 64), default=None,
+              help="Processes compiling at once  [default: the CPUs this process may use]")
+def compile_command(quiet, jobs):
     """Compile and cache every kernel now (otherwise the first run of each command does)."""
+    import os
     import time
 
     from sapsam.base.jit import cached
@@ -87,8 +90,10 @@ def compile_command(quiet):
     fresh = not cached(all_kernels())
     if fresh and not quiet:
         click.echo("compiling kernels, first run only (a minute or two)...", err=True)
+    jobs = jobs or len(os.sched_getaffinity(0))
     with Progress(quiet) as bars:
-        warm(bars.task("compiling kernels" if fresh else "loading kernels", unit="steps"))
+        # loading from the cache takes seconds: one process; compiling, one per CPU
+        warm(bars.task("compiling kernels" if fresh else "loading kernels", unit="steps"), jobs=jobs if fresh else 1)
     click.echo(f"kernels {'compiled and cached' if fresh else 'loaded from the cache'} in "
                f"{time.perf_counter() - start:.1f} s")
 
