@@ -191,8 +191,7 @@ def chart_command(ways, hands, seed, banking, commission, out, deck, edge_deals,
     departure is worth and what the house way costs per hand, with 95% intervals; and the
     house edge of the best play against each house way (the house way against itself less
     the cost per hand), the published figures beside."""
-    from sapsam.paigow_poker.game import Rules
-    from sapsam.paigow_poker.measure.exact import compiled_kernels, table_ready
+    from sapsam.paigow_poker.measure.exact import compiled_kernels
     from sapsam.paigow_poker.output.chart_files import best_play_lines, write_chart
     from sapsam.paigow_poker.output.departures import chart_answer, house_way_names, parse_chart_deck
 
@@ -201,11 +200,7 @@ def chart_command(ways, hands, seed, banking, commission, out, deck, edge_deals,
     chosen = house_way_names(ways)
     cards = None if deck is None else parse_chart_deck(deck)
     compile_notice(as_json, *compiled_kernels())
-    if not as_json and cards is None:
-        for way in chosen:
-            if not table_ready(way, Rules()):
-                click.echo(f"setting all 154,143,080 hands by the {way.name} house way, once "
-                           "(a minute or two; about 460 MB in the cache folder)...", err=True)
+    _tables_notice(chosen, as_json or cards is not None)
     if not as_json:
         click.echo(f"valuing {hands:,} hands exactly against {len(chosen)} house way"
                    f"{'s' if len(chosen) > 1 else ''}...", err=True)
@@ -330,6 +325,7 @@ def best_play_command(ways, hands, exact_hands, pool, seed, commission, edge_dea
 
 
 def _tables_notice(ways, quiet):
+    """One line on stderr for each house way whose table of every hand is not built yet."""
     from sapsam.paigow_poker.game import Rules
     from sapsam.paigow_poker.measure.exact import table_ready
 
