@@ -1,14 +1,16 @@
 """How ``best`` and ``simulate`` scale with threads on one host, and Dask beside threads.
 
 Usage: ``python benchmarks/scaling.py [--threads 1 2 4 8 16] [--best-tables N] [--sim-tables N]
-[--dask WORKERS] [--out FILE]``.
+[--block-size N] [--dask WORKERS] [--out FILE]``.
 
 Each figure is the best of ``--repeats`` timed runs, after small untimed runs that compile or
 load the kernels.  ``best``: one hand (the README's), 4 players, ``standard``, fitted opponents.
 ``simulate``: 4-player tables, fitted seats, scored under every ruleset with a fitted 4-player
-strategy, the blocks run in-process (no start-up, no report).  Dask: the same simulation on a
-local cluster of ``--dask`` worker processes of one thread each, its totals checked equal, bit
-for bit, to the threads'.  Speed-ups are against one thread; efficiency is the speed-up over
+strategy, the blocks run in-process (no start-up, no report), in blocks of ``--block-size``
+tables (500, simulate's default).  Dask: the same simulation on a local cluster of ``--dask``
+worker processes of one thread each, a task a block, its totals checked equal, bit for bit, to
+the threads'.  (Blocks of 78 tables, a tenth of a second each, lose 20% to Dask's work per
+task on 2 cores; blocks of 500, none.)  Speed-ups are against one thread; efficiency is the speed-up over
 the thread count.  The host (CPU model, cores, threads per core) heads the table.
 """
 
@@ -60,7 +62,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2, 4, 8, 16])
     parser.add_argument("--best-tables", type=int, default=100_000)
-    parser.add_argument("--sim-tables", type=int, default=20_000)
+    parser.add_argument("--sim-tables", type=int, default=40_000)
+    parser.add_argument("--block-size", type=int, default=500,
+                        help="Tables a block (simulate's default): a Dask task each")
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--dask", type=int, default=0, help="Dask workers (0: none)")
     parser.add_argument("--out", type=Path, default=None)
@@ -73,8 +77,7 @@ def main(argv=None):
     from sapsam.play.strategy_files import strategy_path
 
     ids = tuple(r for r in ruleset_ids() if strategy_path(r, 4).is_file())
-    sim = Simulation(ids, 4, ("fitted",) * 4, args.sim_tables, SEED,
-                     block_size=max(1, args.sim_tables // 256))
+    sim = Simulation(ids, 4, ("fitted",) * 4, args.sim_tables, SEED, block_size=args.block_size)
     compiled = compile_simulation(sim)
     best_setting(HAND, "standard", 4, "fitted", 200, seed=SEED)  # compile or load the kernels
     run_blocks(sim, compiled, [0])
@@ -94,7 +97,8 @@ def main(argv=None):
               f"{datetime.now(UTC):%Y-%m-%d}, numba {numba.__version__}, Python "
               f"{platform.python_version()}.", "",
               f"`best`: {args.best_tables:,} sampled tables (one hand, 4 players, standard, fitted); "
-              f"`simulate`: {args.sim_tables:,} tables x {len(ids)} rulesets (fitted seats, in-process).",
+              f"`simulate`: {args.sim_tables:,} tables x {len(ids)} rulesets (fitted seats, in-process), "
+              f"in blocks of {args.block_size:,}.",
               "", "| threads | best tables/s | speed-up | efficiency | simulate tables/s | speed-up | "
               "efficiency | simulate speed-up / best's |", "|---|---|---|---|---|---|---|---|"]
     base_b, base_s = rows[0][1], rows[0][2]
@@ -106,7 +110,11 @@ def main(argv=None):
         from sapsam.measure.cluster import dask_compute
 
         with dask_compute(sim, workers=args.dask) as compute:
-            compute(range(sim.blocks))  # warm-up: every worker compiles or loads the kernels
+            compute(range(min(sim.blocks, 2 * args.dask)))  # warm-up: each worker loads the kernels
+            # the same blocks again are the same tasks: wait until the scheduler has let the
+            # warm-up's results go, or the timed run would be handed them for nothing
+            while compute.client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)):
+                time.sleep(0.05)
             start = time.perf_counter()
             got = compute(range(sim.blocks))
             seconds = time.perf_counter() - start
