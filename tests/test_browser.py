@@ -34,6 +34,7 @@ if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)):
     pytest.skip(message, allow_module_level=True)
 
 from selenium import webdriver  # noqa: E402  (only once the browser is known to be there)
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support import expected_conditions as seen  # noqa: E402
@@ -87,7 +88,9 @@ def post(base, path, body):
 
 
 def wait(driver, seconds=120):
-    return WebDriverWait(driver, seconds)
+    """Wait for a condition; an element the page re-rendered while the condition read it
+    (stale) is tried again, as a missing one is."""
+    return WebDriverWait(driver, seconds, ignored_exceptions=(StaleElementReferenceException,))
 
 
 def by_id(driver, name):
