@@ -184,24 +184,14 @@ def best_play(house_way="foxwoods", hands=200_000, exact_hands=500, pool=1_000_0
         (``edge``, ``half_width``), the mean ``gain`` (with its ``pooled_gain`` and
         ``correction`` parts), all per unit bet; ``published``: the figures beside Foxwoods.
     """
-    from contextlib import nullcontext
-
-    from sapsam.base.files import checkpoint_beside, lock_beside, write_json
     from sapsam.paigow_poker.game import Rules
-    from sapsam.paigow_poker.output.best_play import best_play_answer
+    from sapsam.paigow_poker.output.best_play import best_play_to_file
     from sapsam.paigow_poker.output.departures import house_way_names
 
     if out is None and (resume or fresh):
         raise ValueError("resume and fresh need out: the checkpoint lives beside the result file")
-    ways = house_way_names(house_way)
-    with lock_beside(out) if out is not None else nullcontext():
-        answer = best_play_answer(ways, Rules(commission=commission), hands, exact_hands, pool, seed, None,
-                                  edge_deals, None, checkpoint_beside(out) if out is not None else None,
-                                  resume, fresh)
-        if out is not None:
-            write_json(out, answer)
-            checkpoint_beside(out).unlink(missing_ok=True)
-    return answer
+    return best_play_to_file(house_way_names(house_way), Rules(commission=commission), hands, exact_hands, pool,
+                             seed, None, edge_deals, None, out, resume, fresh)
 
 
 def side_bets():

@@ -272,13 +272,10 @@ def best_play_command(ways, hands, exact_hands, pool, seed, commission, edge_dea
     of a point: the house way against itself less the mean gain of each hand's best setting,
     from many hands valued against a pool of dealer hands corrected by a few valued exactly.
     With --out, finished hands are checkpointed: an interrupted run continues with --resume."""
-    from contextlib import nullcontext
-
-    from sapsam.base.files import checkpoint_beside, lock_beside, provenance, write_json
     from sapsam.base.progress import Progress
     from sapsam.paigow_poker.game import Rules
     from sapsam.paigow_poker.measure.exact import compiled_kernels
-    from sapsam.paigow_poker.output.best_play import best_play_answer
+    from sapsam.paigow_poker.output.best_play import best_play_to_file
     from sapsam.paigow_poker.output.departures import house_way_names, parse_chart_deck
 
     resume_or_fresh(resume, fresh, out)
@@ -289,14 +286,9 @@ def best_play_command(ways, hands, exact_hands, pool, seed, commission, edge_dea
     _tables_notice(chosen, quiet or cards is not None)
     if out:
         resumable()
-    lock = lock_beside(out) if out else nullcontext()
-    with lock, Progress(quiet) as bars:
-        answer = best_play_answer(chosen, Rules(commission=commission), hands, exact_hands, pool, seed, cards,
-                                  edge_deals, bars.task("hands", unit="chunks"),
-                                  checkpoint_beside(out) if out else None, resume, fresh)
-        if out:
-            write_json(out, {**answer, "provenance": provenance(house_ways=ways, hands=hands, seed=seed)})
-            checkpoint_beside(out).unlink(missing_ok=True)
+    with Progress(quiet) as bars:
+        answer = best_play_to_file(chosen, Rules(commission=commission), hands, exact_hands, pool, seed, cards,
+                                   edge_deals, bars.task("hands", unit="chunks"), out or None, resume, fresh)
     if as_json:
         click.echo(json.dumps(answer, indent=2))
         return

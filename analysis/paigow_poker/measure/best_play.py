@@ -2,7 +2,7 @@
 
 The best play's edge is the house way's edge against itself less the mean *gain* of a hand's
 best setting over the house way's setting.  The gain varies a great deal from hand to hand
-(a standard deviation near 1.7 points), so a hundredth of a point needs some 200,000 hands,
+(a standard deviation near 1.7 points), so a hundredth of a point needs over 100,000 hands,
 and valuing each exactly (a tenth of a second) would take hours.  So two samples of hands:
 
 - many hands valued against a fixed pool of dealer hands (:mod:`sapsam.paigow_poker.kernels.pool`:

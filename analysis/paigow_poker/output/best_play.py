@@ -38,3 +38,22 @@ def best_play_answer(ways, rules, hands=HANDS, exact_hands=EXACT_HANDS, pool=POO
             "commission": rules.commission, "wheel_second": rules.wheel_second, "deck": deck,
             "edge_deals": None if deck is not None else int(edge_deals), "house_ways": out,
             "published": published_best_play(rules.commission, False, deck, ways)}
+
+
+def best_play_to_file(ways, rules, hands=HANDS, exact_hands=EXACT_HANDS, pool=POOL, seed=0, deck=None,
+                      edge_deals=EDGE_DEALS, progress=None, out=None, resume=False, fresh=False):
+    """:func:`best_play_answer`, and with ``out`` (a JSON path) the run holds its lock,
+    checkpoints beside it, writes the answer there with its provenance and then drops the
+    checkpoint (``sapsam paigow-poker best-play --out`` and the API's ``out``)."""
+    from contextlib import nullcontext
+
+    from sapsam.base.files import checkpoint_beside, lock_beside, provenance, write_json
+
+    with lock_beside(out) if out is not None else nullcontext():
+        answer = best_play_answer(ways, rules, hands, exact_hands, pool, seed, deck, edge_deals, progress,
+                                  checkpoint_beside(out) if out is not None else None, resume, fresh)
+        if out is not None:
+            write_json(out, {**answer, "provenance": provenance(house_ways=[w.id for w in ways], hands=hands,
+                                                                seed=seed)})
+            checkpoint_beside(out).unlink(missing_ok=True)
+    return answer
