@@ -137,8 +137,8 @@ class OfcSimulation:
 
 def simulate(rules=RULES, seats=None, hands=5000, seed=1, *, out=None,
              resume=False, fresh=False):
-    """Play hands between ``seats`` (a policy a player: random, heuristic, rollout, improved
-    or learned; default two of the strongest shipped for every ruleset,
+    """Play hands between ``seats`` (a policy a player: random, heuristic, rollout, improved,
+    learned or lookahead; default two of the strongest shipped for every ruleset,
     :func:`sapsam.ofc.measure.simulate.default_seats`), Fantasyland carried from hand to hand,
     under each of ``rules`` (an id or a list, each on the same decks).  With ``out``, the
     result and its provenance are written there as JSON and finished hands checkpointed beside

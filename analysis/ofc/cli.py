@@ -220,9 +220,9 @@ def _dropped(result):
 @click.option("--rules", "rulesets", default="ofc-pineapple", show_default=True,
               help="OFC rulesets, comma-separated: each plays the same decks (a paired comparison).")
 @click.option("--seats", default=None,
-              help="A policy per player, comma-separated: random, heuristic, rollout, improved or learned "
-                   "(2 or 3)  [default: two of learned where its weights are shipped for every ruleset, "
-                   "else improved, else heuristic]")
+              help="A policy per player, comma-separated: random, heuristic, rollout, improved, learned or "
+                   "lookahead (2 or 3)  [default: two of lookahead where the learned weights are shipped for "
+                   "every ruleset, else improved, else heuristic]")
 @click.option("--hands", type=click.IntRange(1, 10**8), default=5000, show_default=True)
 @seed_option(1)
 @json_option()

@@ -6,7 +6,7 @@ with the weights self-play chose (:mod:`sapsam.ofc.strategy.improve`), read from
 (:mod:`sapsam.ofc.strategy.learn`), read likewise from ``learned-<ruleset>-<players>p.json``.
 
 >>> OFC_POLICIES
-('random', 'heuristic', 'rollout', 'improved', 'learned')
+('random', 'heuristic', 'rollout', 'improved', 'learned', 'lookahead')
 >>> round(float(row_percentiles()[1, 7916]), 6)  # a royal flush beats almost every 5 cards
 0.999999
 """
@@ -26,17 +26,21 @@ from sapsam.ofc.kernels.policies import (
     H_INNER_FILLS,
     H_ROLLOUTS,
     H_ROW,
+    H_SHORTLIST,
     HEURISTIC,
     N_PARAMS,
     RANDOM,
     ROLLOUT,
     Game,
 )
+from sapsam.ofc.kernels.rollout import LOOKAHEAD
 from sapsam.play.policy import row_percentiles
 from sapsam.play.strategy_files import user_strategy_dir
 
-OFC_POLICIES = ("random", "heuristic", "rollout", "improved", "learned")
-_CODES = {"random": RANDOM, "heuristic": HEURISTIC, "rollout": ROLLOUT, "improved": HEURISTIC, "learned": LEARNED}
+OFC_POLICIES = ("random", "heuristic", "rollout", "improved", "learned", "lookahead")
+_CODES = {"random": RANDOM, "heuristic": HEURISTIC, "rollout": ROLLOUT, "improved": HEURISTIC, "learned": LEARNED,
+          "lookahead": LOOKAHEAD}
+WEIGHTED = ("learned", "lookahead")  # the policies that read the learned weights
 SHIPPED_OFC_DIR = Path(__file__).resolve().parent / "strategies"
 TUNED = {"foul": H_FOUL, "row": H_ROW, "fantasy": H_FANTASY}  # the weights self-play tunes
 
@@ -45,7 +49,11 @@ TUNED = {"foul": H_FOUL, "row": H_ROW, "fantasy": H_FANTASY}  # the weights self
 # rollout policy finishes its board 24 times a placement, by the heuristic with 4 fills; the
 # worth of Fantasyland counts once; no exploration (a learned seat's, in self-play only).
 DEFAULT_PARAMS = {H_FOUL: 6.0, H_ROW: 1.0, H_FILLS: 16, H_ROLLOUTS: 24, H_INNER_FILLS: 4, H_FANTASY: 1.0,
-                  H_EXPLORE: 0.0}
+                  H_EXPLORE: 0.0, H_SHORTLIST: 0}
+# The lookahead's (sapsam.ofc.kernels.rollout): the learned value's 27 best placements rolled out
+# 128 times each, by the heuristic with 16 fills; Fantasyland worth three times its worth in
+# points, which the rollouts' heuristic play under-reaches (docs/ofc.md, the lookahead's tuning)
+LOOKAHEAD_PARAMS = {H_SHORTLIST: 27, H_ROLLOUTS: 128, H_INNER_FILLS: 16, H_FANTASY: 3.0}
 
 
 def policy_code(name):
@@ -69,15 +77,18 @@ def seat_arrays(names, rules=None, players=None):
     for seat, name in enumerate(names):
         if name == "improved":
             params[seat] = improved_params(load_ofc_rules(rules).id, players or len(names))
+        elif name == "lookahead":
+            for key, value in LOOKAHEAD_PARAMS.items():
+                params[seat, key] = value
     return codes, params
 
 
 def seat_values(names, rules=None, players=None):
-    """The kernels' ``values`` of seats named ``names``: a learned seat's weights for ``rules``
-    at ``players`` (:func:`learned_weights`), zeros for the others."""
+    """The kernels' ``values`` of seats named ``names``: a learned or lookahead seat's weights
+    for ``rules`` at ``players`` (:func:`learned_weights`), zeros for the others."""
     values = np.zeros((len(names), N_PLACED, N_FEATURES))
     for seat, name in enumerate(names):
-        if name == "learned":
+        if name in WEIGHTED:
             values[seat] = learned_weights(load_ofc_rules(rules).id, players or len(names))
     return values
 

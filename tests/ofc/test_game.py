@@ -252,8 +252,8 @@ def test_cli_simulate_writes_its_result_and_leaves_no_checkpoint(tmp_path):
     result = run("ofc", "simulate", "--hands", "100", "--seed", "2", "--out", str(out), "--quiet")
     assert result.exit_code == 0, result.output
     saved = json.loads(out.read_text())
-    # the default seats: the learned policy, shipped for heads-up Pineapple (issue 38 item 3)
-    assert saved["runs"][0]["hands"] == 100 and saved["provenance"]["seats"] == ["learned", "learned"]
+    # the default seats: the lookahead, its learned weights shipped for heads-up Pineapple (issue 38 item 3)
+    assert saved["runs"][0]["hands"] == 100 and saved["provenance"]["seats"] == ["lookahead", "lookahead"]
     assert [p.name for p in tmp_path.iterdir()] == ["ofc.json"]
     refused = run("ofc", "simulate", "--hands", "100", "--resume")
     assert refused.exit_code == 2 and "need --out" in refused.output

@@ -281,11 +281,11 @@ def test_place_rolls_out_with_the_learned_policy():
 
 
 def test_a_simulation_seats_the_strongest_policy_shipped_unless_told():
-    """Issue 38 item 3: learned by default where its weights are shipped for every ruleset at
-    the table size, else improved, else the heuristic."""
+    """Issue 38 item 3: the lookahead by default where the learned weights it shortlists by are
+    shipped for every ruleset at the table size, else improved, else the heuristic."""
     from sapsam.ofc.measure.simulate import default_seats
 
-    assert default_seats(["ofc-pineapple"]) == ("learned", "learned")
-    assert default_seats(["ofc-pineapple"], 3) == ("learned",) * 3
+    assert default_seats(["ofc-pineapple"]) == ("lookahead", "lookahead")
+    assert default_seats(["ofc-pineapple"], 3) == ("lookahead",) * 3
     assert default_seats(["ofc-pineapple-progressive"], 3) == ("heuristic",) * 3
 

@@ -225,13 +225,36 @@ def learned_choice(board, counts, dealt, nd, keep, known, state, game, params, w
     for code in range(1 << (2 * nd)):
         if not legal(code, nd, keep, counts):
             continue
-        trial[:] = board
-        trial_counts[:] = counts
-        place(trial, trial_counts, dealt, nd, code)
-        features(trial, trial_counts, known, drawn, game, phi)
-        value = 0.0
-        for i in range(N_FEATURES):
-            value += w[i] * phi[i]
+        value = _placed_value(board, counts, dealt, nd, code, known, drawn, game, w, phi, trial, trial_counts)
         if value > best_value:
             best_code, best_value = code, value
     return best_code
+
+
+@njit(cache=True)
+def learned_values(board, counts, dealt, nd, keep, known, state, game, params, weights, codes):
+    """:func:`learned_choice`'s value of each placement ``codes[i]`` (legal ones), on the same
+    fills."""
+    placed = counts[0] + counts[1] + counts[2] + keep
+    drawn = draw_fills(known, 13 - placed, np.int64(params[H_FILLS]), state)
+    phi = np.empty(N_FEATURES)
+    trial = np.empty(13, np.uint8)
+    trial_counts = np.empty(3, np.int64)
+    values = np.empty(codes.shape[0])
+    for i in range(codes.shape[0]):
+        values[i] = _placed_value(board, counts, dealt, nd, codes[i], known, drawn, game, weights[placed], phi,
+                                  trial, trial_counts)
+    return values
+
+
+@njit(cache=True, inline="always")
+def _placed_value(board, counts, dealt, nd, code, known, drawn, game, w, phi, trial, trial_counts):
+    """``w . phi`` of the board placement ``code`` leaves (``phi``, ``trial``: scratch)."""
+    trial[:] = board
+    trial_counts[:] = counts
+    place(trial, trial_counts, dealt, nd, code)
+    features(trial, trial_counts, known, drawn, game, phi)
+    value = 0.0
+    for i in range(N_FEATURES):
+        value += w[i] * phi[i]
+    return value

@@ -13,9 +13,8 @@ Policies (``policy`` per seat, with a row of ``params``):
   placement); a finished board is worth its royalties, ``params[H_FANTASY]`` times the worth
   of Fantasyland if it enters, and ``params[H_ROW]`` per row times ``2 F - 1`` (``F``: the
   row's strength percentile, ``cdf``), and ``-params[H_FOUL]`` if it fouls;
-- ``ROLLOUT``: the placement whose board finishes with the most heuristic value on average
-  over ``params[H_ROLLOUTS]`` deals of the unseen cards, its later streets played by the
-  heuristic with ``params[H_INNER_FILLS]`` fills.
+- ``ROLLOUT``, ``LEARNED`` and ``LOOKAHEAD``: :mod:`sapsam.ofc.kernels.rollout` (boards played
+  out; its ``decide`` is a seat's choice by any policy) and :mod:`sapsam.ofc.kernels.learned`.
 
 The last street is solved exactly by every policy but ``RANDOM`` wherever a hand is played
 between boards (:func:`play_out`, and ``play_hand`` in :mod:`sapsam.ofc.kernels.simulate`):
@@ -49,8 +48,9 @@ from sapsam.ofc.kernels.board import BACK, FRONT, MIDDLE, board_terms, pair_poin
 Game = namedtuple("Game", ["royalty", "entry", "cdf", "worth", "deal", "scores"])
 
 RANDOM, HEURISTIC, ROLLOUT = 0, 1, 2
-H_FOUL, H_ROW, H_FILLS, H_ROLLOUTS, H_INNER_FILLS, H_FANTASY, H_EXPLORE = range(7)  # H_EXPLORE: learned.py's
-N_PARAMS = 7
+# H_EXPLORE: learned.py's; H_SHORTLIST: rollout.py's (the lookahead's)
+H_FOUL, H_ROW, H_FILLS, H_ROLLOUTS, H_INNER_FILLS, H_FANTASY, H_EXPLORE, H_SHORTLIST = range(8)
+N_PARAMS = 8
 ROW_START = np.array([0, 3, 8], np.int64)
 ROW_SIZE = np.array([3, 5, 5], np.int64)
 DISCARD = 3
@@ -175,7 +175,7 @@ def random_choice(nd, keep, counts, state):
 
 
 # --------------------------------------------------------------------------------------------
-# Hands played out: whose turn, the basic policies, rollouts
+# Hands played out: whose turn, the basic policies
 # --------------------------------------------------------------------------------------------
 
 @njit(cache=True)
@@ -241,49 +241,6 @@ def placed_mask(dealt, nd, code):
         if (code >> (2 * i)) & 3 != DISCARD:
             mask |= np.uint64(1) << np.uint64(dealt[i])
     return mask
-
-
-@njit(cache=True)
-def rollout_choice(board, counts, dealt, nd, keep, known, state, game, params):
-    """The placement whose board finishes with the most heuristic value on average over
-    ``params[H_ROLLOUTS]`` deals of the unseen cards to this board (the same deals for every
-    placement), its later streets played by the heuristic."""
-    pool, npool = unseen(known)
-    codes = np.empty(1 << (2 * nd), np.int64)
-    n_codes = 0
-    for code in range(1 << (2 * nd)):
-        if legal(code, nd, keep, counts):
-            codes[n_codes] = code
-            n_codes += 1
-    totals = np.zeros(n_codes, np.float64)
-    boards = np.empty((1, 13), np.uint8)
-    row_counts = np.empty((1, 3), np.int64)
-    order = np.zeros(1, np.int64)
-    policy = np.full(1, HEURISTIC, np.int64)
-    inner = params.copy().reshape(1, -1)
-    inner[0, H_FILLS] = params[H_INNER_FILLS]
-    deck = pool[:npool].copy()
-    for _ in range(np.int64(params[H_ROLLOUTS])):
-        shuffle_prefix(deck, npool, state)
-        start = state.copy()
-        for j in range(n_codes):
-            boards[0, :] = board
-            row_counts[0, :] = counts
-            place(boards[0], row_counts[0], dealt, nd, codes[j])
-            state[:] = start
-            play_out(boards, row_counts, deck, order, policy, inner, state, game, known, 0)
-            totals[j] += finished_value(boards[0], game, params)
-    return codes[np.argmax(totals)]
-
-
-@njit(cache=True)
-def decide(board, counts, dealt, nd, keep, known, policy, params, state, game):
-    """A seat's placement of ``dealt`` by its policy (the module doc)."""
-    if policy == RANDOM:
-        return random_choice(nd, keep, counts, state)
-    if policy == HEURISTIC:
-        return heuristic_choice(board, counts, dealt, nd, keep, known, state, game, params)
-    return rollout_choice(board, counts, dealt, nd, keep, known, state, game, params)
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,18 +1,17 @@
 """Open-Face Chinese Poker hands dealt and played: whole hands with Fantasyland carried from
-one to the next (``simulate_blocks``; a learned seat decides by
-:mod:`sapsam.ofc.kernels.learned`), and the exact values of a decision's placements where
-every deal left can be enumerated (``exact_placements``; sampled ones race,
-:mod:`sapsam.ofc.kernels.race`).  The policies are :mod:`sapsam.ofc.kernels.policies`'s."""
+one to the next (``simulate_blocks``; each seat decides by
+:func:`sapsam.ofc.kernels.rollout.decide`), and the exact values of a decision's placements
+where every deal left can be enumerated (``exact_placements``; sampled ones race,
+:mod:`sapsam.ofc.kernels.race`).  The policies are :mod:`sapsam.ofc.kernels.policies`'s,
+:mod:`sapsam.ofc.kernels.learned`'s and :mod:`sapsam.ofc.kernels.rollout`'s."""
 
 import numpy as np
 from numba import njit, prange
 
 from sapsam.kernels.rng import next_u64, shuffle_prefix
 from sapsam.ofc.kernels.board import best_fantasyland, board_outcome, settle_boards
-from sapsam.ofc.kernels.learned import LEARNED, learned_choice
 from sapsam.ofc.kernels.policies import (
     RANDOM,
-    decide,
     exact_last_choice,
     final_value,
     last_street,
@@ -22,6 +21,7 @@ from sapsam.ofc.kernels.policies import (
     place,
     placed_mask,
 )
+from sapsam.ofc.kernels.rollout import decide
 
 # A block's tally per seat (simulate_blocks): normal and Fantasyland hands, points in all and in
 # Fantasyland, their squares, fouls, Fantasyland entries and stays, royalties.
@@ -49,8 +49,9 @@ def play_hand(deck, fl_cards, policy, params, values, state, game, stay, worth_m
     """One hand: a seat with ``fl_cards[p] > 0`` is in Fantasyland and sets that many cards
     at once (its board unseen by the others until the end); the others build their boards
     street by street in seat order, each seeing the cards placed before its turn; a seat that
-    is not random plays its last street exactly (``exact_last_choice``), a learned one its
-    other streets by its weights ``values[p]``.  Each decision leaves its board in
+    is not random plays its last street exactly (``exact_last_choice``), its other streets by
+    :func:`sapsam.ofc.kernels.rollout.decide` (a learned or lookahead seat with its weights
+    ``values[p]``).  Each decision leaves its board in
     ``trace[p, placed]`` (13 cards, the 3 rows' counts, then the 52-bit mask of the cards the
     seat has seen), for self-play to learn from."""
     royalty = game.royalty
@@ -85,11 +86,9 @@ def play_hand(deck, fl_cards, policy, params, values, state, game, stay, worth_m
             own[p] |= np.uint64(1) << np.uint64(c)
         if policy[p] != RANDOM and players > 1 and last_street(counts[p], keep):
             code = exact_last_choice(boards, counts, p, dealt, nd, keep, seen | own[p], state, game, params[p])
-        elif policy[p] == LEARNED:
-            code = learned_choice(boards[p], counts[p], dealt, nd, keep, seen | own[p], state, game, params[p],
-                                  values[p])
         else:
-            code = decide(boards[p], counts[p], dealt, nd, keep, seen | own[p], policy[p], params[p], state, game)
+            code = decide(boards[p], counts[p], dealt, nd, keep, seen | own[p], policy[p], params[p], state, game,
+                          values[p])
         seen |= placed_mask(dealt, nd, code)
         place(boards[p], counts[p], dealt, nd, code)
         placed = counts[p, 0] + counts[p, 1] + counts[p, 2]

@@ -93,19 +93,20 @@ def _difference(sum_a, squares_a, n_a, sum_b, squares_b, n_b):
 
 def default_seats(ids, players=2):
     """The seats a simulation plays when none are named: ``players`` of the strongest policy
-    whose weights are shipped for every ruleset of ``ids`` at that table size (learned, else
-    improved, else heuristic; :func:`sapsam.ofc.measure.place.rollout_policy`)."""
+    whose weights are shipped for every ruleset of ``ids`` at that table size (lookahead where
+    the learned weights are, which it shortlists by, else improved, else heuristic;
+    :func:`sapsam.ofc.measure.place.rollout_policy`)."""
     from sapsam.ofc.measure.place import rollout_policy
 
     order = ("heuristic", "improved", "learned")
-    strongest = min(order.index(rollout_policy(load_ofc_rules(r), players)) for r in ids)
-    return (order[strongest],) * players
+    strongest = order[min(order.index(rollout_policy(load_ofc_rules(r), players)) for r in ids)]
+    return ("lookahead" if strongest == "learned" else strongest,) * players
 
 
 def table_rules(ids, names, given=None):
     """The rulesets ``ids`` loaded for a table of the policies ``names``, checked as a
     simulation needs them: every policy known, each ruleset named once and dealt to this many
-    seats, an improved seat's weights shipped.  ``given`` is how the rulesets were written, for
+    seats, an improved, learned or lookahead seat's weights shipped.  ``given`` is how the rulesets were written, for
     the error."""
     for name in names:
         policy_code(name)
@@ -115,7 +116,7 @@ def table_rules(ids, names, given=None):
     for r in loaded:
         r.check_players(len(names))
         seat_arrays(names, r, len(names))  # an improved seat's weights exist
-        seat_values(names, r, len(names))  # and a learned seat's
+        seat_values(names, r, len(names))  # and a learned or lookahead seat's
     return loaded
 
 

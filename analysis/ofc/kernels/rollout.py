@@ -1,0 +1,104 @@
+"""Open-Face Chinese Poker's policies that play a board out before they place (``ROLLOUT``,
+``LOOKAHEAD``), and a seat's choice of placement by any policy (:func:`decide`).
+
+- ``ROLLOUT``: the placement whose board finishes with the most heuristic value
+  (:func:`sapsam.ofc.kernels.policies.finished_value`) on average over ``params[H_ROLLOUTS]``
+  deals of the cards this seat has not seen (the same deals and random draws for every
+  placement), its later streets played by the heuristic with ``params[H_INNER_FILLS]`` fills;
+  its last street takes the placement whose finished board is worth most, exactly.
+- ``LOOKAHEAD`` (issue 38): the same rollouts of the ``params[H_SHORTLIST]`` placements the
+  learned value ranks highest (:func:`sapsam.ofc.kernels.learned.learned_values`, by the
+  seat's weights), or of all of them where there are no more.  The learned value alone buys
+  its Fantasyland entries with fouls (27.9% of its hands in heads-up self-play): it judges a
+  board by features of the cards so far, where a rollout sees the board finished by its owner.
+  Rollouts of every one of a first street's 232 placements would cost eight times the
+  shortlist's 27, which the learned value rarely ranks the rollouts' choice out of.
+
+Neither sees the other boards: in a hand, every policy's last street but ``RANDOM``'s is
+:func:`sapsam.ofc.kernels.policies.exact_last_choice`'s, against them."""
+
+import numpy as np
+from numba import njit
+
+from sapsam.kernels.rng import shuffle_prefix
+from sapsam.ofc.kernels.learned import LEARNED, learned_choice, learned_values
+from sapsam.ofc.kernels.policies import (
+    H_FILLS,
+    H_INNER_FILLS,
+    H_ROLLOUTS,
+    H_SHORTLIST,
+    HEURISTIC,
+    RANDOM,
+    finished_value,
+    heuristic_choice,
+    legal,
+    place,
+    play_out,
+    random_choice,
+    unseen,
+)
+
+LOOKAHEAD = 4  # after LEARNED
+
+
+@njit(cache=True)
+def legal_codes(nd, keep, counts):
+    """The legal placements of ``nd`` dealt cards, in increasing order."""
+    codes = np.empty(1 << (2 * nd), np.int64)
+    n = 0
+    for code in range(1 << (2 * nd)):
+        if legal(code, nd, keep, counts):
+            codes[n] = code
+            n += 1
+    return codes[:n]
+
+
+@njit(cache=True)
+def rolled_out(board, counts, dealt, nd, codes, known, state, game, params):
+    """Of placements ``codes``, the one whose board finishes with the most heuristic value on
+    average over ``params[H_ROLLOUTS]`` deals (the module doc); the first of equals."""
+    pool, npool = unseen(known)
+    totals = np.zeros(codes.shape[0], np.float64)
+    boards = np.empty((1, 13), np.uint8)
+    row_counts = np.empty((1, 3), np.int64)
+    order = np.zeros(1, np.int64)
+    policy = np.full(1, HEURISTIC, np.int64)
+    inner = params.copy().reshape(1, -1)
+    inner[0, H_FILLS] = params[H_INNER_FILLS]
+    deck = pool[:npool].copy()
+    for _ in range(np.int64(params[H_ROLLOUTS])):
+        shuffle_prefix(deck, npool, state)
+        start = state.copy()
+        for j in range(codes.shape[0]):
+            boards[0, :] = board
+            row_counts[0, :] = counts
+            place(boards[0], row_counts[0], dealt, nd, codes[j])
+            state[:] = start
+            play_out(boards, row_counts, deck, order, policy, inner, state, game, known, 0)
+            totals[j] += finished_value(boards[0], game, params)
+    return codes[np.argmax(totals)]
+
+
+@njit(cache=True)
+def lookahead_choice(board, counts, dealt, nd, keep, known, state, game, params, weights):
+    """``LOOKAHEAD``'s placement of ``dealt`` (the module doc)."""
+    codes = legal_codes(nd, keep, counts)
+    shortlist = np.int64(params[H_SHORTLIST])
+    if codes.shape[0] > shortlist:
+        values = learned_values(board, counts, dealt, nd, keep, known, state, game, params, weights, codes)
+        codes = codes[np.argsort(-values, kind="mergesort")[:shortlist]]  # of equals, the first code
+    return rolled_out(board, counts, dealt, nd, codes, known, state, game, params)
+
+
+@njit(cache=True)
+def decide(board, counts, dealt, nd, keep, known, policy, params, state, game, weights):
+    """A seat's placement of ``dealt`` by its policy (``weights``: a learned or lookahead seat's)."""
+    if policy == RANDOM:
+        return random_choice(nd, keep, counts, state)
+    if policy == HEURISTIC:
+        return heuristic_choice(board, counts, dealt, nd, keep, known, state, game, params)
+    if policy == LEARNED:
+        return learned_choice(board, counts, dealt, nd, keep, known, state, game, params, weights)
+    if policy == LOOKAHEAD:
+        return lookahead_choice(board, counts, dealt, nd, keep, known, state, game, params, weights)
+    return rolled_out(board, counts, dealt, nd, legal_codes(nd, keep, counts), known, state, game, params)

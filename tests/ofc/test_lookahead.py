@@ -1,0 +1,105 @@
+"""The lookahead Open-Face policy (issue 38): its shortlist is the learned value's best
+placements, its rollouts are the rollout policy's over them, its last street the best
+finished board by brute force, and a table of lookahead seats plays legal, finished hands
+from the command line and the Python API."""
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from sapsam.cli import main
+from sapsam.ofc.game import load_ofc_rules
+from sapsam.ofc.kernels import rollout as R
+from sapsam.ofc.kernels.learned import learned_choice, learned_values
+from sapsam.ofc.kernels.policies import H_ROLLOUTS, H_SHORTLIST, finished_value, legal, place
+from sapsam.ofc.measure.simulate import default_seats, simulate_ofc
+from sapsam.ofc.play import LOOKAHEAD_PARAMS, game_tables, learned_weights, seat_arrays
+from sapsam.play.seeds import Stream
+
+from .test_learned import random_position
+
+RULES = load_ofc_rules("ofc-pineapple")
+GAME = game_tables(RULES)
+WEIGHTS = learned_weights("ofc-pineapple", 2)
+PARAMS = seat_arrays(["lookahead"], RULES, 2)[1][0]
+
+
+def positions(seed, count, placed_choices=(0, 5, 7, 9)):
+    """``count`` random positions with three cards dealt (five on an empty board)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        placed = int(rng.choice(placed_choices))
+        board, counts, known, rest = random_position(rng, placed)
+        nd, keep = (5, 5) if placed == 0 else (3, 2)
+        dealt = rest[:nd].copy()
+        for c in dealt:
+            known |= np.uint64(1) << np.uint64(int(c))
+        yield board, counts, dealt, nd, keep, known
+
+
+def state(seed):
+    return Stream(seed, "ofc-play").states(1)
+
+
+def test_learned_values_rank_as_learned_choice_decides():
+    for i, (board, counts, dealt, nd, keep, known) in enumerate(positions(1, 12)):
+        codes = R.legal_codes(nd, keep, counts)
+        assert all(legal(c, nd, keep, counts) for c in codes)
+        assert len(codes) == sum(legal(c, nd, keep, counts) for c in range(1 << (2 * nd)))
+        values = learned_values(board, counts, dealt, nd, keep, known, state(i), GAME, PARAMS, WEIGHTS, codes)
+        chosen = learned_choice(board, counts, dealt, nd, keep, known, state(i), GAME, PARAMS, WEIGHTS)
+        assert chosen == codes[np.argmax(values)]
+
+
+def test_a_shortlist_of_one_is_the_learned_choice():
+    params = PARAMS.copy()
+    params[H_SHORTLIST] = 1
+    for i, (board, counts, dealt, nd, keep, known) in enumerate(positions(2, 8)):
+        chosen = R.lookahead_choice(board, counts, dealt, nd, keep, known, state(i), GAME, params, WEIGHTS)
+        assert chosen == learned_choice(board, counts, dealt, nd, keep, known, state(i), GAME, params, WEIGHTS)
+
+
+def test_a_shortlist_of_every_placement_is_the_rollout_policy():
+    params = PARAMS.copy()
+    params[H_SHORTLIST] = 300  # more than a first street's 232 placements
+    params[H_ROLLOUTS] = 4
+    for i, (board, counts, dealt, nd, keep, known) in enumerate(positions(3, 6)):
+        lookahead = R.lookahead_choice(board, counts, dealt, nd, keep, known, state(i), GAME, params, WEIGHTS)
+        rollout = R.decide(board, counts, dealt, nd, keep, known, 2, params, state(i), GAME, WEIGHTS)
+        assert lookahead == rollout
+
+
+def test_the_last_street_is_the_best_finished_board():
+    """Nothing is left to roll out: the placement worth most finished, by brute force."""
+    for i, (board, counts, dealt, nd, keep, known) in enumerate(positions(4, 10, (11,))):
+        best, best_value = None, -np.inf
+        for code in range(1 << (2 * nd)):
+            if legal(code, nd, keep, counts):
+                trial, trial_counts = board.copy(), counts.copy()
+                place(trial, trial_counts, dealt, nd, code)
+                value = finished_value(trial, GAME, PARAMS)
+                if value > best_value:
+                    best, best_value = code, value
+        assert R.lookahead_choice(board, counts, dealt, nd, keep, known, state(i), GAME, PARAMS, WEIGHTS) == best
+
+
+def test_lookahead_seats_play_finished_hands():
+    assert LOOKAHEAD_PARAMS[H_SHORTLIST] < 232  # a first street is shortlisted
+    run = simulate_ofc("ofc-pineapple", ("lookahead", "learned"), 100, seed=2)
+    frame = run.frame()
+    assert frame["points"].sum() == pytest.approx(0)  # zero-sum
+    assert run.hands == 100
+    # 100 hands: fouls and entries are rates, not a test of strength (docs/ofc.md has those)
+    assert 0 <= frame["fouls"][0] <= 1 and 0 <= frame["entries"][0] <= 1
+    assert default_seats(["ofc-pineapple"]) == ("lookahead", "lookahead")
+
+
+def test_the_cli_names_the_lookahead():
+    result = CliRunner().invoke(main, ["ofc", "simulate", "--seats", "lookahead,improved", "--hands", "50",
+                                       "--json", "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert [r["policy"] for r in json.loads(result.output)["runs"][0]["by_seat"]] == ["lookahead", "improved"]
+    bad = CliRunner().invoke(main, ["ofc", "simulate", "--seats", "lookahed,improved", "--quiet"])
+    assert bad.exit_code == 2 and "lookahead" in bad.output
