@@ -161,8 +161,9 @@ ofc-strategies: warm
 	    $(OFC) learn --rules $$rules --players $$players --rounds 12 --hands 30000 --seed 1 --quiet \
 	        --out $(OFC_SHIPPED)/learned-$$rules-$${players}p.json || exit 1; done
 
-# Open-Face results (results/ofc/, ~25 min on 2 cores): the chance of staying in Fantasyland
-# with 13 to 17 cards, hands between policies under each ruleset, and the learned policy in duplicate.
+# Open-Face results (results/ofc/, ~80 min on 2 cores): the chance of staying in Fantasyland
+# with 13 to 17 cards, hands between policies under each ruleset, the learned policy in duplicate,
+# and the lookahead's self-play (20,000 hands, checkpointed: ~40 min) and duplicates (~16 min).
 ofc: warm
 	mkdir -p results/ofc
 	$(OFC) stay --samples 1000000 --seed 1 --json --quiet > results/ofc/stay-pineapple.json
@@ -181,6 +182,11 @@ ofc: warm
 	    > results/ofc/ofc-classic-learned-duel-improved.json
 	$(OFC) duel learned improved --players 3 --hands 10000 --seed 1 --json --quiet \
 	    > results/ofc/ofc-pineapple-3p-learned-duel-improved.json
+	$(OFC) simulate --seats lookahead,lookahead --hands 20000 --seed 1 --quiet \
+	    --out results/ofc/ofc-pineapple-lookahead-v-lookahead.json
+	for other in improved learned; do \
+	    $(OFC) duel lookahead $$other --hands 4000 --seed 1 --json --quiet \
+	        > results/ofc/ofc-pineapple-lookahead-duel-$$other.json || exit 1; done
 
 # The exploitability of every shipped fit (results/exploit/, hours on 2 cores): heads-up
 # two-four, the one with a published peer, on 2,000 deals, `standard` at 4 players and

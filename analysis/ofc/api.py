@@ -135,7 +135,7 @@ class OfcSimulation:
                          ignore_index=True)
 
 
-def simulate(rules=RULES, seats=None, hands=5000, seed=1, *, out=None,
+def simulate(rules=RULES, seats=None, hands=1000, seed=1, *, out=None,
              resume=False, fresh=False):
     """Play hands between ``seats`` (a policy a player: random, heuristic, rollout, improved,
     learned or lookahead; default two of the strongest shipped for every ruleset,

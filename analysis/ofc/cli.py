@@ -223,7 +223,7 @@ def _dropped(result):
               help="A policy per player, comma-separated: random, heuristic, rollout, improved, learned or "
                    "lookahead (2 or 3)  [default: two of lookahead where the learned weights are shipped for "
                    "every ruleset, else improved, else heuristic]")
-@click.option("--hands", type=click.IntRange(1, 10**8), default=5000, show_default=True)
+@click.option("--hands", type=click.IntRange(1, 10**8), default=1000, show_default=True)
 @seed_option(1)
 @json_option()
 @click.option("--out", type=OutputFile(), default=None,
