@@ -12,7 +12,7 @@
   its Fantasyland entries with fouls (27.9% of its hands in heads-up self-play): it judges a
   board by features of the cards so far, where a rollout sees the board finished by its owner.
   Rollouts of every one of a first street's 232 placements would cost eight times the
-  shortlist's 27, which the learned value rarely ranks the rollouts' choice out of.
+  shortlist's 27 (a later street has at most 27 placements: the shortlist keeps them all).
 
 Neither sees the other boards: in a hand, every policy's last street but ``RANDOM``'s is
 :func:`sapsam.ofc.kernels.policies.exact_last_choice`'s, against them."""
