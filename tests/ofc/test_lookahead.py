@@ -13,7 +13,7 @@ from sapsam.cli import main
 from sapsam.ofc.game import load_ofc_rules
 from sapsam.ofc.kernels import rollout as R
 from sapsam.ofc.kernels.learned import learned_choice, learned_values
-from sapsam.ofc.kernels.policies import H_ROLLOUTS, H_SHORTLIST, finished_value, legal, place
+from sapsam.ofc.kernels.policies import H_ROLLOUTS, H_SHORTLIST, finished_value, legal, legal_codes, place
 from sapsam.ofc.measure.simulate import default_seats, simulate_ofc
 from sapsam.ofc.play import LOOKAHEAD_PARAMS, game_tables, learned_weights, seat_arrays
 from sapsam.play.seeds import Stream
@@ -45,7 +45,7 @@ def state(seed):
 
 def test_learned_values_rank_as_learned_choice_decides():
     for i, (board, counts, dealt, nd, keep, known) in enumerate(positions(1, 12)):
-        codes = R.legal_codes(nd, keep, counts)
+        codes = legal_codes(nd, keep, counts)
         assert all(legal(c, nd, keep, counts) for c in codes)
         assert len(codes) == sum(legal(c, nd, keep, counts) for c in range(1 << (2 * nd)))
         values = learned_values(board, counts, dealt, nd, keep, known, state(i), GAME, PARAMS, WEIGHTS, codes)

@@ -75,6 +75,18 @@ def legal(code, nd, keep, counts):
 
 
 @njit(cache=True)
+def legal_codes(nd, keep, counts):
+    """The legal placements of ``nd`` dealt cards, in increasing order."""
+    codes = np.empty(1 << (2 * nd), np.int64)
+    n = 0
+    for code in range(1 << (2 * nd)):
+        if legal(code, nd, keep, counts):
+            codes[n] = code
+            n += 1
+    return codes[:n]
+
+
+@njit(cache=True)
 def place(board, counts, dealt, nd, code):
     """Put the dealt cards where ``code`` says (in place)."""
     for i in range(nd):
@@ -162,16 +174,8 @@ def heuristic_choice(board, counts, dealt, nd, keep, known, state, game, params)
 
 @njit(cache=True)
 def random_choice(nd, keep, counts, state):
-    total = 0
-    for code in range(1 << (2 * nd)):
-        total += legal(code, nd, keep, counts)
-    pick = np.int64(next_u64(state) % np.uint64(total))
-    for code in range(1 << (2 * nd)):
-        if legal(code, nd, keep, counts):
-            if pick == 0:
-                return code
-            pick -= 1
-    return -1
+    codes = legal_codes(nd, keep, counts)
+    return codes[np.int64(next_u64(state) % np.uint64(codes.shape[0]))]
 
 
 # --------------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from sapsam.ofc.kernels.policies import (
     RANDOM,
     finished_value,
     heuristic_choice,
-    legal,
+    legal_codes,
     place,
     play_out,
     random_choice,
@@ -39,18 +39,6 @@ from sapsam.ofc.kernels.policies import (
 )
 
 LOOKAHEAD = 4  # after LEARNED
-
-
-@njit(cache=True)
-def legal_codes(nd, keep, counts):
-    """The legal placements of ``nd`` dealt cards, in increasing order."""
-    codes = np.empty(1 << (2 * nd), np.int64)
-    n = 0
-    for code in range(1 << (2 * nd)):
-        if legal(code, nd, keep, counts):
-            codes[n] = code
-            n += 1
-    return codes[:n]
 
 
 @njit(cache=True)

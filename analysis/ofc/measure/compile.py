@@ -5,10 +5,11 @@ HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d Ad"
 
 def compiled_kernels():
     """The Numba kernels the ``ofc`` commands compile (:func:`sapsam.base.jit.cached` checks)."""
-    from sapsam.ofc.kernels import board, race, selfplay, simulate
+    from sapsam.ofc.kernels import board, policies, race, selfplay, simulate
 
     return (board.best_fantasyland, board.stay_counts, board.settle_boards, simulate.simulate_blocks,
-            race.race_rollouts, simulate.exact_placements, selfplay.selfplay_blocks, selfplay.trace_features)
+            race.race_rollouts, simulate.exact_placements, selfplay.selfplay_blocks, selfplay.trace_features,
+            policies.legal_codes)
 
 
 def warm():

@@ -48,7 +48,7 @@ import pandas as pd
 from sapsam.base.stats import Z95
 from sapsam.game.cards import format_cards, parse_cards
 from sapsam.ofc.game import ROW_SIZES, Board, check_distinct, load_ofc_rules, parse_board
-from sapsam.ofc.kernels.policies import DISCARD, H_FILLS, H_INNER_FILLS, legal
+from sapsam.ofc.kernels.policies import DISCARD, H_FILLS, H_INNER_FILLS, legal_codes
 from sapsam.ofc.kernels.race import race_rollouts
 from sapsam.ofc.kernels.simulate import exact_placements
 from sapsam.ofc.play import game_tables, seat_arrays, seat_values, weights_path
@@ -153,9 +153,7 @@ def _to_finish(rules, placed):
 
 def placements(board, cards, keep):
     """The legal placement codes of ``cards`` on ``board`` (sapsam.ofc.kernels.policies's encoding)."""
-    counts = np.array([len(r) for r in board.rows], np.int64)
-    nd = len(cards)
-    return np.array([c for c in range(1 << (2 * nd)) if legal(c, nd, keep, counts)], np.int64)
+    return legal_codes(len(cards), keep, np.array([len(r) for r in board.rows], np.int64))
 
 
 def describe_placement(board, cards, code):

@@ -106,8 +106,8 @@ def default_seats(ids, players=2):
 def table_rules(ids, names, given=None):
     """The rulesets ``ids`` loaded for a table of the policies ``names``, checked as a
     simulation needs them: every policy known, each ruleset named once and dealt to this many
-    seats, an improved, learned or lookahead seat's weights shipped.  ``given`` is how the rulesets were written, for
-    the error."""
+    seats, an improved, learned or lookahead seat's weights shipped.  ``given`` is how the
+    rulesets were written, for the error."""
     for name in names:
         policy_code(name)
     if len(set(ids)) != len(ids):
