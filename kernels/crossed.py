@@ -57,7 +57,7 @@ def crossed_field(cards, samples, rounds, blend, tables, points, removal, params
                                 search, mass[1 - side], starts, members, rounds > 0)
     values = np.zeros(N_VALUES)
     outcome_values(params, values)
-    kind = value_kind(False, params, values)
+    kind = value_kind(np.bool_(False), params, values)
     prepared = removal_scratch()
     sides = np.zeros((2,) + TABLE_SHAPE)
     played = np.zeros((3, N_STRENGTHS))
@@ -108,8 +108,8 @@ def _fitted_field(mask, side, samples, tables, points, removal, params, naturals
         sorted_hand(deck, 13, pair[1])
         for j in range(2):
             hand = pair[j]
-            split = decide(hand, pair[1 - j], TABLE, tables, points, removal, params, naturals, opponents, search,
-                           state, scratch)[0]
+            split = decide(hand, pair[1 - j], np.int64(TABLE), tables, points, removal, params, naturals,
+                           opponents, search, state, scratch)[0]
             r = split_rows(hand, split, params)
             for k in range(3):
                 out[k, r[k]] += 1.0 / (2 * samples)

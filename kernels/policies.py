@@ -82,6 +82,7 @@ _FRONTIER_ROOM = 36036
 # mark ``search is None`` / ``is not None`` for a None-typed argument, and compiles one kernel per
 # type.  SEARCH_AUTO, play_hands's default, is not a kernel argument: it asks search_mode.
 SEARCH_ONLY = None
+DECIDE = -2  # choose's size when decide calls it
 SEARCH_AUTO = "auto"
 
 
@@ -150,14 +151,14 @@ def greedy_low_split(s3, s5, l5, high_order):
 def greedy_split(hand, wheel_second, s3, s5):
     """Strongest back, then strongest middle of the remaining eight; the rest in front."""
     subset_strengths(hand, wheel_second, s3, s5)
-    back = 0
+    back = np.int64(0)
     for i in range(N_FIVES):
         if s5[i] > s5[back]:
             back = i
     taken = 0
     for p in FIVE_POSITIONS[back]:
         taken |= 1 << p
-    middle = -1
+    middle = np.int64(-1)  # not a literal, which would compile _split_of once more
     for i in range(N_FIVES):
         used = 0
         for p in FIVE_POSITIONS[i]:
@@ -210,7 +211,7 @@ def _best_on_frontier(kind, houseway, tables, values, points, params, opponents,
     that the hot one has no branch but the comparison; each computes exactly what
     :func:`sapsam.kernels.value.value` computes (the search's tests hold them to it)."""
     if houseway:  # its own tie-break, in the one loop that has it
-        return _best_valued(kind, True, tables, values, points, removal, prepared, params, opponents,
+        return _best_valued(kind, np.bool_(True), tables, values, points, removal, prepared, params, opponents,
                             size, splits, rows)
     best_split = -1
     best_value = -1e300
@@ -313,7 +314,7 @@ def policy_scratch():
             np.empty(N_FIVES, np.int16), removal_scratch())
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide(hand, other, policy, tables, points, removal, params, naturals, opponents, search, state,
            scratch):
     """A policy's decision for one sorted 13-card hand.
@@ -354,17 +355,11 @@ def decide(hand, other, policy, tables, points, removal, params, naturals, oppon
     (split, natural, natural_key, surrender) : (int, int, int, bool)
         ``split`` is -1 when the hand declares a natural or surrenders.
     """
-    held = (-1, np.int64(-1))
-    s3, s5, l5 = scratch[0][0], scratch[0][1], scratch[5]
-    low = params[S.P_LOW_MIDDLE] != 0 and policy != RANDOM  # every other policy reads them
-    if search is not None and low:  # (with SEARCH_ONLY, Numba compiles no low middle)
-        low_subset_strengths(hand, l5)
-    if search is None or search or low:
-        subset_strengths(hand, params[S.P_WHEEL_SECOND] != 0, s3, s5)
-    if (policy == TABLE or policy == HOUSEWAY) and naturals.shape[0] > 0:
-        held = best_natural(hand, naturals)
-    return choose(hand, other, policy, tables, points, removal, params, naturals, held, opponents,
-                  search, state, scratch, s3, s5, l5, scratch[1], scratch[2], -1)
+    # choose itself starts with what is decide's own (size DECIDE): inlined, decide compiles no
+    # second copy of choose's whole call tree (2.3 s of a first sapsam best)
+    return choose(hand, other, policy, tables, points, removal, params, naturals,
+                  (np.int64(-1), np.int64(-1)), opponents, search, state, scratch, scratch[0][0],
+                  scratch[0][1], scratch[5], scratch[1], scratch[2], np.int64(DECIDE))
 
 
 @njit(cache=True)
@@ -377,7 +372,17 @@ def choose(hand, other, policy, tables, points, removal, params, naturals, held,
     and ``rows`` (``size`` -1: build it there).  With a low middle, always ``s3``, ``s5`` and
     the subsets' low strengths ``l5``, and ``search`` says whether the low search may prune.
     One evaluation of the subsets or one frontier, and one detection of naturals, serve every
-    ruleset of a simulation."""
+    ruleset of a simulation.  ``size`` :data:`DECIDE`: :func:`decide`'s call, which finds
+    ``held`` and the strengths here, into ``s3``, ``s5`` and ``l5``."""
+    if size == DECIDE:
+        size = -1
+        low_strengths = params[S.P_LOW_MIDDLE] != 0 and policy != RANDOM  # the others read them
+        if search is not None and low_strengths:  # (with SEARCH_ONLY, Numba compiles no low middle)
+            low_subset_strengths(hand, l5)
+        if search is None or search or low_strengths:
+            subset_strengths(hand, params[S.P_WHEEL_SECOND] != 0, s3, s5)
+        if (policy == TABLE or policy == HOUSEWAY) and naturals.shape[0] > 0:
+            held = best_natural(hand, naturals)
     frontier, _, _, values, found, _, prepared = scratch
     wheel = params[S.P_WHEEL_SECOND] != 0
     low = params[S.P_LOW_MIDDLE] != 0

@@ -121,7 +121,12 @@ def hand_features(hand, other, out):
     for c in other:
         out[c >> 2] += 1.0
         suits[c & 3] += 1
-    suits.sort()
+    for i in range(1, 4):  # ascending (an insertion sort: np.sort compiles for a second)
+        length, j = suits[i], i - 1
+        while j >= 0 and suits[j] > length:
+            suits[j + 1] = suits[j]
+            j -= 1
+        suits[j + 1] = length
     for i in range(3):
         length = float(suits[3 - i])
         out[13 + i] = length
@@ -253,8 +258,13 @@ def removal_model(row_mass, gamma, xmean, bin_of, params, royalty, copula):
         for b in range(bins):
             if bins_sum[k, b, B_WIN_FIRST] < 0.0:
                 bins_sum[k, b, B_WIN_FIRST] = below
-    return Removal(np.ascontiguousarray(gamma.transpose((0, 2, 1))), xmean, bin_of, bins_sum, rows,
-                   copula)
+    # feature-major, copied by loops: a transpose and ascontiguousarray compile for seconds
+    major = np.empty((3, gamma.shape[2], bins))
+    for k in range(3):
+        for b in range(bins):
+            for f in range(gamma.shape[2]):
+                major[k, f, b] = gamma[k, b, f]
+    return Removal(major, xmean, bin_of, bins_sum, rows, copula)
 
 
 @njit(cache=True)

@@ -79,8 +79,8 @@ def weakest_back(top, front, middle, floor, kind, tables, values, points, remova
         mid = (lo + hi) // 2
         s = FIVE_CLASSES[mid]
         m = s if middle < 0 else middle
-        if value(kind, FRONT_FLOOR[min(front, s)], m, s, tables, values, points, removal, prepared, params,
-                 opponents) >= floor:
+        if value(kind, np.uint16(FRONT_FLOOR[min(front, s)]), np.uint16(m), np.uint16(s), tables, values,
+                 points, removal, prepared, params, opponents) >= floor:
             hi = mid
         else:
             lo = mid + 1
@@ -97,8 +97,8 @@ def _weakest_middle(back, middle, front, floor, kind, tables, values, points, re
     while lo < hi:
         mid = (lo + hi) // 2
         m = FIVE_CLASSES[mid]
-        if value(kind, min(front, FRONT_FLOOR[m]), m, back, tables, values, points, removal, prepared, params,
-                 opponents) >= floor:
+        if value(kind, np.uint16(min(front, FRONT_FLOOR[m])), np.uint16(m), np.uint16(back), tables, values,
+                 points, removal, prepared, params, opponents) >= floor:
             hi = mid
         else:
             lo = mid + 1
@@ -142,7 +142,7 @@ def best_split(s3, s5, kind, houseway, tables, values, points, removal, prepared
         if s5[i] > s5[top]:
             top = i
     best = -np.inf
-    n = 0
+    n = np.int64(0)  # not a literal, which would compile _pick once more
     weakest = np.int16(0)  # backs below it cannot reach the best so far
     for step in range(N_FIVES + 1):
         b = top if step == 0 else step - 1

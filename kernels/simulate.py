@@ -152,7 +152,7 @@ def simulate_block(states, first_table, counts, players, seats, rules, n_natural
                                                front_split[first, p], front_rows[first, p])
                 if first == 0 and wheel_used[1]:
                     if wheel_rank_matters(hands[p]):
-                        _, sizes[1, p] = _frontier(hands[p], True, frontier, front_split[1, p],
+                        _, sizes[1, p] = _frontier(hands[p], np.bool_(True), frontier, front_split[1, p],
                                                    front_rows[1, p])
                     else:
                         sizes[1, p] = sizes[0, p]
@@ -162,7 +162,7 @@ def simulate_block(states, first_table, counts, players, seats, rules, n_natural
                 low_subset_strengths(hands[p], l5[p])
             if share and not low_used:
                 continue
-            subset_strengths(hands[p], False, s3[p], s5[0, p])
+            subset_strengths(hands[p], np.bool_(False), s3[p], s5[0, p])
             if wheel_used[1]:
                 for i in range(N_FIVES):
                     s5[1, p, i] = WHEEL_SECOND[s5[0, p, i]]
@@ -198,7 +198,7 @@ def simulate_block(states, first_table, counts, players, seats, rules, n_natural
             else:
                 banks[0] = -1
             S.settle_into(S.Rules(params[r], royalty[r], naturals[r, :n_naturals[r]]), table_arrays,
-                          net, 0, work, detail, results, False)
+                          net, np.int64(0), work, detail, results, np.bool_(False))
             _tally(params[r], rows, work[S.W_SEAT, S.SEAT_STATUS], banks[0], net, r, players, acc[b],
                    hist[b])
         state[0] = draw[0] + np.uint64(players + 1)

@@ -39,3 +39,23 @@ def test_from_an_empty_cache_every_kernel_ends_up_in_it(tmp_path):
     assert first.status == 0 and "kernels compiled and cached" in first.out, first.err
     second = terminal.piped("compile", "--quiet", env=env)
     assert second.status == 0 and "kernels loaded from the cache" in second.out, second.err
+
+
+def test_a_kernel_compiles_once_for_every_caller():
+    """A literal argument (``0``, ``True``) or a read-only array makes Numba compile a kernel,
+    and everything it calls, once more for that type: the decision and settlement kernels are
+    in the cache once, whoever called them (``make test`` compiled every command's kernels
+    first), but for ``search``'s two routes (:func:`sapsam.kernels.policies.search_mode`)."""
+    from numba import types
+
+    from sapsam.kernels import policies, search, settle, value
+
+    twin = types.literal(False)  # settle_into's inlined copy for settle_tables, in the same index
+    for kernel, routes in ((settle.settle_into, 1), (policies.choose, 2), (search.best_split, 1),
+                           (value.value, 1), (policies._best_valued, 1), (search._pick, 1)):
+        signatures = [key[0] for key in kernel._cache._cache_file._load_index()
+                      if not (kernel is settle.settle_into and key[0][-1] == twin)]
+        assert 1 <= len(signatures) <= routes, (kernel.__name__, signatures)
+        for signature in signatures:
+            assert not any(isinstance(t, types.Literal) or getattr(t, "readonly", False)
+                           for t in signature), (kernel.__name__, signature)

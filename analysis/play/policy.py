@@ -56,16 +56,20 @@ def row_percentiles():
     return cdf / counts.sum(axis=1, keepdims=True)
 
 
-@cache
 def balanced_points(low_middle=False):
     """``balanced``'s points table: the front's percentile, and the five-card one for the
     middle (as a 2-7 low with ``low_middle``) and the back (float64
-    sapsam.kernels.policies.POINTS_SHAPE; never surrenders)."""
+    sapsam.kernels.policies.POINTS_SHAPE; never surrenders).  A copy of its own, writable as
+    every policy's points are (a read-only one would compile every decision kernel again)."""
+    return _balanced_points(low_middle).copy()
+
+
+@cache
+def _balanced_points(low_middle):
     pct = row_percentiles()
     points = np.zeros(_kp.POINTS_SHAPE)
     points[0, :-1], points[1, :-1], points[2, :-1] = pct[0], pct[2 if low_middle else 1], pct[1]
     points[_kp.SURRENDER_BELOW] = -np.inf
-    points.setflags(write=False)
     return points
 
 
