@@ -259,7 +259,7 @@ def can_stay(cards, stay, fives, full_house):
         best = max(best, eval5(picked[0], picked[1], picked[2], picked[3], picked[4]))
     if stay[BACK, best] and CATEGORY_OF[best] >= QUADS:
         return True
-    if stay[MIDDLE, full_house] and _two_disjoint_at_least(cards, 0, fives, full_house):
+    if stay[MIDDLE, full_house] and _two_disjoint_at_least(cards, np.int64(0), fives, np.int64(full_house)):
         return True
     for rank in range(12, -1, -1):
         where = 0
@@ -276,7 +276,7 @@ def can_stay(cards, stay, fives, full_house):
             if count == 4 and not where >> i & 1:
                 continue
             skip = where & ~(1 << i) if count == 4 else where
-            if _two_disjoint_at_least(cards, skip, fives, trips):
+            if _two_disjoint_at_least(cards, skip, fives, np.int64(trips)):
                 return True
     return False
 

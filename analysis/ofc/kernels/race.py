@@ -19,9 +19,10 @@ opponent's street but its last.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from sapsam.kernels.rng import next_u64, shuffle_prefix
+from sapsam.kernels.threads import parallel_for
 from sapsam.ofc.kernels.board import rows_of, settle_boards
 from sapsam.ofc.kernels.learned import LEARNED, learned_choice
 from sapsam.ofc.kernels.policies import (
@@ -71,7 +72,6 @@ def play_turns(boards, counts, deck, pos, order, policy, params, values, state, 
         turn = i + 1
 
 
-@njit(cache=True, parallel=True)
 def race_rollouts(board, counts, dealt, codes, active, boards, row_counts, fl_cards, decks, seen, states,
                   first, deals, share, policy, params, values, game, stay, worth_milli, scores, out):
     """``deals`` more rollouts a stream of each placement ``codes[active[a]]`` of ``dealt``
@@ -83,59 +83,68 @@ def race_rollouts(board, counts, dealt, codes, active, boards, row_counts, fl_ca
     Stream ``s`` carries its state ``states[s]`` and its deck ``decks[s]`` (the unseen
     cards, shuffled in place) from round to round.  ``share``: the
     turns the placements share are played once a deal (module doc); False: once a placement,
-    the same numbers (the tests hold them to it)."""
+    the same numbers (the tests hold them to it).  The streams run on the kernel threads
+    (:func:`sapsam.kernels.threads.parallel_for`), each writing its own part of ``out``."""
+    parallel_for(lambda s: race_stream(board, counts, dealt, codes, active, boards, row_counts, fl_cards, decks,
+                                       seen, states, first, deals, share, policy, params, values, game, stay,
+                                       worth_milli, scores, out, s), range(states.shape[0]))
+
+
+@njit(cache=True, nogil=True)
+def race_stream(board, counts, dealt, codes, active, boards, row_counts, fl_cards, decks, seen, states,
+                first, deals, share, policy, params, values, game, stay, worth_milli, scores, out, s):
+    """Stream ``s`` of :func:`race_rollouts`."""
     royalty, entry, worth = game.royalty, game.entry, game.worth
     players = boards.shape[0]
     nd = dealt.shape[0]
-    for s in prange(states.shape[0]):
-        state = states[s:s + 1]
-        deck = decks[s]
-        base = np.empty_like(boards)
-        base_counts = np.empty_like(row_counts)
-        work = np.empty_like(boards)
-        work_counts = np.empty_like(row_counts)
-        own = np.zeros(players, np.uint64)
-        own_base = np.zeros(players, np.uint64)
-        points = np.zeros(players, np.int64)
-        order = np.arange(players)
-        play = np.zeros(1, np.uint64)
-        start = np.zeros(1, np.uint64)
-        for j in range(deals):
-            shuffle_prefix(deck, deck.shape[0], state)
-            play[0] = next_u64(state)
-            base[:] = boards
-            base_counts[:] = row_counts
-            end = deck.shape[0]
+    state = states[s:s + 1]
+    deck = decks[s]
+    base = np.empty_like(boards)
+    base_counts = np.empty_like(row_counts)
+    work = np.empty_like(boards)
+    work_counts = np.empty_like(row_counts)
+    own = np.zeros(players, np.uint64)
+    own_base = np.zeros(players, np.uint64)
+    points = np.zeros(players, np.int64)
+    order = np.arange(players)
+    play = np.zeros(1, np.uint64)
+    start = np.zeros(1, np.uint64)
+    for j in range(deals):
+        shuffle_prefix(deck, deck.shape[0], state)
+        play[0] = next_u64(state)
+        base[:] = boards
+        base_counts[:] = row_counts
+        end = deck.shape[0]
+        for p in range(players):
+            if fl_cards[p] > 0:
+                set_fantasyland(deck[end - fl_cards[p]:end], royalty, stay, worth_milli, base[p],
+                                base_counts[p])
+                end -= fl_cards[p]
+        base[0, :] = board
+        base_counts[0, :] = counts
+        pos, known, turn = np.int64(0), seen, np.int64(1)
+        if share:  # seat 0's board placed by any placement: these turns do not see where
+            place(base[0], base_counts[0], dealt, nd, codes[active[0]])
             for p in range(players):
-                if fl_cards[p] > 0:
-                    set_fantasyland(deck[end - fl_cards[p]:end], royalty, stay, worth_milli, base[p],
-                                    base_counts[p])
-                    end -= fl_cards[p]
+                own_base[p] = own_cards(base[p], base_counts[p])
+            pos, known, turn = play_turns(base, base_counts, deck, pos, order, policy, params, values, play,
+                                          game, seen, own_base, turn, np.bool_(True))
             base[0, :] = board
             base_counts[0, :] = counts
-            pos, known, turn = 0, seen, 1
-            if share:  # seat 0's board placed by any placement: these turns do not see where
-                place(base[0], base_counts[0], dealt, nd, codes[active[0]])
-                for p in range(players):
-                    own_base[p] = own_cards(base[p], base_counts[p])
-                pos, known, turn = play_turns(base, base_counts, deck, 0, order, policy, params, values, play,
-                                              game, seen, own_base, 1, True)
-                base[0, :] = board
-                base_counts[0, :] = counts
-            start[:] = play
-            for a in range(active.shape[0]):
-                o = active[a]
-                work[:] = base
-                work_counts[:] = base_counts
-                place(work[0], work_counts[0], dealt, nd, codes[o])
-                for p in range(players):
-                    own[p] = own_base[p] if share and p > 0 else own_cards(work[p], work_counts[p])
-                play[:] = start
-                play_turns(work, work_counts, deck, pos, order, policy, params, values, play, game, known, own,
-                           turn, False)
-                settle_boards(work, royalty, scores, points)
-                value = np.float64(points[0])
-                f, m, b = rows_of(work[0])
-                if b >= m >= f and entry[f] > 0:
-                    value += worth
-                out[o, s, first + j] = value
+        start[:] = play
+        for a in range(active.shape[0]):
+            o = active[a]
+            work[:] = base
+            work_counts[:] = base_counts
+            place(work[0], work_counts[0], dealt, nd, codes[o])
+            for p in range(players):
+                own[p] = own_base[p] if share and p > 0 else own_cards(work[p], work_counts[p])
+            play[:] = start
+            play_turns(work, work_counts, deck, pos, order, policy, params, values, play, game, known, own,
+                       turn, np.bool_(False))
+            settle_boards(work, royalty, scores, points)
+            value = np.float64(points[0])
+            f, m, b = rows_of(work[0])
+            if b >= m >= f and entry[f] > 0:
+                value += worth
+            out[o, s, first + j] = value

@@ -6,9 +6,10 @@ where every deal left can be enumerated (``exact_placements``; sampled ones race
 :mod:`sapsam.ofc.kernels.learned`'s and :mod:`sapsam.ofc.kernels.rollout`'s."""
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from sapsam.kernels.rng import next_u64, shuffle_prefix
+from sapsam.kernels.threads import parallel_for
 from sapsam.ofc.kernels.board import best_fantasyland, board_outcome, settle_boards
 from sapsam.ofc.kernels.policies import (
     RANDOM,
@@ -74,7 +75,7 @@ def play_hand(deck, fl_cards, policy, params, values, state, game, stay, worth_m
             order[k] = p
             k += 1
     seen = np.uint64(0)
-    turn = 0
+    turn = np.int64(0)  # not a literal: next_turn compiles for int64 alone
     while True:
         i, nd, keep = next_turn(counts, order, turn, game.deal)
         if i < 0:
@@ -110,41 +111,47 @@ def block_streams(seed):
     return decks, play
 
 
-@njit(cache=True, parallel=True)
 def simulate_blocks(states, hands, policy, params, values, game, stay, worth_milli, stay_cards, scores, tally):
     """Blocks of ``hands`` consecutive hands, every seat starting outside Fantasyland; block
     ``b`` draws from ``states[b]`` alone (:func:`block_streams`) and adds each seat's figures
     into ``tally[b, seat]`` (the ``A_*`` fields above).  ``values``: the learned seats'
-    weights (:func:`play_hand`)."""
+    weights (:func:`play_hand`).  The blocks run on the kernel threads
+    (:func:`sapsam.kernels.threads.parallel_for`)."""
+    parallel_for(lambda b: simulate_block(states, hands, policy, params, values, game, stay, worth_milli,
+                                          stay_cards, scores, tally, b), range(states.shape[0]))
+
+
+@njit(cache=True, nogil=True)
+def simulate_block(states, hands, policy, params, values, game, stay, worth_milli, stay_cards, scores, tally, b):
+    """Block ``b`` of :func:`simulate_blocks`."""
     royalty, entry = game.royalty, game.entry
     players = policy.shape[0]
-    for b in prange(states.shape[0]):
-        decks, state = block_streams(states[b])
-        deck = np.arange(52).astype(np.uint8)
-        fl = np.zeros(players, np.int64)
-        boards = np.zeros((players, 13), np.uint8)
-        points = np.zeros(players, np.int64)
-        trace = np.zeros((players, 14, 17), np.uint64)
-        for _ in range(hands):
-            shuffle_prefix(deck, 52, decks)
-            play_hand(deck, fl, policy, params, values, state, game, stay, worth_milli, boards, trace)
-            settle_boards(boards, royalty, scores, points)
-            for p in range(players):
-                fouled, royalties, enters, stays = board_outcome(boards[p], royalty, stay, entry)
-                tally[b, p, A_POINTS] += points[p]
-                tally[b, p, A_SQUARES] += points[p] * points[p]
-                tally[b, p, A_ROYALTIES] += royalties
-                if fl[p] > 0:
-                    tally[b, p, A_FL_HANDS] += 1
-                    tally[b, p, A_FL_POINTS] += points[p]
-                    tally[b, p, A_FL_SQUARES] += points[p] * points[p]
-                    tally[b, p, A_STAYS] += stays
-                    fl[p] = stay_cards if stays else 0
-                else:
-                    tally[b, p, A_HANDS] += 1
-                    tally[b, p, A_FOULS] += fouled
-                    tally[b, p, A_ENTRIES] += enters > 0
-                    fl[p] = enters
+    decks, state = block_streams(states[b])
+    deck = np.arange(52).astype(np.uint8)
+    fl = np.zeros(players, np.int64)
+    boards = np.zeros((players, 13), np.uint8)
+    points = np.zeros(players, np.int64)
+    trace = np.zeros((players, 14, 17), np.uint64)
+    for _ in range(hands):
+        shuffle_prefix(deck, 52, decks)
+        play_hand(deck, fl, policy, params, values, state, game, stay, worth_milli, boards, trace)
+        settle_boards(boards, royalty, scores, points)
+        for p in range(players):
+            fouled, royalties, enters, stays = board_outcome(boards[p], royalty, stay, entry)
+            tally[b, p, A_POINTS] += points[p]
+            tally[b, p, A_SQUARES] += points[p] * points[p]
+            tally[b, p, A_ROYALTIES] += royalties
+            if fl[p] > 0:
+                tally[b, p, A_FL_HANDS] += 1
+                tally[b, p, A_FL_POINTS] += points[p]
+                tally[b, p, A_FL_SQUARES] += points[p] * points[p]
+                tally[b, p, A_STAYS] += stays
+                fl[p] = stay_cards if stays else 0
+            else:
+                tally[b, p, A_HANDS] += 1
+                tally[b, p, A_FOULS] += fouled
+                tally[b, p, A_ENTRIES] += enters > 0
+                fl[p] = enters
 
 
 @njit(cache=True)
@@ -169,7 +176,7 @@ def exact_placements(board, counts, dealt, codes, boards, row_counts, pool, game
     draw, keep = game.deal[1], game.deal[2]
     everything = np.uint64(0xFFFFFFFFFFFFF)  # every board is seen: nothing is filled at random
     state = np.zeros(1, np.uint64)
-    responder = 0
+    responder = np.int64(0)
     for q in range(1, players):
         if row_counts[q, 0] + row_counts[q, 1] + row_counts[q, 2] < 13:
             responder = q
@@ -178,7 +185,7 @@ def exact_placements(board, counts, dealt, codes, boards, row_counts, pool, game
         mine ^= np.uint64(1) << np.uint64(pool[i])
     work = boards.copy()
     work_counts = row_counts.copy()
-    terms, versions, views = others_terms(boards, row_counts, 0, mine, 1, state, game)
+    terms, versions, views = others_terms(boards, row_counts, np.int64(0), mine, np.int64(1), state, game)
     after = np.empty(13, np.uint8)
     after_counts = np.empty(3, np.int64)
     trial = np.empty(13, np.uint8)
@@ -194,7 +201,7 @@ def exact_placements(board, counts, dealt, codes, boards, row_counts, pool, game
         place(after, after_counts, dealt, nd, codes[o])
         finished = after_counts[0] + after_counts[1] + after_counts[2] == 13
         if finished and responder == 0:
-            out[o] = final_value(after, 0, terms, versions, views, game)
+            out[o] = final_value(after, np.int64(0), terms, versions, views, game)
             continue
         n_lasts = 0
         for code in range(1 << (2 * draw)):
@@ -216,15 +223,16 @@ def exact_placements(board, counts, dealt, codes, boards, row_counts, pool, game
                 reply = exact_last_choice(work, work_counts, responder, deal, draw, keep, everything, state,
                                           game, params)
                 place(work[responder], work_counts[responder], deal, draw, reply)
-                seen, seen_versions, seen_views = others_terms(work, work_counts, 0, everything, 1, state, game)
-                total += final_value(after, 0, seen, seen_versions, seen_views, game)
+                seen, seen_versions, seen_views = others_terms(work, work_counts, np.int64(0), everything,
+                                                               np.int64(1), state, game)
+                total += final_value(after, np.int64(0), seen, seen_versions, seen_views, game)
             else:
                 best = -np.inf
                 for j in range(n_lasts):
                     trial[:] = after
                     trial_counts[:] = after_counts
                     place(trial, trial_counts, deal, draw, lasts[j])
-                    best = max(best, final_value(trial, 0, terms, versions, views, game))
+                    best = max(best, final_value(trial, np.int64(0), terms, versions, views, game))
                 total += best
             deals += 1
             i = draw - 1  # the next draw-subset of the pool, in lexicographic order

@@ -7,8 +7,8 @@ def compiled_kernels():
     """The Numba kernels the ``ofc`` commands compile (:func:`sapsam.base.jit.cached` checks)."""
     from sapsam.ofc.kernels import board, policies, race, selfplay, simulate
 
-    return (board.best_fantasyland, board.stay_counts, board.settle_boards, simulate.simulate_blocks,
-            race.race_rollouts, simulate.exact_placements, selfplay.selfplay_blocks, selfplay.trace_features,
+    return (board.best_fantasyland, board.stay_counts, board.settle_boards, simulate.simulate_block,
+            race.race_stream, simulate.exact_placements, selfplay.selfplay_block, selfplay.trace_chunk,
             policies.legal_codes)
 
 
