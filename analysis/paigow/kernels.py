@@ -23,11 +23,14 @@ t3``, 1 = ``t0 t2 | t1 t3``, 2 = ``t0 t3 | t1 t2``; its low hand is the weaker h
 from itertools import combinations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
+
+from sapsam.kernels.threads import parallel_for
 
 N_TILES = 32
 N_HANDS = 35960  # 4-tile sets of the 32 tiles, told apart by index
 N_BANKER = 20475  # 4-tile sets of the 28 tiles a player's hand leaves
+COUNT_CHUNKS = 64  # exact_counts's chunks of player hands, taken by the kernel threads
 # the two halves of each setting, as positions in the sorted four tiles
 SETTING_HALVES = np.array([[0, 1, 2, 3], [0, 2, 1, 3], [0, 3, 1, 2]], dtype=np.uint8)
 
@@ -94,7 +97,6 @@ def setting_strengths(hands):
     return out
 
 
-@njit(cache=True, parallel=True)
 def exact_counts(players, player_masks, banker_masks, banker_low, banker_high, banking):
     """Every setting of each player hand against every banker hand of the tiles it leaves.
 
@@ -102,11 +104,23 @@ def exact_counts(players, player_masks, banker_masks, banker_low, banker_high, b
     the banker hands are all 35,960 (those sharing a tile with the player are skipped) set as
     ``banker_low``/``banker_high`` say.  Returns ``(n, 3, 3)`` int64 counts of (win, push,
     loss) for the player, out of 20,475 banker hands.  Copies go to the banker, or to the
-    player when ``banking`` (the player is the banker, the other hand the house's)."""
+    player when ``banking`` (the player is the banker, the other hand the house's).  In
+    chunks of consecutive player hands on the kernel threads
+    (:func:`sapsam.kernels.threads.parallel_for`)."""
     n = players.shape[0]
     out = np.zeros((n, 3, 3), dtype=np.int64)
-    edge = 1 if banking else 0  # a copy wins for the player when banking
-    for i in prange(n):
+    chunks = min(n, COUNT_CHUNKS)
+    parallel_for(lambda c: counts_chunk(players, player_masks, banker_masks, banker_low, banker_high,
+                                        np.int64(1 if banking else 0), out, c * n // chunks,
+                                        (c + 1) * n // chunks), range(chunks))
+    return out
+
+
+@njit(cache=True, nogil=True)
+def counts_chunk(players, player_masks, banker_masks, banker_low, banker_high, edge, out, first, last):
+    """Player hands ``first`` up to ``last`` of :func:`exact_counts` (``edge`` 1: a copy wins
+    for the player, who banks)."""
+    for i in range(first, last):
         mask = player_masks[i]
         for j in range(banker_masks.shape[0]):
             if banker_masks[j] & mask:
@@ -116,4 +130,3 @@ def exact_counts(players, player_masks, banker_masks, banker_low, banker_high, b
                 won = (np.int64(players[i, k, 0]) + edge > bl) + \
                       (np.int64(players[i, k, 1]) + edge > bh)
                 out[i, k, 2 - won] += 1
-    return out

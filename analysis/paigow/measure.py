@@ -194,7 +194,9 @@ def best(tiles, banking=False, commission=0.05):
 
 def compiled_kernels():
     """The Numba kernels Pai Gow's commands compile (:func:`sapsam.base.jit.cached` checks)."""
-    return strength, setting_strengths, exact_counts
+    from sapsam.paigow.kernels import counts_chunk
+
+    return strength, setting_strengths, counts_chunk
 
 
 def warm():

@@ -10,7 +10,7 @@ bonus pay tables do).  A hand counts once, under the best bonus hand it makes.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from sapsam.kernels.evaluate import (
     FLUSH,
@@ -23,6 +23,7 @@ from sapsam.kernels.evaluate import (
     TRIPS,
     TWO_PAIR,
 )
+from sapsam.kernels.threads import parallel_for
 from sapsam.paigow_poker.kernels.hands import FIVE_ACES, JOKER
 from sapsam.paigow_poker.kernels.houseway import N_SETTINGS, settings_of
 
@@ -89,26 +90,31 @@ def bonus_hand(h, dense, joker, category, high, low):
     return best
 
 
-@njit(cache=True, parallel=True)
 def bonus_counts(cards, pairs, dense, joker, category, chunks):
-    """Hands of seven of ``cards`` by bonus hand: int64, shape (len(BONUS_HANDS),)."""
+    """Hands of seven of ``cards`` by bonus hand: int64, shape (len(BONUS_HANDS),); the chunks
+    on the kernel threads (:func:`sapsam.kernels.threads.parallel_for`)."""
     out = np.zeros((chunks, N_BONUS), dtype=np.int64)
-    for t in prange(chunks):
-        h = np.empty(7, dtype=np.uint8)
-        high = np.empty(N_SETTINGS, dtype=np.int16)
-        low = np.empty(N_SETTINGS, dtype=np.int16)
-        for p in range(t, pairs.shape[0], chunks):
-            a5, a6 = pairs[p, 0], pairs[p, 1]
-            h[5], h[6] = cards[a5], cards[a6]
-            for a4 in range(4, a5):
-                h[4] = cards[a4]
-                for a3 in range(3, a4):
-                    h[3] = cards[a3]
-                    for a2 in range(2, a3):
-                        h[2] = cards[a2]
-                        for a1 in range(1, a2):
-                            h[1] = cards[a1]
-                            for a0 in range(a1):
-                                h[0] = cards[a0]
-                                out[t, bonus_hand(h, dense, joker, category, high, low)] += 1
+    parallel_for(lambda t: bonus_chunk(cards, pairs, dense, joker, category, chunks, out, t), range(chunks))
     return out.sum(axis=0)
+
+
+@njit(cache=True, nogil=True)
+def bonus_chunk(cards, pairs, dense, joker, category, chunks, out, t):
+    """Chunk ``t`` of :func:`bonus_counts`, into ``out[t]``."""
+    h = np.empty(7, dtype=np.uint8)
+    high = np.empty(N_SETTINGS, dtype=np.int16)
+    low = np.empty(N_SETTINGS, dtype=np.int16)
+    for p in range(t, pairs.shape[0], chunks):
+        a5, a6 = pairs[p, 0], pairs[p, 1]
+        h[5], h[6] = cards[a5], cards[a6]
+        for a4 in range(4, a5):
+            h[4] = cards[a4]
+            for a3 in range(3, a4):
+                h[3] = cards[a3]
+                for a2 in range(2, a3):
+                    h[2] = cards[a2]
+                    for a1 in range(1, a2):
+                        h[1] = cards[a1]
+                        for a0 in range(a1):
+                            h[0] = cards[a0]
+                            out[t, bonus_hand(h, dense, joker, category, high, low)] += 1

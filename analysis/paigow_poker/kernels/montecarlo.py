@@ -9,9 +9,10 @@ draws from its own SplitMix64 state, so the tallies do not depend on the threads
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from sapsam.kernels.rng import shuffle_prefix
+from sapsam.kernels.threads import parallel_for
 from sapsam.paigow_poker.kernels.hands import BINOM
 
 
@@ -43,18 +44,23 @@ def _outcome(hp, lp, hd, ld, banking):
     return 2 if hp <= hd and lp <= ld else 1
 
 
-@njit(cache=True, parallel=True)
 def house_against_house(high_table, low_table, states, deals):
-    """Tallies of ``deals`` deals in each block: int64, shape (blocks, 2, 3, 3) (see above)."""
+    """Tallies of ``deals`` deals in each block: int64, shape (blocks, 2, 3, 3) (see above); the
+    blocks on the kernel threads (:func:`sapsam.kernels.threads.parallel_for`)."""
     blocks = states.shape[0]
     out = np.zeros((blocks, 2, 3, 3), dtype=np.int64)
-    for b in prange(blocks):
-        state = states[b:b + 1].copy()
-        deck = np.arange(53).astype(np.uint8)
-        for _ in range(deals):
-            shuffle_prefix(deck, 14, state)
-            i, j = _index(deck, 0), _index(deck, 7)
-            h1, l1, h2, l2 = high_table[i], low_table[i], high_table[j], low_table[j]
-            for banking in range(2):
-                out[b, banking, _outcome(h1, l1, h2, l2, banking), _outcome(h2, l2, h1, l1, banking)] += 1
+    parallel_for(lambda b: house_block(high_table, low_table, states, deals, out, b), range(blocks))
     return out
+
+
+@njit(cache=True, nogil=True)
+def house_block(high_table, low_table, states, deals, out, b):
+    """Block ``b`` of :func:`house_against_house`, into ``out[b]``."""
+    state = states[b:b + 1].copy()
+    deck = np.arange(53).astype(np.uint8)
+    for _ in range(deals):
+        shuffle_prefix(deck, 14, state)
+        i, j = _index(deck, 0), _index(deck, 7)
+        h1, l1, h2, l2 = high_table[i], low_table[i], high_table[j], low_table[j]
+        for banking in range(2):
+            out[b, banking, _outcome(h1, l1, h2, l2, banking), _outcome(h2, l2, h1, l1, banking)] += 1

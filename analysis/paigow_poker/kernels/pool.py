@@ -14,11 +14,14 @@ cells, and its cumulative sums give every setting's win and loss counts, banking
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from sapsam.kernels.rng import shuffle_prefix
+from sapsam.kernels.threads import parallel_for
 from sapsam.paigow_poker.kernels.hands import LOW_PACKED, N_HIGH, N_LOW
 from sapsam.paigow_poker.kernels.houseway import N_SETTINGS, house_setting
+
+GAIN_CHUNKS = 64  # pool_gains's chunks of hands: many, so that no thread waits long for the last
 
 
 @njit(cache=True, inline="always")
@@ -33,31 +36,36 @@ def _sort7(cards, out):
         out[j] = c
 
 
-@njit(cache=True, parallel=True)
 def draw_pool(deck, per_block, way, scale, joker, states):
     """``per_block`` random hands of seven of ``deck`` for each SplitMix64 state, set by the
     house way: their card masks (uint64) and (high, low) strengths (int16), block after block,
-    so that the pool does not depend on the threads."""
-    blocks = states.shape[0]
-    n = blocks * per_block
+    so that the pool does not depend on the threads (the blocks run on the kernel threads,
+    :func:`sapsam.kernels.threads.parallel_for`)."""
+    n = states.shape[0] * per_block
     masks = np.zeros(n, dtype=np.uint64)
     highs = np.zeros(n, dtype=np.int16)
     lows = np.zeros(n, dtype=np.int16)
-    for b in prange(blocks):
-        state = states[b:b + 1].copy()
-        cards = deck.copy()
-        h = np.empty(7, dtype=np.uint8)
-        high = np.empty(N_SETTINGS, dtype=np.int16)
-        low = np.empty(N_SETTINGS, dtype=np.int16)
-        for i in range(b * per_block, (b + 1) * per_block):
-            shuffle_prefix(cards, 7, state)
-            _sort7(cards, h)
-            k = house_setting(h, way, scale, joker, high, low)
-            mask = np.uint64(0)
-            for m in range(7):
-                mask |= np.uint64(1) << np.uint64(h[m])
-            masks[i], highs[i], lows[i] = mask, high[k], low[k]
+    parallel_for(lambda b: pool_block(deck, per_block, way, scale, joker, states, masks, highs, lows, b),
+                 range(states.shape[0]))
     return masks, highs, lows
+
+
+@njit(cache=True, nogil=True)
+def pool_block(deck, per_block, way, scale, joker, states, masks, highs, lows, b):
+    """Block ``b`` of :func:`draw_pool`."""
+    state = states[b:b + 1].copy()
+    cards = deck.copy()
+    h = np.empty(7, dtype=np.uint8)
+    high = np.empty(N_SETTINGS, dtype=np.int16)
+    low = np.empty(N_SETTINGS, dtype=np.int16)
+    for i in range(b * per_block, (b + 1) * per_block):
+        shuffle_prefix(cards, 7, state)
+        _sort7(cards, h)
+        k = house_setting(h, way, scale, joker, high, low)
+        mask = np.uint64(0)
+        for m in range(7):
+            mask |= np.uint64(1) << np.uint64(h[m])
+        masks[i], highs[i], lows[i] = mask, high[k], low[k]
 
 
 @njit(cache=True, inline="always")
@@ -75,16 +83,25 @@ def _buckets(values, legal, count, out):
     return 2 * last + 1
 
 
-@njit(cache=True, parallel=True)
 def pool_gains(hands, masks, highs, lows, way, scale, joker, commission):
     """Per hand (rows of seven ascending codes): the best setting's value less the house way's
     against the pool's dealer hands that share no card with it, not banking and banking:
-    float64, shape (n, 2); and how many of the pool's hands it met: int64, shape (n,)."""
-    packed = scale[1]
+    float64, shape (n, 2); and how many of the pool's hands it met: int64, shape (n,).  In
+    chunks of consecutive hands on the kernel threads (:func:`sapsam.kernels.threads.parallel_for`)."""
     n = hands.shape[0]
     gains = np.zeros((n, 2), dtype=np.float64)
     met = np.zeros(n, dtype=np.int64)
-    for i in prange(n):
+    chunks = min(n, GAIN_CHUNKS)
+    parallel_for(lambda c: gains_chunk(hands, masks, highs, lows, way, scale, joker, commission, gains, met,
+                                       c * n // chunks, (c + 1) * n // chunks), range(chunks))
+    return gains, met
+
+
+@njit(cache=True, nogil=True)
+def gains_chunk(hands, masks, highs, lows, way, scale, joker, commission, gains, met, first, last):
+    """Hands ``first`` up to ``last`` of :func:`pool_gains`."""
+    packed = scale[1]
+    for i in range(first, last):
         h = hands[i]
         high = np.empty(N_SETTINGS, dtype=np.int16)
         low = np.empty(N_SETTINGS, dtype=np.int16)

@@ -24,10 +24,13 @@ import numpy as np
 
 from sapsam.paigow_poker.game import tables
 from sapsam.paigow_poker.kernels.exact import (
+    direct_histogram_chunk,
     histogram_direct,
     histogram_from_table,
     house_table,
+    house_table_chunk,
     set_hand,
+    table_histogram_chunk,
     top_pairs,
 )
 from sapsam.paigow_poker.kernels.hands import JOKER, LOW_PACKED, N_CARDS, N_HIGH, N_LOW
@@ -177,9 +180,9 @@ def rank_settings(hand, way, rules, banking=False, deck=None):
 
 def best_kernels():
     """The kernels ``best`` runs (for the compile notice)."""
-    from sapsam.paigow_poker.kernels.montecarlo import house_against_house
+    from sapsam.paigow_poker.kernels.montecarlo import house_block
 
-    return [house_table, histogram_from_table, histogram_direct, set_hand, settings_of, house_against_house]
+    return [house_table_chunk, table_histogram_chunk, direct_histogram_chunk, set_hand, settings_of, house_block]
 
 
 assert JOKER == N_CARDS - 1
@@ -188,9 +191,9 @@ assert JOKER == N_CARDS - 1
 def compiled_kernels():
     """The Numba dispatchers ``sapsam paigow-poker`` compiles (the registry's ``kernels``)."""
     from sapsam.paigow_poker.kernels.hands import _joker_table
-    from sapsam.paigow_poker.kernels.pool import draw_pool, pool_gains
+    from sapsam.paigow_poker.kernels.pool import gains_chunk, pool_block
 
-    return [_joker_table, *best_kernels(), draw_pool, pool_gains]
+    return [_joker_table, *best_kernels(), pool_block, gains_chunk]
 
 
 def warm():
