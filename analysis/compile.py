@@ -110,7 +110,7 @@ def simulate_kernels():
 def policy_kernels():
     from sapsam.kernels import policies, settings, value
 
-    return policies.play_chunk, value._frontier_values, settings._frontier_batch_parallel
+    return policies.play_chunk, value._frontier_values, settings.frontier_chunk
 
 
 def hand_kernels():

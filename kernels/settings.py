@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit, prange
 
 from sapsam.kernels.evaluate import CARD_WEIGHT, FLUSH5, NONFLUSH5, RANK3_TABLE, WHEEL_SECOND
+from sapsam.kernels.threads import parallel_for
 
 N_SPLITS = 72072
 N_FRONTS = 286
@@ -373,16 +374,12 @@ def pareto_frontier(hand, wheel_second):
     return legal, out_split[:size].copy(), out_rows[:size].copy()
 
 
-def _frontier_batch_body(hands, wheel_second, n_chunks, legal, sizes, splits, rows):
-    n = hands.shape[0]
-    for c in prange(n_chunks):
-        scratch = frontier_scratch()
-        for i in range(c * n // n_chunks, (c + 1) * n // n_chunks):
-            legal[i], sizes[i] = _frontier(hands[i], wheel_second, scratch, splits[i], rows[i])
-
-
-_frontier_batch_serial = njit(cache=True)(_frontier_batch_body)
-_frontier_batch_parallel = njit(cache=True, parallel=True)(_frontier_batch_body)
+@njit(cache=True, nogil=True)
+def frontier_chunk(hands, wheel_second, first, last, legal, sizes, splits, rows):
+    """Hands ``first`` up to ``last`` of :func:`pareto_frontier_batch`."""
+    scratch = frontier_scratch()
+    for i in range(first, last):
+        legal[i], sizes[i] = _frontier(hands[i], wheel_second, scratch, splits[i], rows[i])
 
 
 def pareto_frontier_batch(hands, wheel_second=False, capacity=512, parallel=True):
@@ -409,9 +406,17 @@ def pareto_frontier_batch(hands, wheel_second=False, capacity=512, parallel=True
     sizes = np.empty(n, np.int64)
     pad_splits = np.empty((n, capacity), np.int32)
     pad_rows = np.empty((n, capacity, 3), np.int16)
-    n_chunks = max(1, min(n, 64))
-    (_frontier_batch_parallel if parallel else _frontier_batch_serial)(
-        hands, wheel_second, n_chunks, legal, sizes, pad_splits, pad_rows)
+    chunks = max(1, min(n, 64))
+
+    def chunk(c):
+        frontier_chunk(hands, wheel_second, c * n // chunks, (c + 1) * n // chunks, legal, sizes, pad_splits,
+                       pad_rows)
+
+    if parallel:
+        parallel_for(chunk, range(chunks))
+    else:
+        for c in range(chunks):
+            chunk(c)
     offsets = np.zeros(n + 1, np.int64)
     np.cumsum(sizes, out=offsets[1:])
     splits = np.empty(offsets[-1], np.int32)

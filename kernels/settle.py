@@ -35,10 +35,11 @@ are never compared with each other (:func:`same_player`).
 from collections import namedtuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from sapsam.kernels.evaluate import CATEGORY_OF
 from sapsam.kernels.naturals import NAT_KIND, NAT_TIER, NAT_VALUE
+from sapsam.kernels.threads import parallel_for
 
 (P_GAME, P_BASE, P_SWEEP_BONUS, P_OVERALL_POINT, P_SCOOP_MULT, P_HOME_RUN_MULT,
  P_MAJORITY_UNITS, P_SWEEP_UNITS, P_HOME_RUN_UNITS, P_ROYALTY_EXTRA, P_ROYALTY_ALWAYS,
@@ -544,7 +545,7 @@ def _rake(params, net, t, n):
 _settle_into_inline = njit(cache=True, _nrt=False, forceinline=True)(settle_into.py_func)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _settle_chunk(params, royalty, naturals, rows, natural, natural_key, surrender, aces, bank, chips,
                   net, first, last):
     """Tables ``first`` up to ``last`` of :func:`settle_tables`."""
@@ -557,20 +558,6 @@ def _settle_chunk(params, royalty, naturals, rows, natural, natural_key, surrend
         _settle_into_inline(rules, table, net, t, work, detail, results, False)
 
 
-def _settle_tables_body(params, royalty, naturals, rows, natural, natural_key, surrender, aces, bank,
-                        chips, net, n_chunks):
-    # loose arrays into the parallel loop: a tuple its body takes whole costs reference counts
-    # at every table (a third of settle_tables' rate on two threads)
-    t_all = rows.shape[0]
-    for c in prange(n_chunks):
-        _settle_chunk(params, royalty, naturals, rows, natural, natural_key, surrender, aces, bank,
-                      chips, net, c * t_all // n_chunks, (c + 1) * t_all // n_chunks)
-
-
-_settle_tables_serial = njit(cache=True)(_settle_tables_body)
-_settle_tables_parallel = njit(cache=True, parallel=True)(_settle_tables_body)
-
-
 def settle_tables(rules, table, parallel=True):
     """Settle many tables: a :class:`Table` of arrays as in :func:`settle_into` (``bank`` int64
     (T,), ``chips`` int64 (T, P) or (T, 0) when unlimited).
@@ -578,6 +565,17 @@ def settle_tables(rules, table, parallel=True):
     Returns ndarray(int64), shape (T, P): each seat's points.
     """
     net = np.empty(table.natural.shape, np.int64)
-    n_chunks = max(1, min(table.rows.shape[0], 64))
-    (_settle_tables_parallel if parallel else _settle_tables_serial)(*rules, *table, net, n_chunks)
+    n = table.rows.shape[0]
+    chunks = max(1, min(n, 64))
+
+    # loose arrays into the chunks: a tuple the kernel takes whole costs reference counts at
+    # every table (a third of settle_tables' rate on two threads)
+    def chunk(c):
+        _settle_chunk(*rules, *table, net, c * n // chunks, (c + 1) * n // chunks)
+
+    if parallel:
+        parallel_for(chunk, range(chunks))
+    else:
+        for c in range(chunks):
+            chunk(c)
     return net

@@ -39,6 +39,7 @@ from numba import njit
 
 from sapsam.kernels.evaluate import eval3, eval5
 from sapsam.kernels.rng import next_u64, shuffle_prefix
+from sapsam.kernels.threads import borrowed
 from sapsam.ofc.kernels.board import BACK, FRONT, MIDDLE, board_terms, pair_points, rows_of
 
 # An Open-Face ruleset's tables as the kernels take them (sapsam.ofc.play.game_tables): royalty
@@ -55,6 +56,14 @@ ROW_START = np.array([0, 3, 8], np.int64)
 ROW_SIZE = np.array([3, 5, 5], np.int64)
 DISCARD = 3
 
+
+
+@njit(cache=True, inline="always")
+def borrowed_game(game):
+    """A :data:`Game` of borrowed arrays (:func:`sapsam.kernels.threads.borrowed`), for a block
+    kernel on the kernel threads: its callees then count no references to the shared tables."""
+    return Game(borrowed(game.royalty), borrowed(game.entry), borrowed(game.cdf), game.worth, borrowed(game.deal),
+                borrowed(game.scores))
 
 @njit(cache=True)
 def legal(code, nd, keep, counts):

@@ -7,9 +7,10 @@ import numpy as np
 from numba import njit
 
 from sapsam.kernels.rng import shuffle_prefix
-from sapsam.kernels.threads import parallel_for
+from sapsam.kernels.threads import borrowed, parallel_for
 from sapsam.ofc.kernels.board import board_outcome, settle_boards
 from sapsam.ofc.kernels.learned import N_FEATURES, draw_fills, features
+from sapsam.ofc.kernels.policies import borrowed_game
 from sapsam.ofc.kernels.simulate import block_streams, play_hand
 
 TRACE = 17  # a decision's record: 13 cards, 3 rows' counts, the 52-bit mask of the cards seen
@@ -31,7 +32,10 @@ def selfplay_blocks(states, hands, policy, params, values, game, stay, worth_mil
 @njit(cache=True, nogil=True)
 def selfplay_block(states, hands, policy, params, values, game, stay, worth_milli, stay_cards, scores,
                    traces, targets, b):
-    """Block ``b`` of :func:`selfplay_blocks`."""
+    """Block ``b`` of :func:`selfplay_blocks`, its arrays borrowed (as race_stream's are)."""
+    states, policy, params, values, game = borrowed(states), borrowed(policy), borrowed(params), borrowed(values), \
+        borrowed_game(game)
+    stay, scores, traces, targets = borrowed(stay), borrowed(scores), borrowed(traces), borrowed(targets)
     royalty, entry = game.royalty, game.entry
     players = policy.shape[0]
     decks, state = block_streams(states[b])

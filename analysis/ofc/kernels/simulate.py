@@ -9,10 +9,11 @@ import numpy as np
 from numba import njit
 
 from sapsam.kernels.rng import next_u64, shuffle_prefix
-from sapsam.kernels.threads import parallel_for
+from sapsam.kernels.threads import borrowed, parallel_for
 from sapsam.ofc.kernels.board import best_fantasyland, board_outcome, settle_boards
 from sapsam.ofc.kernels.policies import (
     RANDOM,
+    borrowed_game,
     exact_last_choice,
     final_value,
     last_street,
@@ -123,7 +124,10 @@ def simulate_blocks(states, hands, policy, params, values, game, stay, worth_mil
 
 @njit(cache=True, nogil=True)
 def simulate_block(states, hands, policy, params, values, game, stay, worth_milli, stay_cards, scores, tally, b):
-    """Block ``b`` of :func:`simulate_blocks`."""
+    """Block ``b`` of :func:`simulate_blocks`, its arrays borrowed (:func:`race_stream`'s note)."""
+    states, policy, params, values, game = borrowed(states), borrowed(policy), borrowed(params), borrowed(values), \
+        borrowed_game(game)
+    stay, scores, tally = borrowed(stay), borrowed(scores), borrowed(tally)
     royalty, entry = game.royalty, game.entry
     players = policy.shape[0]
     decks, state = block_streams(states[b])

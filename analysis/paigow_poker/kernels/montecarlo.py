@@ -17,9 +17,9 @@ from sapsam.paigow_poker.kernels.hands import BINOM
 
 
 @njit(cache=True, inline="always")
-def _index(cards, start):
-    """Colex index of the seven cards ``cards[start:start + 7]`` (sorted here, in a copy)."""
-    h = np.empty(7, dtype=np.int64)
+def _index(cards, start, h):
+    """Colex index of the seven cards ``cards[start:start + 7]`` (sorted here, into ``h``, int64
+    (7,))."""
     for i in range(7):
         c = np.int64(cards[start + i])
         j = i
@@ -55,12 +55,16 @@ def house_against_house(high_table, low_table, states, deals):
 
 @njit(cache=True, nogil=True)
 def house_block(high_table, low_table, states, deals, out, b):
-    """Block ``b`` of :func:`house_against_house`, into ``out[b]``."""
+    """Block ``b`` of :func:`house_against_house`, into ``out[b]``: tallied in an array of its
+    own (stores that the tables' reads cannot alias)."""
     state = states[b:b + 1].copy()
     deck = np.arange(53).astype(np.uint8)
+    tally = np.zeros((2, 3, 3), dtype=np.int64)
+    h = np.empty(7, dtype=np.int64)  # one array for every hand's sort: no allocation a deal
     for _ in range(deals):
         shuffle_prefix(deck, 14, state)
-        i, j = _index(deck, 0), _index(deck, 7)
+        i, j = _index(deck, 0, h), _index(deck, 7, h)
         h1, l1, h2, l2 = high_table[i], low_table[i], high_table[j], low_table[j]
         for banking in range(2):
-            out[b, banking, _outcome(h1, l1, h2, l2, banking), _outcome(h2, l2, h1, l1, banking)] += 1
+            tally[banking, _outcome(h1, l1, h2, l2, banking), _outcome(h2, l2, h1, l1, banking)] += 1
+    out[b] = tally
