@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit, prange
 
 from sapsam.kernels.evaluate import CARD_WEIGHT, FLUSH5, NONFLUSH5, RANK3_TABLE, WHEEL_SECOND
-from sapsam.kernels.threads import parallel_for
+from sapsam.kernels.threads import parallel_ranges
 
 N_SPLITS = 72072
 N_FRONTS = 286
@@ -406,17 +406,8 @@ def pareto_frontier_batch(hands, wheel_second=False, capacity=512, parallel=True
     sizes = np.empty(n, np.int64)
     pad_splits = np.empty((n, capacity), np.int32)
     pad_rows = np.empty((n, capacity, 3), np.int16)
-    chunks = max(1, min(n, 64))
-
-    def chunk(c):
-        frontier_chunk(hands, wheel_second, c * n // chunks, (c + 1) * n // chunks, legal, sizes, pad_splits,
-                       pad_rows)
-
-    if parallel:
-        parallel_for(chunk, range(chunks))
-    else:
-        for c in range(chunks):
-            chunk(c)
+    parallel_ranges(lambda first, last: frontier_chunk(hands, wheel_second, first, last, legal, sizes, pad_splits,
+                                                       pad_rows), n, parallel=parallel)
     offsets = np.zeros(n + 1, np.int64)
     np.cumsum(sizes, out=offsets[1:])
     splits = np.empty(offsets[-1], np.int32)

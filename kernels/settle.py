@@ -39,7 +39,7 @@ from numba import njit
 
 from sapsam.kernels.evaluate import CATEGORY_OF
 from sapsam.kernels.naturals import NAT_KIND, NAT_TIER, NAT_VALUE
-from sapsam.kernels.threads import parallel_for
+from sapsam.kernels.threads import parallel_ranges
 
 (P_GAME, P_BASE, P_SWEEP_BONUS, P_OVERALL_POINT, P_SCOOP_MULT, P_HOME_RUN_MULT,
  P_MAJORITY_UNITS, P_SWEEP_UNITS, P_HOME_RUN_UNITS, P_ROYALTY_EXTRA, P_ROYALTY_ALWAYS,
@@ -565,17 +565,8 @@ def settle_tables(rules, table, parallel=True):
     Returns ndarray(int64), shape (T, P): each seat's points.
     """
     net = np.empty(table.natural.shape, np.int64)
-    n = table.rows.shape[0]
-    chunks = max(1, min(n, 64))
-
     # loose arrays into the chunks: a tuple the kernel takes whole costs reference counts at
     # every table (a third of settle_tables' rate on two threads)
-    def chunk(c):
-        _settle_chunk(*rules, *table, net, c * n // chunks, (c + 1) * n // chunks)
-
-    if parallel:
-        parallel_for(chunk, range(chunks))
-    else:
-        for c in range(chunks):
-            chunk(c)
+    parallel_ranges(lambda first, last: _settle_chunk(*rules, *table, net, first, last), table.rows.shape[0],
+                    parallel=parallel)
     return net

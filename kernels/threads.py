@@ -80,6 +80,23 @@ def parallel_for(task, indices):
         future.result()
 
 
+def parallel_ranges(task, n, chunks=64, parallel=True):
+    """Call ``task(first, last)`` on each of ``min(n, chunks)`` (at least one) consecutive,
+    near-equal ranges that cover ``0 .. n``: on the threads as :func:`parallel_for` runs them, or
+    one after another in this thread when not ``parallel``.  The ranges depend on ``n`` and
+    ``chunks`` alone, never on the threads."""
+    parts = max(1, min(n, chunks))
+
+    def part(c):
+        task(c * n // parts, (c + 1) * n // parts)
+
+    if parallel:
+        parallel_for(part, range(parts))
+    else:
+        for c in range(parts):
+            part(c)
+
+
 @intrinsic
 def borrowed(typingctx, array):
     """A view of ``array`` without a reference count, for a ``nogil`` kernel's arguments.

@@ -8,7 +8,7 @@ import numba
 import numpy as np
 import pytest
 
-from sapsam.kernels.threads import parallel_for
+from sapsam.kernels.threads import parallel_for, parallel_ranges
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -53,3 +53,19 @@ def test_a_failure_propagates_and_stops_every_thread(threads, restore_threads):
     time.sleep(0.05)
     assert len(started) == finished  # nothing runs on after the call returned
     assert finished < 100  # at 2 ms a call, 1000 would take a second or more
+
+
+@pytest.mark.parametrize("parallel", [True, False])
+@pytest.mark.parametrize(("n", "chunks"), [(0, 64), (5, 64), (130, 64), (7, 3)])
+def test_ranges_cover_every_index_once_whatever_the_threads(n, chunks, parallel):
+    seen, lock = [], threading.Lock()
+
+    def task(first, last):
+        with lock:
+            seen.append((first, last))
+
+    parallel_ranges(task, n, chunks, parallel=parallel)
+    ranges = sorted(seen)
+    assert len(ranges) == max(1, min(n, chunks))
+    assert [i for first, last in ranges for i in range(first, last)] == list(range(n))
+    assert max(last - first for first, last in ranges) - min(last - first for first, last in ranges) <= 1

@@ -25,12 +25,11 @@ from itertools import combinations
 import numpy as np
 from numba import njit
 
-from sapsam.kernels.threads import parallel_for
+from sapsam.kernels.threads import parallel_ranges
 
 N_TILES = 32
 N_HANDS = 35960  # 4-tile sets of the 32 tiles, told apart by index
 N_BANKER = 20475  # 4-tile sets of the 28 tiles a player's hand leaves
-COUNT_CHUNKS = 64  # exact_counts's chunks of player hands, taken by the kernel threads
 # the two halves of each setting, as positions in the sorted four tiles
 SETTING_HALVES = np.array([[0, 1, 2, 3], [0, 2, 1, 3], [0, 3, 1, 2]], dtype=np.uint8)
 
@@ -106,13 +105,12 @@ def exact_counts(players, player_masks, banker_masks, banker_low, banker_high, b
     loss) for the player, out of 20,475 banker hands.  Copies go to the banker, or to the
     player when ``banking`` (the player is the banker, the other hand the house's).  In
     chunks of consecutive player hands on the kernel threads
-    (:func:`sapsam.kernels.threads.parallel_for`)."""
+    (:func:`sapsam.kernels.threads.parallel_ranges`)."""
     n = players.shape[0]
     out = np.zeros((n, 3, 3), dtype=np.int64)
-    chunks = min(n, COUNT_CHUNKS)
-    parallel_for(lambda c: counts_chunk(players, player_masks, banker_masks, banker_low, banker_high,
-                                        np.int64(1 if banking else 0), out, c * n // chunks,
-                                        (c + 1) * n // chunks), range(chunks))
+    edge = np.int64(1 if banking else 0)  # a copy wins for the player when banking
+    parallel_ranges(lambda first, last: counts_chunk(players, player_masks, banker_masks, banker_low, banker_high,
+                                                     edge, out, first, last), n)
     return out
 
 

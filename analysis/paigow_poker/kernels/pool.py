@@ -17,11 +17,9 @@ import numpy as np
 from numba import njit
 
 from sapsam.kernels.rng import shuffle_prefix
-from sapsam.kernels.threads import parallel_for
+from sapsam.kernels.threads import parallel_for, parallel_ranges
 from sapsam.paigow_poker.kernels.hands import LOW_PACKED, N_HIGH, N_LOW
 from sapsam.paigow_poker.kernels.houseway import N_SETTINGS, house_setting
-
-GAIN_CHUNKS = 64  # pool_gains's chunks of hands: many, so that no thread waits long for the last
 
 
 @njit(cache=True, inline="always")
@@ -87,13 +85,12 @@ def pool_gains(hands, masks, highs, lows, way, scale, joker, commission):
     """Per hand (rows of seven ascending codes): the best setting's value less the house way's
     against the pool's dealer hands that share no card with it, not banking and banking:
     float64, shape (n, 2); and how many of the pool's hands it met: int64, shape (n,).  In
-    chunks of consecutive hands on the kernel threads (:func:`sapsam.kernels.threads.parallel_for`)."""
+    chunks of consecutive hands on the kernel threads (:func:`sapsam.kernels.threads.parallel_ranges`)."""
     n = hands.shape[0]
     gains = np.zeros((n, 2), dtype=np.float64)
     met = np.zeros(n, dtype=np.int64)
-    chunks = min(n, GAIN_CHUNKS)
-    parallel_for(lambda c: gains_chunk(hands, masks, highs, lows, way, scale, joker, commission, gains, met,
-                                       c * n // chunks, (c + 1) * n // chunks), range(chunks))
+    parallel_ranges(lambda first, last: gains_chunk(hands, masks, highs, lows, way, scale, joker, commission,
+                                                    gains, met, first, last), n)
     return gains, met
 
 
