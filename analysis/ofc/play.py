@@ -23,6 +23,7 @@ from sapsam.ofc.kernels.policies import (
     H_FANTASY,
     H_FILLS,
     H_FOUL,
+    H_HALVING,
     H_INNER_FILLS,
     H_ROLLOUTS,
     H_ROW,
@@ -49,11 +50,12 @@ TUNED = {"foul": H_FOUL, "row": H_ROW, "fantasy": H_FANTASY}  # the weights self
 # rollout policy finishes its board 24 times a placement, by the heuristic with 4 fills; the
 # worth of Fantasyland counts once; no exploration (a learned seat's, in self-play only).
 DEFAULT_PARAMS = {H_FOUL: 6.0, H_ROW: 1.0, H_FILLS: 16, H_ROLLOUTS: 24, H_INNER_FILLS: 4, H_FANTASY: 1.0,
-                  H_EXPLORE: 0.0, H_SHORTLIST: 0}
+                  H_EXPLORE: 0.0, H_SHORTLIST: 0, H_HALVING: 0}
 # The lookahead's (sapsam.ofc.kernels.rollout): the learned value's 27 best placements rolled out
-# 128 times each, by the heuristic with 16 fills; Fantasyland worth three times its worth in
-# points, which the rollouts' heuristic play under-reaches (docs/ofc.md, the lookahead's tuning)
-LOOKAHEAD_PARAMS = {H_SHORTLIST: 27, H_ROLLOUTS: 128, H_INNER_FILLS: 16, H_FANTASY: 3.0}
+# 128 times each on average, by the heuristic with 16 fills, spent in rounds of sequential halving
+# (more rollouts for the placements still close to the best); Fantasyland worth three times its
+# worth in points, which the rollouts' heuristic play under-reaches (docs/ofc.md, its tuning)
+LOOKAHEAD_PARAMS = {H_SHORTLIST: 27, H_ROLLOUTS: 128, H_INNER_FILLS: 16, H_FANTASY: 3.0, H_HALVING: 1}
 
 
 def policy_code(name):

@@ -13,7 +13,15 @@ from sapsam.cli import main
 from sapsam.ofc.game import load_ofc_rules
 from sapsam.ofc.kernels import rollout as R
 from sapsam.ofc.kernels.learned import learned_choice, learned_values
-from sapsam.ofc.kernels.policies import H_ROLLOUTS, H_SHORTLIST, finished_value, legal, legal_codes, place
+from sapsam.ofc.kernels.policies import (
+    H_HALVING,
+    H_ROLLOUTS,
+    H_SHORTLIST,
+    finished_value,
+    legal,
+    legal_codes,
+    place,
+)
 from sapsam.ofc.measure.simulate import default_seats, simulate_ofc
 from sapsam.ofc.play import LOOKAHEAD_PARAMS, game_tables, learned_weights, seat_arrays
 from sapsam.play.seeds import Stream
@@ -103,3 +111,21 @@ def test_the_cli_names_the_lookahead():
     assert [r["policy"] for r in json.loads(result.output)["runs"][0]["by_seat"]] == ["lookahead", "improved"]
     bad = CliRunner().invoke(main, ["ofc", "simulate", "--seats", "lookahed,improved", "--quiet"])
     assert bad.exit_code == 2 and "lookahead" in bad.output
+
+
+def test_sequential_halving_spends_the_rollouts_in_halving_rounds():
+    """The kernel's halving against its schedule written out here: each round's rollouts shared
+    among the placements still in (one roll_deal a rollout), the better half kept by total."""
+    params = PARAMS.copy()
+    params[H_HALVING] = 1
+    params[H_ROLLOUTS] = 6
+    for i, (board, counts, dealt, nd, keep, known) in enumerate(positions(8, 5, (5, 7))):
+        codes = legal_codes(nd, keep, counts)
+        pool = np.array([c for c in range(52) if not (int(known) >> c) & 1], np.uint8)
+        s, totals, alive = state(i), np.zeros(len(codes)), np.arange(len(codes))
+        rounds = int(np.ceil(np.log2(len(codes))))
+        while len(alive) > 1:
+            for _ in range(max(6 * len(codes) // (len(alive) * rounds), 1)):
+                R.roll_deal(board, counts, dealt, nd, codes, alive, known, pool, len(pool), s, GAME, params, totals)
+            alive = np.sort(alive[np.argsort(-totals[alive], kind="stable")[:(len(alive) + 1) // 2]])
+        assert R.rolled_out(board, counts, dealt, nd, codes, known, state(i), GAME, params) == codes[alive[0]]

@@ -8,11 +8,13 @@
   its last street takes the placement whose finished board is worth most, exactly.
 - ``LOOKAHEAD`` (issue 38): the same rollouts of the ``params[H_SHORTLIST]`` placements the
   learned value ranks highest (:func:`sapsam.ofc.kernels.learned.learned_values`, by the
-  seat's weights), or of all of them where there are no more.  The learned value alone buys
-  its Fantasyland entries with fouls (27.9% of its hands in heads-up self-play): it judges a
-  board by features of the cards so far, where a rollout sees the board finished by its owner.
-  Rollouts of every one of a first street's 232 placements would cost eight times the
-  shortlist's 27 (a later street has at most 27 placements: the shortlist keeps them all).
+  seat's weights), or of all of them where there are no more, spent in rounds of sequential
+  halving (``params[H_HALVING]``: the placements still close to the best get the most
+  rollouts).  The learned value alone buys its Fantasyland entries with fouls (27.9% of its
+  hands in heads-up self-play): it judges a board by features of the cards so far, where a
+  rollout sees the board finished by its owner.  Rollouts of every one of a first street's
+  232 placements would cost eight times the shortlist's 27 (a later street has at most 27
+  placements: the shortlist keeps them all).
 
 Neither sees the other boards: in a hand, every policy's last street but ``RANDOM``'s is
 :func:`sapsam.ofc.kernels.policies.exact_last_choice`'s, against them."""
@@ -24,6 +26,7 @@ from sapsam.kernels.rng import shuffle_prefix
 from sapsam.ofc.kernels.learned import LEARNED, learned_choice, learned_values
 from sapsam.ofc.kernels.policies import (
     H_FILLS,
+    H_HALVING,
     H_INNER_FILLS,
     H_ROLLOUTS,
     H_SHORTLIST,
@@ -44,27 +47,52 @@ LOOKAHEAD = 4  # after LEARNED
 @njit(cache=True)
 def rolled_out(board, counts, dealt, nd, codes, known, state, game, params):
     """Of placements ``codes``, the one whose board finishes with the most heuristic value on
-    average over ``params[H_ROLLOUTS]`` deals (the module doc); the first of equals."""
+    average over ``params[H_ROLLOUTS]`` deals (the module doc); the first of equals.  With
+    ``params[H_HALVING]`` the same number of rollouts in all is spent in rounds of sequential
+    halving: each round shares its rollouts equally among the placements still in, on deals of
+    its own, and keeps the better half by their mean over every round (the first of equals)."""
     pool, npool = unseen(known)
-    totals = np.zeros(codes.shape[0], np.float64)
+    n = codes.shape[0]
+    totals = np.zeros(n, np.float64)
+    deck = pool[:npool].copy()
+    if params[H_HALVING] == 0 or n <= 2:
+        for _ in range(np.int64(params[H_ROLLOUTS])):
+            roll_deal(board, counts, dealt, nd, codes, np.arange(n), known, deck, npool, state, game, params,
+                      totals)
+        return codes[np.argmax(totals)]
+    alive = np.arange(n)
+    rounds = np.int64(np.ceil(np.log2(n)))
+    budget = np.int64(params[H_ROLLOUTS]) * n
+    while alive.shape[0] > 1:
+        each = max(budget // (alive.shape[0] * rounds), 1)
+        for _ in range(each):
+            roll_deal(board, counts, dealt, nd, codes, alive, known, deck, npool, state, game, params, totals)
+        keep = (alive.shape[0] + 1) // 2
+        alive = alive[np.argsort(-totals[alive], kind="mergesort")[:keep]]
+        alive.sort()
+    return codes[alive[0]]
+
+
+@njit(cache=True)
+def roll_deal(board, counts, dealt, nd, codes, which, known, deck, npool, state, game, params, totals):
+    """One rollout of placements ``codes[which]``: a fresh deal of ``deck`` (the cards unseen,
+    ``npool`` of them), each placement's board finished on it by the heuristic from the same
+    random state, its :func:`finished_value` added to ``totals``."""
+    shuffle_prefix(deck, npool, state)
+    start = state.copy()
     boards = np.empty((1, 13), np.uint8)
     row_counts = np.empty((1, 3), np.int64)
     order = np.zeros(1, np.int64)
     policy = np.full(1, HEURISTIC, np.int64)
     inner = params.copy().reshape(1, -1)
     inner[0, H_FILLS] = params[H_INNER_FILLS]
-    deck = pool[:npool].copy()
-    for _ in range(np.int64(params[H_ROLLOUTS])):
-        shuffle_prefix(deck, npool, state)
-        start = state.copy()
-        for j in range(codes.shape[0]):
-            boards[0, :] = board
-            row_counts[0, :] = counts
-            place(boards[0], row_counts[0], dealt, nd, codes[j])
-            state[:] = start
-            play_out(boards, row_counts, deck, order, policy, inner, state, game, known, 0)
-            totals[j] += finished_value(boards[0], game, params)
-    return codes[np.argmax(totals)]
+    for j in which:
+        boards[0, :] = board
+        row_counts[0, :] = counts
+        place(boards[0], row_counts[0], dealt, nd, codes[j])
+        state[:] = start
+        play_out(boards, row_counts, deck, order, policy, inner, state, game, known, 0)
+        totals[j] += finished_value(boards[0], game, params)
 
 
 @njit(cache=True)
