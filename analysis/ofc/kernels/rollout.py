@@ -55,12 +55,11 @@ def rolled_out(board, counts, dealt, nd, codes, known, state, game, params):
     n = codes.shape[0]
     totals = np.zeros(n, np.float64)
     deck = pool[:npool].copy()
+    alive = np.arange(n)
     if params[H_HALVING] == 0 or n <= 2:
         for _ in range(np.int64(params[H_ROLLOUTS])):
-            roll_deal(board, counts, dealt, nd, codes, np.arange(n), known, deck, npool, state, game, params,
-                      totals)
+            roll_deal(board, counts, dealt, nd, codes, alive, known, deck, npool, state, game, params, totals)
         return codes[np.argmax(totals)]
-    alive = np.arange(n)
     rounds = np.int64(np.ceil(np.log2(n)))
     budget = np.int64(params[H_ROLLOUTS]) * n
     while alive.shape[0] > 1:
