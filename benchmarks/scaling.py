@@ -1,7 +1,7 @@
 """How ``best`` and ``simulate`` scale with threads on one host, and Dask beside threads.
 
 Usage: ``python benchmarks/scaling.py [--threads 1 2 4 8 16] [--best-tables N] [--sim-tables N]
-[--block-size N] [--dask WORKERS] [--out FILE]``.
+[--block-size N] [--dask WORKERS] [--dask-repeats K] [--out FILE]``.
 
 Each figure is the best of ``--repeats`` timed runs, after small untimed runs that compile or
 load the kernels.  ``best``: one hand (the README's), 4 players, ``standard``, fitted opponents.
@@ -9,9 +9,11 @@ load the kernels.  ``best``: one hand (the README's), 4 players, ``standard``, f
 strategy, the blocks run in-process (no start-up, no report), in blocks of ``--block-size``
 tables (500, simulate's default).  Dask: the same simulation on a local cluster of ``--dask``
 worker processes of one thread each, a task a block, its totals checked equal, bit for bit, to
-the threads'.  (Blocks of 78 tables, a tenth of a second each, lose 20% to Dask's work per
-task on 2 cores; blocks of 500, none.)  Speed-ups are against one thread; efficiency is the speed-up over
-the thread count.  The host (CPU model, cores, threads per core) heads the table.
+the threads': ``--dask-repeats`` runs of the cluster and as many of the same number of threads in
+this process, taken in turn, their medians compared.  (Blocks of 78 tables, a tenth of a second
+each, lose 20% to Dask's work per task on 2 cores; blocks of 500, none.)  Speed-ups are against
+one thread; efficiency is the speed-up over the thread count.  The host (CPU model, cores,
+threads per core) heads the table.
 """
 
 import argparse
@@ -58,6 +60,41 @@ def timed(run, threads, repeats):
     return best
 
 
+def dask_against_threads(sim, compiled, totals, workers, repeats):
+    """A local Dask cluster of ``workers`` x 1 thread against ``workers`` threads in this process,
+    the same blocks: ``repeats`` runs of each, in turn (the order reversed every other round, so
+    that a machine's drift weighs on both alike), compared by their medians.  A line of text."""
+    from sapsam.measure.cluster import dask_compute
+    from sapsam.measure.simulate import run_blocks
+
+    rates = {"threads": [], "dask": []}
+    with dask_compute(sim, workers=workers) as compute:
+        compute(range(min(sim.blocks, 2 * workers)))  # warm-up: each worker loads the kernels
+        # the same blocks again are the same tasks: wait until the scheduler has let the
+        # warm-up's results go, or the timed run would be handed them for nothing
+        while compute.client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)):
+            time.sleep(0.05)
+        same = True
+        for k in range(repeats):
+            for kind in ("threads", "dask") if k % 2 == 0 else ("dask", "threads"):
+                numba.set_num_threads(workers)
+                start = time.perf_counter()
+                got = (compute if kind == "dask" else
+                       lambda blocks: run_blocks(sim, compiled, blocks))(range(sim.blocks))
+                rates[kind].append(sim.tables / (time.perf_counter() - start))
+                same = same and all(np.array_equal(a, b) for a, b in zip(got, totals))
+                while kind == "dask" and compute.client.run_on_scheduler(
+                        lambda dask_scheduler: len(dask_scheduler.tasks)):
+                    time.sleep(0.05)
+                print(f"{kind}: {rates[kind][-1]:,.0f} tables/s", flush=True)
+    dask, threads = np.median(rates["dask"]), np.median(rates["threads"])
+    spread = ", ".join(f"{r:,.0f}" for r in rates["dask"])
+    return (f"Dask, a local cluster of {workers} workers x 1 thread: {dask:,.0f} tables/s (median of "
+            f"{repeats}: {spread}), {dask / threads:.0%} of {workers} threads in one process "
+            f"({threads:,.0f}, median of {repeats}, run in turn with the cluster's); totals "
+            f"{'equal to the threads, bit for bit' if same else 'DIFFER from the threads'}.")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2, 4, 8, 16])
@@ -67,6 +104,8 @@ def main(argv=None):
                         help="Tables a block (simulate's default): a Dask task each")
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--dask", type=int, default=0, help="Dask workers (0: none)")
+    parser.add_argument("--dask-repeats", type=int, default=3,
+                        help="runs of the cluster and of as many threads, in turn")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
     threads = [t for t in args.threads if t <= numba.config.NUMBA_NUM_THREADS]
@@ -107,23 +146,7 @@ def main(argv=None):
         lines.append(f"| {t} | {b:,.0f} | {sb:.2f}x | {sb / t:.0%} | {s:,.0f} | {ss:.2f}x | "
                      f"{ss / t:.0%} | {ss / sb:.2f} |")
     if args.dask:
-        from sapsam.measure.cluster import dask_compute
-
-        with dask_compute(sim, workers=args.dask) as compute:
-            compute(range(min(sim.blocks, 2 * args.dask)))  # warm-up: each worker loads the kernels
-            # the same blocks again are the same tasks: wait until the scheduler has let the
-            # warm-up's results go, or the timed run would be handed them for nothing
-            while compute.client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)):
-                time.sleep(0.05)
-            start = time.perf_counter()
-            got = compute(range(sim.blocks))
-            seconds = time.perf_counter() - start
-        same = all(np.array_equal(a, b) for a, b in zip(got, totals))
-        threaded = dict((t, s) for t, _, s in rows).get(args.dask)
-        share = f", {args.sim_tables / seconds / threaded:.0%} of {args.dask} threads'" if threaded else ""
-        lines += ["", f"Dask, a local cluster of {args.dask} workers x 1 thread: "
-                      f"{args.sim_tables / seconds:,.0f} tables/s{share}; totals "
-                      f"{'equal to the threads, bit for bit' if same else 'DIFFER from the threads'}."]
+        lines += ["", dask_against_threads(sim, compiled, totals, args.dask, args.dask_repeats)]
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:
