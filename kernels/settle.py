@@ -89,13 +89,7 @@ def new_work():
     return np.zeros((7, 4, 4), np.int64)
 
 
-# settle_into's parts are kernels of their own, compiled once and linked into each of its three
-# compiles (Python's and the sampler's literal ``detailed``, the bulk twin's), where LLVM inlines
-# them as before.  Inlined by Numba instead (``inline="always"``), each compile typed and lowered
-# them afresh: 7.5 s more of `sapsam compile`'s 160, and settle_tables and best no quicker.
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _natural_amount(params, naturals, ni, ki, nj, kj):
     """Units to the holder of natural ``ni`` (key ``ki``) from that of ``nj`` (-1 = none)."""
     if nj < 0:
@@ -130,7 +124,7 @@ def two_rows_lost(params):
     return amount
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def row_pay(params, roy):
     """(paid, earned) of a row whose royalty is ``roy``, as the field's EV tables and the
     card-removal model price it: ``paid``, what the row takes from a row it beats (the unit,
@@ -145,13 +139,13 @@ def row_pay(params, roy):
     return (roy if roy > 0 else unit) + 0.0, 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _overall_point(total):
     """The overall point: one more unit to whoever is ahead."""
     return 1 if total > 0 else (-1 if total < 0 else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _showdown(params, royalty, rows, t, i, j, foul_i, foul_j, bank_side, overall, work):
     """Compare seats i and j (royalties per seat and row already in ``work[W_ROYALTY]``);
     leave in ``work[W_ROW]`` the row results from i's side and the parts (rows, royalties,
@@ -225,7 +219,7 @@ def _showdown(params, royalty, rows, t, i, j, foul_i, foul_j, bank_side, overall
     return wins, losses
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _status(rows, t, natural, surrender, params, work):
     n = rows.shape[1]
     for i in range(n):
@@ -240,7 +234,7 @@ def _status(rows, t, natural, surrender, params, work):
             work[W_SEAT, SEAT_STATUS, i] = FOUL
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _settle_pool(params, rows, t, work, net):
     n = rows.shape[1]
     scale = params[P_SCALE]
@@ -273,7 +267,7 @@ def _settle_pool(params, rows, t, work, net):
         net[t, w] = pot - stake + extra * (n - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _settle_match(params, rows, t, work, net):
     """A point for the one best hand of each row (tied best: nobody's; a foul wins no row), a
     fourth for winning all three at a table of ``P_MATCH_SWEEP_FROM`` or more."""
@@ -298,7 +292,7 @@ def _settle_match(params, rows, t, work, net):
         net[t, sole] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def same_player(params, i, j, n):
     """Whether seats i and j of a table of n hold one player's hands (criss-cross,
     ``P_HANDS`` = 2): seats are grouped from the last, so that at a table of four seats 0-1
@@ -308,7 +302,7 @@ def same_player(params, i, j, n):
     return hands > 1 and n > 2 and (n - 1 - i) // hands == (n - 1 - j) // hands
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _settle_single_winner(params, rows, t, work, net):
     n = rows.shape[1]
     for i in range(n):
@@ -537,7 +531,7 @@ def settle_into(rules, table, net, t, work, detail, results, detailed):
     _rake(params, net, t, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rake(params, net, t, n):
     rake = params[P_RAKE] * params[P_SCALE]
     if rake:

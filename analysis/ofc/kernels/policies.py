@@ -216,7 +216,7 @@ def own_cards(board, counts):
     return mask
 
 
-@njit(cache=True, inline="always")  # into roll_deal, its one caller: see rollout.lookahead_choice
+@njit(cache=True)
 def play_out(boards, counts, deck, order, policy, params, state, game, seen, turn):
     """Finish the boards of ``order`` (acting in that order, cyclically, from ``order[turn]``)
     by the random or heuristic policy of each, dealing from ``deck`` in turn; where there are

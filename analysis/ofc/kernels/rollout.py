@@ -94,12 +94,7 @@ def roll_deal(board, counts, dealt, nd, codes, which, known, deck, npool, state,
         totals[j] += finished_value(boards[0], game, params)
 
 
-# lookahead_choice and decide are inlined by Numba into their one caller each (decide into
-# play_hand): a kernel of their own is linked into its caller and turned into machine code
-# again with everything it calls, each level of a call chain this deep (simulate_block,
-# play_hand, decide, lookahead_choice, rolled_out, roll_deal, play_out) once more. With
-# play_out inlined too, 6 s less of `sapsam compile` (2 processes, 86 s), the same speed.
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lookahead_choice(board, counts, dealt, nd, keep, known, state, game, params, weights):
     """``LOOKAHEAD``'s placement of ``dealt`` (the module doc)."""
     codes = legal_codes(nd, keep, counts)
@@ -110,7 +105,7 @@ def lookahead_choice(board, counts, dealt, nd, keep, known, state, game, params,
     return rolled_out(board, counts, dealt, nd, codes, known, state, game, params)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def decide(board, counts, dealt, nd, keep, known, policy, params, state, game, weights):
     """A seat's placement of ``dealt`` by its policy (``weights``: a learned or lookahead seat's)."""
     if policy == RANDOM:
