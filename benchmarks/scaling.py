@@ -67,25 +67,29 @@ def dask_against_threads(sim, compiled, totals, workers, repeats):
     from sapsam.measure.cluster import dask_compute
     from sapsam.measure.simulate import run_blocks
 
+    def idle(client):
+        # the same blocks again are the same tasks: wait until the scheduler has let the last
+        # run's results go, or the next run would be handed them for nothing
+        while client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)):
+            time.sleep(0.05)
+
     rates = {"threads": [], "dask": []}
+    same = True
+    numba.set_num_threads(workers)
     with dask_compute(sim, workers=workers) as compute:
         compute(range(min(sim.blocks, 2 * workers)))  # warm-up: each worker loads the kernels
-        # the same blocks again are the same tasks: wait until the scheduler has let the
-        # warm-up's results go, or the timed run would be handed them for nothing
-        while compute.client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)):
-            time.sleep(0.05)
-        same = True
+        idle(compute.client)
         for k in range(repeats):
             for kind in ("threads", "dask") if k % 2 == 0 else ("dask", "threads"):
-                numba.set_num_threads(workers)
                 start = time.perf_counter()
-                got = (compute if kind == "dask" else
-                       lambda blocks: run_blocks(sim, compiled, blocks))(range(sim.blocks))
+                if kind == "dask":
+                    got = compute(range(sim.blocks))
+                else:
+                    got = run_blocks(sim, compiled, range(sim.blocks))
                 rates[kind].append(sim.tables / (time.perf_counter() - start))
                 same = same and all(np.array_equal(a, b) for a, b in zip(got, totals))
-                while kind == "dask" and compute.client.run_on_scheduler(
-                        lambda dask_scheduler: len(dask_scheduler.tasks)):
-                    time.sleep(0.05)
+                if kind == "dask":
+                    idle(compute.client)
                 print(f"{kind}: {rates[kind][-1]:,.0f} tables/s", flush=True)
     dask, threads = np.median(rates["dask"]), np.median(rates["threads"])
     spread = ", ".join(f"{r:,.0f}" for r in rates["dask"])
