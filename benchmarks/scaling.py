@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from bench import cpu_model  # beside this script
 
 SEED = 20240613
 HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
@@ -33,21 +34,17 @@ HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
 
 def host():
     """CPU model, logical CPUs, and threads per core (from lscpu where there is one)."""
-    model, per_core = platform.processor() or platform.machine(), "?"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-        import subprocess
+    import subprocess
 
+    per_core = "?"
+    try:
         out = subprocess.run(["lscpu"], capture_output=True, text=True, check=False).stdout
         for line in out.splitlines():
             if line.startswith("Thread(s) per core"):
                 per_core = line.split(":", 1)[1].strip()
     except OSError:
         pass
-    return model, os.cpu_count(), per_core
+    return cpu_model(), os.cpu_count(), per_core
 
 
 def timed(run, threads, repeats):

@@ -96,19 +96,21 @@ def main(argv=None):
         lines.append(f"| {r['threads']} ({r['ran']}) | {args.tables / r['wall']:,.0f} | {r['wall']:.2f} | "
                      f"{r['kernels']:.2f} | {r['serial']:.3f} | {r['between']:.3f} | {100 * r['lost']:.2f}% | "
                      f"{r['block_mean']:.3f} | {r['block_max']:.3f} |")
-    rate = {t: np.median([args.tables / r["wall"] for r in rows if r["threads"] == t]) for t in args.threads}
+    runs = {t: [args.tables / r["wall"] for r in rows if r["threads"] == t] for t in args.threads}
+    rate = {t: np.median(runs[t]) for t in args.threads}
     lines.append("")
     for t in args.threads:
-        runs = [args.tables / r["wall"] for r in rows if r["threads"] == t]
         lost = np.median([100 * r["lost"] for r in rows if r["threads"] == t])
-        lines.append(f"- {t} threads: median {rate[t]:,.0f} tables/s; its own runs {min(runs):,.0f} to "
-                     f"{max(runs):,.0f} ({100 * (max(runs) / min(runs) - 1):.1f}% apart); lost to serial "
-                     f"Python and waiting, median {lost:.2f}%.")
+        lines.append(f"- {t} threads: median {rate[t]:,.0f} tables/s; its own runs {min(runs[t]):,.0f} to "
+                     f"{max(runs[t]):,.0f} ({100 * (max(runs[t]) / min(runs[t]) - 1):.1f}% apart); lost to "
+                     f"serial Python and waiting, median {lost:.2f}%.")
     base = args.threads[0]
     for t in args.threads[1:]:
         lines.append(f"- {t} threads against {base}: {100 * (1 - rate[t] / rate[base]):+.1f}% of the rate "
                      f"lost (medians).")
     lines.append(f"- Totals of every run {'equal, bit for bit' if same else 'DIFFER'}.")
+    lines.append("- Per thread, seconds in kernels, run by run: " + "; ".join(
+        f"{r['threads']} threads: " + ", ".join(f"{v:.2f}" for v in sorted(r["busy"].values())) for r in rows))
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:
