@@ -92,6 +92,51 @@ def _run_step(name, one_hand):
     dict(steps(one_hand))[name]()
 
 
+def start_beside(ruleset):
+    """Start compiling (or loading) a first ``best``'s kernels of the hand itself, its Pareto
+    frontier and naturals under ``ruleset`` (an id or a ruleset file), in a process beside
+    this one, while this one compiles the sampler (:func:`sapsam.measure.best.warm_sampler`),
+    the longer part: on 2 cores a first ``sapsam best`` takes the sampler's time instead of
+    both's (docs/performance.md, "Compile time").  A plain ``python -c`` process, not
+    multiprocessing's, which would run the caller's script again.  Returns the process, or
+    None where none could start (this one then compiles it all, as before); its output is
+    dropped, since anything it fails to compile, this one compiles when it needs it."""
+    import subprocess
+    import sys
+
+    code = f"from sapsam.compile import _warm_hand; _warm_hand({str(ruleset)!r})"
+    try:
+        return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
+
+
+def join_beside(process, timeout=300):
+    """Wait for a process of :func:`start_beside` (None: none), for at most ``timeout``
+    seconds, and stop it if it is still running then (or this one is interrupted)."""
+    import subprocess
+
+    if process is None:
+        return
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        pass
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+def _warm_hand(ruleset):
+    from sapsam.game.ruleset_files import load_ruleset
+    from sapsam.game.settings import sorted_hand
+    from sapsam.measure.best import candidates
+
+    candidates(sorted_hand(HAND), load_ruleset(ruleset))
+
+
 def best_kernels():
     """What ``best`` and the commands built on its sampler (``review``, ``exploit``, a house
     way's hand, matches) compile whatever the opponents: the sampler, their decisions compiled

@@ -62,3 +62,61 @@ def test_a_kernel_compiles_once_for_every_caller():
         for signature in signatures:
             assert not any(isinstance(t, types.Literal) or getattr(t, "readonly", False)
                            for t in signature), (kernel.__name__, signature)
+
+
+@pytest.mark.parametrize("ruleset, opponents", [("standard", "fitted"), ("standard", "greedy"),
+                                                ("low-middle", "fitted"), ("pagat-surrender", "table")])
+def test_the_sampler_warms_up_for_the_types_best_samples_with(monkeypatch, ruleset, opponents):
+    """A first ``best`` compiles the sampler on a made-up candidate (:func:`warm_sampler`)
+    while a second process compiles the hand's kernels: it must be the very kernel that
+    ``best`` then runs, every argument of the same Numba type, or ``best`` compiles it again."""
+    import numba
+
+    import sapsam.measure.best as best
+    from sapsam.game.ruleset_files import load_ruleset
+    from sapsam.kernels import montecarlo
+    from sapsam.strategy.registry import make_policy
+
+    calls = []
+    real = montecarlo.sample_blocks
+
+    def recorded(*arguments):
+        calls.append(tuple(numba.typeof(a) for a in arguments))
+        return real(*arguments)
+
+    monkeypatch.setattr(montecarlo, "sample_blocks", recorded)
+    rules = load_ruleset(ruleset)
+    policy = make_policy(opponents, rules, 3)
+    best.warm_sampler(rules, 3, policy)
+    best.best_setting("As Ad Kh Qh Jh 9s 9h 8c 7d 5s 4s 3c 2d", rules, 3, policy, samples=64)
+    assert len(calls) == 2 and calls[0] == calls[1], calls
+
+
+def test_the_hand_compiles_beside_and_a_late_process_is_stopped():
+    """:func:`start_beside` runs the hand's warm-up in a process of its own (here it loads
+    from the cache) and finishes cleanly; :func:`join_beside` stops one still running at its
+    time limit."""
+    import subprocess
+    import sys
+
+    from sapsam.compile import join_beside, start_beside
+
+    beside = start_beside("low-middle")
+    assert beside.wait(120) == 0
+    slow = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    join_beside(slow, timeout=0.1)
+    assert slow.returncode is not None and slow.returncode != 0
+    join_beside(None)
+
+
+@pytest.mark.slow
+def test_a_first_best_from_an_empty_cache_answers_as_a_warm_one(tmp_path):
+    """From an empty cache ``best`` compiles its sampler here and the hand's kernels beside
+    (a process of its own): the same answer, bit for bit, as from the warm cache."""
+    env = terminal.environment(NUMBA_CACHE_DIR=str(tmp_path))
+    arguments = ("best", "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d", "--samples", "2000", "--json")
+    first = terminal.piped(*arguments, env=env, timeout=600)
+    assert first.status == 0, first.err
+    assert list(tmp_path.rglob("*pareto_frontier*.nbi")) and list(tmp_path.rglob("*sample_block*.nbi"))
+    warm = terminal.piped(*arguments)
+    assert warm.status == 0 and warm.out == first.out, (first.err, warm.err)

@@ -225,13 +225,14 @@ def table(*columns, title=None):
 
 def compile_notice(quiet, *dispatchers, **arguments):
     """One line on stderr when kernels a command needs are not compiled and cached yet (for
-    ``arguments`` of these values' types: :func:`sapsam.base.jit.cached`)."""
-    if quiet:
-        return
+    ``arguments`` of these values' types: :func:`sapsam.base.jit.cached`); whether they are
+    not."""
     from sapsam.base.jit import cached
 
-    if not cached(dispatchers, **arguments):
+    cold = not cached(dispatchers, **arguments)
+    if cold and not quiet:
         click.echo("compiling kernels, first run only (a minute or two)...", err=True)
+    return cold
 
 
 # What to tell the user if the running command is interrupted (set by commands that resume).

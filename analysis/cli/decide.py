@@ -42,10 +42,10 @@ def _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet, o
     is a pair of hands and each is ranked knowing the other)."""
     from sapsam.base.memory import require_memory
     from sapsam.base.progress import Progress
-    from sapsam.compile import best_kernels
+    from sapsam.compile import best_kernels, join_beside, start_beside
     from sapsam.game.cards import parse_hand
     from sapsam.game.ruleset_files import load_ruleset
-    from sapsam.measure.best import SAMPLE_BYTES, best_setting, sampler_search
+    from sapsam.measure.best import SAMPLE_BYTES, best_setting, sampler_search, warm_sampler
 
     hands = hand if isinstance(hand, tuple) else (hand,)
     for each in (*hands, *others):
@@ -54,14 +54,23 @@ def _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet, o
     rules = load_ruleset(ruleset)
     players = rules.check_players(rules.players if players is None else players)
     require_memory(samples * SAMPLE_BYTES, f"{samples:,} samples")  # with one candidate
-    compile_notice(quiet, *best_kernels(), search=sampler_search(opponents, rules))
-    with Progress(quiet) as bars:
-        policy = _opponents(bars, quiet, opponents, rules, players, strategy)
-        return [best_setting(each, rules, players, policy, samples, seed, other=other,
-                             progress=bars.task("sampling tables" + (f" (hand {i + 1})" if other is not None
-                                                                     else ""), unit="tables"),
-                             **options)
-                for i, (each, other) in enumerate(zip(hands, others))]
+    cold = compile_notice(quiet, *best_kernels(), search=sampler_search(opponents, rules))
+    # a first run compiles the hand's own kernels in a second process while this one compiles
+    # the sampler (docs/performance.md, "Compile time")
+    beside = start_beside(ruleset) if cold and rules.hands == 1 else None
+    try:
+        with Progress(quiet) as bars:
+            policy = _opponents(bars, quiet, opponents, rules, players, strategy)
+            if beside is not None:
+                warm_sampler(rules, players, policy)
+                join_beside(beside)
+            return [best_setting(each, rules, players, policy, samples, seed, other=other,
+                                 progress=bars.task("sampling tables" + (f" (hand {i + 1})" if other is not None
+                                                                         else ""), unit="tables"),
+                                 **options)
+                    for i, (each, other) in enumerate(zip(hands, others))]
+    finally:
+        join_beside(beside, timeout=0)
 
 
 def _decide_match(hand, ruleset, scores, opponents, samples, seed, strategy, quiet):

@@ -201,6 +201,18 @@ def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=
                       None if other is None else sorted_hand(other))
 
 
+def warm_sampler(rules, players, policy):
+    """Compile (or load) the sampler for these opponents on its own: one sampled table for one
+    made-up candidate, without the hand's own kernels (its frontier and naturals), which a
+    first ``sapsam best`` compiles in a process beside this one meanwhile
+    (:func:`sapsam.compile.start_beside`).  Not in criss-cross, whose opponents' field needs
+    the player's hands (nothing is compiled there)."""
+    rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+    if rules.hands == 1:
+        simulate(sorted_hand(np.arange(13, dtype=np.uint8)), rules, players, policy,
+                 [Candidate("warm-up", (0, 0, 0))], 1, 0)
+
+
 def sampler_search(opponents, rules):
     """The ``search`` argument the sampler is compiled for against opponents named
     ``opponents`` (:func:`sapsam.kernels.policies.search_mode`, told from the name before the policy
