@@ -1,7 +1,8 @@
 """Compiling the kernels: what each command compiles, and compiling (or loading) them all
 once, so that no command pays for it (``sapsam compile``; ``make demo`` and ``make test`` run
-it).  The 13-card game's kernels are named here; every other game's come from the registry
-(:mod:`sapsam.games`).  Whether they are in Numba's cache, :func:`sapsam.base.jit.cached` says.
+it), or a first ``best``'s in two processes (:func:`start_beside`).  The 13-card game's
+kernels are named here; every other game's come from the registry (:mod:`sapsam.games`).
+Whether they are in Numba's cache, :func:`sapsam.base.jit.cached` says.
 """
 
 from sapsam.games import GAMES
@@ -130,6 +131,7 @@ def join_beside(process, timeout=300):
 
 
 def _warm_hand(ruleset):
+    """What :func:`start_beside`'s process runs: the candidates of a hand under ``ruleset``."""
     from sapsam.game.ruleset_files import load_ruleset
     from sapsam.game.settings import sorted_hand
     from sapsam.measure.best import candidates
