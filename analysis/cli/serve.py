@@ -14,13 +14,15 @@ from sapsam.cli.common import quiet_option
 def serve_command(host, port, open_page, quiet):
     """Serve the web app (analyse, train, review, charts) and the REST API under /api,
     documented at /docs.  Ctrl-C stops it."""
+    import os
     import socket
     import webbrowser
 
     import uvicorn
 
+    from sapsam.base.jit import cached
     from sapsam.base.progress import Progress
-    from sapsam.compile import warm
+    from sapsam.compile import best_kernels, hand_kernels, warm
     from sapsam.web.app import create_app
 
     try:  # a port in use is told now, in one line, not by a traceback from the server
@@ -28,8 +30,11 @@ def serve_command(host, port, open_page, quiet):
             pass
     except OSError as exc:
         raise click.UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    with Progress(quiet) as bars:  # the kernels compile (or load) once, before any request
-        warm(bars.task("loading kernels", unit="steps"), one_hand=True)
+    # the kernels compile (or load) once, before any request: compiling, a process a CPU
+    fresh = not cached(best_kernels() + hand_kernels())
+    with Progress(quiet) as bars:
+        warm(bars.task("compiling kernels" if fresh else "loading kernels", unit="steps"), one_hand=True,
+             jobs=len(os.sched_getaffinity(0)) if fresh else 1)
     url = f"http://{'localhost' if host in ('127.0.0.1', '::1') else host}:{port}/"
 
     class Server(uvicorn.Server):
