@@ -93,6 +93,15 @@ def _run_step(name, one_hand):
     dict(steps(one_hand))[name]()
 
 
+def cold(one_hand=False):
+    """Whether any kernel :func:`steps` compiles (``one_hand``: the web app's, ``best``'s and
+    the hand's) is not in Numba's cache yet: then :func:`warm` compiles, best in a process a
+    CPU, where otherwise it loads them in seconds, in one."""
+    from sapsam.base.jit import cached
+
+    return not cached(best_kernels() + hand_kernels() if one_hand else all_kernels())
+
+
 def start_beside(ruleset):
     """Start compiling (or loading) a first ``best``'s kernels of the hand itself, its Pareto
     frontier and naturals under ``ruleset`` (an id or a ruleset file), in a process beside

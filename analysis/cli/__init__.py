@@ -82,12 +82,11 @@ def compile_command(quiet, jobs):
     import os
     import time
 
-    from sapsam.base.jit import cached
     from sapsam.base.progress import Progress
-    from sapsam.compile import all_kernels, warm
+    from sapsam.compile import cold, warm
 
     start = time.perf_counter()
-    fresh = not cached(all_kernels())
+    fresh = cold()
     if fresh and not quiet:
         click.echo("compiling kernels, first run only (a minute or two)...", err=True)
     jobs = jobs or len(os.sched_getaffinity(0))

@@ -20,9 +20,8 @@ def serve_command(host, port, open_page, quiet):
 
     import uvicorn
 
-    from sapsam.base.jit import cached
     from sapsam.base.progress import Progress
-    from sapsam.compile import best_kernels, hand_kernels, warm
+    from sapsam.compile import cold, warm
     from sapsam.web.app import create_app
 
     try:  # a port in use is told now, in one line, not by a traceback from the server
@@ -31,7 +30,7 @@ def serve_command(host, port, open_page, quiet):
     except OSError as exc:
         raise click.UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     # the kernels compile (or load) once, before any request: compiling, a process a CPU
-    fresh = not cached(best_kernels() + hand_kernels())
+    fresh = cold(one_hand=True)
     with Progress(quiet) as bars:
         warm(bars.task("compiling kernels" if fresh else "loading kernels", unit="steps"), one_hand=True,
              jobs=len(os.sched_getaffinity(0)) if fresh else 1)
