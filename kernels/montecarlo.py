@@ -54,6 +54,7 @@ def sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen
     hands = np.empty((opponents, 13), np.uint8)
     crossed = params[S.P_HANDS] == 2  # criss-cross: the opponents are one player's two hands
     packed = params[S.P_GAME] == S.GAME_MATCH  # every seat's points, see sample_blocks
+    only = np.int64(0) if S.seat_alone(params, players) else np.int64(-1)  # the hero's pairs
     hero_aces = 0
     for c in hero:
         hero_aces += is_ace(c)
@@ -82,7 +83,7 @@ def sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen
             surrender[0, 0] = cand_surrender[c]
             # detailed as a literal: Numba prunes the quick route from this, the hottest call
             # (a tenth of best's time against a run-time flag)
-            S.settle_into(rules, table, net, np.int64(0), work, detail, results, True)
+            S._settle_into_inline(rules, table, net, np.int64(0), work, detail, results, True, only)
             if packed:
                 seats = 0  # not `code`: that name holds the opponents' policy
                 for p in range(players):

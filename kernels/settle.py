@@ -220,6 +220,40 @@ def _showdown(params, royalty, rows, t, i, j, foul_i, foul_j, bank_side, overall
 
 
 @njit(cache=True, inline="always")
+def _other_pair(only, i, j):
+    """Pair (i, j) is left out: ``only`` names a seat (>= 0) that is neither."""
+    return only >= 0 and i != only and j != only
+
+
+@njit(cache=True, inline="always")
+def _multiplied(amount, mult, detail, i, j, detailed):
+    """A swept pair's amount times its multiplier (the increment booked as a bonus)."""
+    if mult != 1 and detailed:
+        detail[i, j, D_BONUS] += amount * (mult - 1)
+    return amount * mult
+
+
+@njit(cache=True, inline="always")
+def _aces(params, aces, t, i, j, detail, detailed):
+    """The aces side bet between seats i and j, to i (0 without it)."""
+    if not params[P_ACES_BET]:
+        return 0
+    amount = ACES_VALUE[aces[t, i]] - ACES_VALUE[aces[t, j]]
+    if detailed:
+        detail[i, j, D_ACES] = amount
+    return amount
+
+
+@njit(cache=True, inline="always")
+def _mirror(detail, i, j):
+    """Seat j's side of pair (i, j)'s breakdown."""
+    for d in range(D_WON):
+        detail[j, i, d] = -detail[i, j, d]
+    detail[j, i, D_WON] = detail[i, j, D_LOST]
+    detail[j, i, D_LOST] = detail[i, j, D_WON]
+
+
+@njit(cache=True, inline="always")
 def _status(rows, t, natural, surrender, params, work):
     n = rows.shape[1]
     for i in range(n):
@@ -327,10 +361,23 @@ def _settle_single_winner(params, rows, t, work, net):
             return
 
 
+@njit(cache=True)
+def seat_alone(params, n):
+    """Whether a seat's points at a table of ``n`` come from its own pairs alone, so that
+    ``settle_into(..., only=seat)`` gives them: a game settled pair by pair, no chip limit (an
+    order of payment among every pair), and nothing that asks whether a seat swept the whole
+    table (a home run's multiplier or units, from three seats)."""
+    game = params[P_GAME]
+    if (game != GAME_PAIRWISE and game != GAME_BANK) or params[P_CHIP_LIMITED] != 0:
+        return False
+    return n < 3 or (params[P_HOME_RUN_MULT] == params[P_SCOOP_MULT] and (
+        params[P_BASE] != BASE_TWO_OF_THREE or params[P_HOME_RUN_UNITS] == params[P_SWEEP_UNITS]))
+
+
 # without reference counts (it allocates nothing): its bundles are taken apart at every table
 # and a reference count at each would cost settle_tables 13% of its rate
 @njit(cache=True, _nrt=False)
-def settle_into(rules, table, net, t, work, detail, results, detailed):
+def settle_into(rules, table, net, t, work, detail, results, detailed, only=-1):
     """Settle table ``t`` of a batch.
 
     Parameters
@@ -363,6 +410,11 @@ def settle_into(rules, table, net, t, work, detail, results, detailed):
         Output when ``detailed``: the breakdown ``D_*`` of units to seat i from seat j.
     results : ndarray(int8), shape (P, P, 3)
         Output when ``detailed``: row results from i's side (+1, -1, 0; 2 not compared).
+    only : int, optional
+        A seat whose points need no other pairs (:func:`seat_alone`): settle its pairs only
+        (the sampler settles each candidate against the same opponents).  ``net`` then holds
+        that seat's points only, ``detail`` and ``results`` its pairs only.  Omitted (-1):
+        every pair.
 
     Everything is indexed in place (no views, no allocation): this is the simulator's inner
     loop.
@@ -377,8 +429,11 @@ def settle_into(rules, table, net, t, work, detail, results, detailed):
             work[W_ROYALTY, i, k] = 0 if fouled else royalty[k, CATEGORY_OF[rows[t, i, k]]]
     game = params[P_GAME]
     if detailed:
-        detail[:] = 0
-        results[:] = NOT_COMPARED
+        for i in range(n):
+            for j in range(n):
+                if not _other_pair(only, i, j):
+                    detail[i, j, :] = 0
+                    results[i, j, :] = NOT_COMPARED
     if game == GAME_POOL or game == GAME_SINGLE_WINNER or game == GAME_MATCH:
         if game == GAME_POOL:
             _settle_pool(params, rows, t, work, net)
@@ -390,10 +445,12 @@ def settle_into(rules, table, net, t, work, detail, results, detailed):
         return
     is_bank = game == GAME_BANK
     # Most rulesets pay each pair as soon as it is settled.  Multipliers (who swept whom at
-    # the whole table), chip limits (an order of payment) and the breakdown need every pair's
-    # amount first: the "deferred" path keeps them in ``work`` for the passes below.
-    deferred = (detailed or params[P_CHIP_LIMITED] != 0 or params[P_SCOOP_MULT] != 1
-                or params[P_HOME_RUN_MULT] != 1 or (params[P_BASE] == BASE_TWO_OF_THREE and n >= 3))
+    # the whole table: a home run's replaces a scoop's), chip limits (an order of payment) and
+    # the breakdown need every pair's amount first: the "deferred" path keeps them in ``work``
+    # for the passes below.  One seat's pairs (``only``, :func:`seat_alone`) never need it: a
+    # scoop's multiplier is then the pair's own business.
+    deferred = only < 0 and (detailed or params[P_CHIP_LIMITED] != 0 or params[P_SCOOP_MULT] != 1
+                             or params[P_HOME_RUN_MULT] != 1 or (params[P_BASE] == BASE_TWO_OF_THREE and n >= 3))
     for i in range(n):
         net[t, i] = 0
         if deferred:
@@ -404,11 +461,13 @@ def settle_into(rules, table, net, t, work, detail, results, detailed):
                 work[W_COMPARED, i, j] = 0
     for i in range(n):
         for j in range(i + 1, n):
-            if (is_bank and i != bank[t] and j != bank[t]) or same_player(params, i, j, n):
+            if (_other_pair(only, i, j) or (is_bank and i != bank[t] and j != bank[t])
+                    or same_player(params, i, j, n)):
                 continue
             si, sj = work[W_SEAT, SEAT_STATUS, i], work[W_SEAT, SEAT_STATUS, j]
             stage = W_REST  # where a deferred amount waits: naturals are paid first
             code = 1
+            wins = losses = 0
             if si == NATURAL or sj == NATURAL:
                 amount = _natural_amount(params, naturals, natural[t, i], natural_key[t, i],
                                          natural[t, j], natural_key[t, j])
@@ -447,11 +506,16 @@ def settle_into(rules, table, net, t, work, detail, results, detailed):
             if deferred:
                 work[W_COMPARED, i, j] = code
                 work[stage, i, j] = amount
-            else:  # paid at once, the aces bet with it
-                if params[P_ACES_BET]:
-                    amount += ACES_VALUE[aces[t, i]] - ACES_VALUE[aces[t, j]]
+            else:  # paid at once, a scoop's multiplier and the aces bet with it
+                if code == SHOWDOWN and (wins == 3 or losses == 3):
+                    amount = _multiplied(amount, params[P_SCOOP_MULT], detail, i, j, detailed)
+                amount += _aces(params, aces, t, i, j, detail, detailed)
                 net[t, i] += amount
                 net[t, j] -= amount
+                if detailed:
+                    detail[i, j, D_TOTAL] = amount
+                    detail[i, j, D_PAID] = amount
+                    _mirror(detail, i, j)
     if not deferred:
         _rake(params, net, t, n)
         return
@@ -485,15 +549,8 @@ def settle_into(rules, table, net, t, work, detail, results, detailed):
                 if not work[W_SWEPT, winner, j if side == 0 else i]:
                     continue
                 mult = params[P_HOME_RUN_MULT] if work[W_SEAT, _SEAT_HOME_RUN, winner] else params[P_SCOOP_MULT]
-                if mult != 1:
-                    if detailed:  # the multiplier's increment is booked as a bonus
-                        detail[i, j, D_BONUS] += work[W_REST, i, j] * (mult - 1)
-                    work[W_REST, i, j] *= mult
-            if params[P_ACES_BET]:
-                amount = ACES_VALUE[aces[t, i]] - ACES_VALUE[aces[t, j]]
-                work[W_REST, i, j] += amount
-                if detailed:
-                    detail[i, j, D_ACES] = amount
+                work[W_REST, i, j] = _multiplied(work[W_REST, i, j], mult, detail, i, j, detailed)
+            work[W_REST, i, j] += _aces(params, aces, t, i, j, detail, detailed)
     # payments, optionally limited by chips (naturals first, then the rest, in pair order)
     limited = params[P_CHIP_LIMITED] != 0
     for i in range(n):
@@ -524,10 +581,7 @@ def settle_into(rules, table, net, t, work, detail, results, detailed):
         for i in range(n):
             for j in range(i + 1, n):
                 detail[i, j, D_TOTAL] = work[W_FIRST, i, j] + work[W_REST, i, j]
-                for d in range(D_WON):
-                    detail[j, i, d] = -detail[i, j, d]
-                detail[j, i, D_WON] = detail[i, j, D_LOST]
-                detail[j, i, D_LOST] = detail[i, j, D_WON]
+                _mirror(detail, i, j)
     _rake(params, net, t, n)
 
 

@@ -13,12 +13,14 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from conftest import SEED
+from numba import njit
 
 from sapsam.cli import main
 from sapsam.game import score
 from sapsam.game.ruleset_files import load_ruleset, ruleset_ids
 from sapsam.game.settings import settled_rows
 from sapsam.kernels import evaluate as ev
+from sapsam.kernels import settle as S
 
 RULESET_IDS = ("basic", "two-four", "one-six", "pagat-typical", "pagat-sweep", "pagat-middle",
                "pagat-overall", "pagat-extras", "pagat-surrender", "pagat-pool",
@@ -55,6 +57,7 @@ hands = [
     "two-four-everything": ("two-four", "[scoring]\noverall_point = true\nsweep_bonus = 1\n"
                                         "scoop_multiplier = 2\nhome_run_multiplier = 3"),
     "one-six-sweep": ("one-six", "[scoring]\nsweep_bonus = 3\nscoop_multiplier = 2"),
+    "two-four-doubled": ("two-four", "[scoring]\nscoop_multiplier = 2\nhome_run_multiplier = 2"),
     "basic-rake": ("basic", "[extras]\nrake = 1"),
     "low-middle-high-order": ("low-middle", '[middle]\norder = "high-order"'),
     "low-middle-two-four": ("low-middle", '[scoring]\nbase = "two-four"\nsweep_bonus = 2\n'
@@ -459,6 +462,65 @@ def test_variant_kernel_equals_naive(variant_dir, name, n):
         assert (got.sum(axis=1) == 0).all()
     else:
         assert (got.sum(axis=1) == -n * rules.extras.rake).all()
+
+
+@njit
+def _settle_each(rules, table, only):
+    """Every table of a batch by the sampler's route (detailed, one seat's pairs or all)."""
+    count, n = table.rows.shape[0], table.rows.shape[1]
+    net = np.zeros((count, n), np.int64)
+    detail = np.zeros((count, n, n, S.N_DETAIL), np.int64)
+    results = np.zeros((count, n, n, 3), np.int8)
+    work = S.new_work()
+    for t in range(count):
+        S._settle_into_inline(rules, table, net, t, work, detail[t], results[t], True, only)
+    return net, detail, results
+
+
+def check_one_seat(rules, seed, n):
+    """Where :func:`seat_alone` says so, settling one seat's pairs gives that seat's points
+    and its pairs' breakdown and row results exactly as settling the whole table does.
+    Returns whether it said so."""
+    rng = np.random.default_rng([seed, n, 1])
+    tables = [random_table(rng, rules, n) for _ in range(N_TABLES)]
+    seats = [s for s, _, _ in tables]
+    compiled = rules.compile()
+    if not S.seat_alone(compiled.params, n):
+        return False
+    table = S.Table(kernel_rows(seats, str(rules.wheel_rank) == "second", rules),
+                    np.array([[s.natural for s in t] for t in seats], np.int64),
+                    np.array([[s.natural_key for s in t] for t in seats], np.int64),
+                    np.array([[s.surrender for s in t] for t in seats], np.bool_),
+                    np.array([[s.ace_count() for s in t] for t in seats], np.int64),
+                    np.array([max(b, 0) for _, b, _ in tables], np.int64),
+                    np.array([[-1] * n if c is None else c for _, _, c in tables], np.int64))
+    net, detail, results = _settle_each(compiled.arrays, table, np.int64(-1))
+    for seat in range(n):
+        one = _settle_each(compiled.arrays, table, np.int64(seat))
+        assert np.array_equal(one[0][:, seat], net[:, seat]), (rules.id, n, seat)
+        for got, want in zip(one[1:], (detail, results)):
+            assert np.array_equal(got[:, seat], want[:, seat]), (rules.id, n, seat)
+            assert np.array_equal(got[:, :, seat], want[:, :, seat]), (rules.id, n, seat)
+    return True
+
+
+def test_one_seat_settles_as_the_whole_table(variant_dir):
+    """The sampler settles each candidate's pairs only (``settle_into(..., only=0)``): for every
+    ruleset and variant and table size that allows it, exactly as the whole table; and
+    :func:`seat_alone` refuses where it must (chip limits, home runs, whole-table games)."""
+    alone = {}
+    for name in RULESET_IDS + tuple(sorted(VARIANTS)):
+        rules = load_ruleset(name) if name in RULESET_IDS else load_variant(variant_dir, name)
+        for n in (2, 3, 4):
+            alone[name, n] = check_one_seat(rules, SEED + 300, n)
+    assert alone["standard", 4] and alone["two-four-doubled", 4] and alone["standard-bank", 4]
+    assert alone["one-six-sweep", 2] and not alone["one-six-sweep", 3]  # a home run undoes the scoop's x2
+    assert not alone["hawaiian-chips", 2] and not alone["singapore-home-run", 3]
+    assert not alone["pagat-pool", 2] and not alone["first-to-11", 4]
+    # the named rulesets that settle the whole table for every candidate: whole-table games,
+    # and home runs (Vietnamese and Taiwanese multipliers, Hawaiian Gardens' two of three)
+    assert {name for name in RULESET_IDS if not alone[name, 4]} == {
+        "pagat-pool", "pusoy-single-winner", "first-to-11", "vietnamese", "taiwanese", "hawaiian-gardens"}
 
 
 def test_random_tables_exercise_every_path():
