@@ -136,20 +136,31 @@ def eval3(c0, c1, c2):
     return np.int16(RANK3_TABLE[((c0 >> 2) * 13 + (c1 >> 2)) * 13 + (c2 >> 2)])
 
 
-def _rank5_body(cards, out):
+# The serial and parallel loops are functions of their own, not two njit of one body: Numba
+# names a cache file after the function, so two dispatchers of one function share an entry per
+# signature and load each other's code (the parallel evaluation ran on one thread).
+@njit(cache=True, parallel=True)
+def _rank5_parallel(cards, out):
     for i in prange(cards.shape[0]):
         out[i] = eval5(cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4])
 
 
-def _rank3_body(cards, out):
+@njit(cache=True)
+def _rank5_serial(cards, out):
+    for i in range(cards.shape[0]):
+        out[i] = eval5(cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4])
+
+
+@njit(cache=True, parallel=True)
+def _rank3_parallel(cards, out):
     for i in prange(cards.shape[0]):
         out[i] = eval3(cards[i, 0], cards[i, 1], cards[i, 2])
 
 
-_rank5_serial = njit(cache=True)(_rank5_body)
-_rank5_parallel = njit(cache=True, parallel=True)(_rank5_body)
-_rank3_serial = njit(cache=True)(_rank3_body)
-_rank3_parallel = njit(cache=True, parallel=True)(_rank3_body)
+@njit(cache=True)
+def _rank3_serial(cards, out):
+    for i in range(cards.shape[0]):
+        out[i] = eval3(cards[i, 0], cards[i, 1], cards[i, 2])
 
 
 def rank5(cards, parallel=True):

@@ -70,13 +70,17 @@ def eval5_low(c0, c1, c2, c3, c4):
     return np.int16(LOW_NONFLUSH5[key])
 
 
-def _rank5_low_body(cards, out):
+# two functions, not two njit of one: they would share Numba's cache entry (evaluate.py's rank5)
+@njit(cache=True, parallel=True)
+def _rank5_low_parallel(cards, out):
     for i in prange(cards.shape[0]):
         out[i] = eval5_low(cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4])
 
 
-_rank5_low_serial = njit(cache=True)(_rank5_low_body)
-_rank5_low_parallel = njit(cache=True, parallel=True)(_rank5_low_body)
+@njit(cache=True)
+def _rank5_low_serial(cards, out):
+    for i in range(cards.shape[0]):
+        out[i] = eval5_low(cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4])
 
 
 def rank5_low(cards, parallel=True):

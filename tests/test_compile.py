@@ -64,6 +64,36 @@ def test_a_kernel_compiles_once_for_every_caller():
                            for t in signature), (kernel.__name__, signature)
 
 
+def test_no_two_kernels_share_a_cache_entry():
+    """Numba names a cache file after the Python function: two dispatchers of one function (a
+    serial and a ``parallel=True`` loop, say) share an entry per signature and load each
+    other's code, which once ran the parallel 5-card evaluation on one thread.  Every cached
+    kernel of the package has an index of its own but two twins that differ only in how
+    callers inline them: ``settle_into``'s, which only ever compiles for literal ``detailed``
+    arguments that ``settle_into`` never takes (:func:`test_a_kernel_compiles_once_for_every_caller`),
+    and the closed form's, which Numba inlines and so never compiles on its own."""
+    import importlib
+    import pkgutil
+    from collections import defaultdict
+
+    from numba.core.registry import CPUDispatcher
+
+    import sapsam
+    import sapsam.kernels
+
+    names = [m.name for m in pkgutil.walk_packages(sapsam.kernels.__path__, "sapsam.kernels.")]
+    names += [m.name for m in pkgutil.walk_packages(sapsam.__path__, "sapsam.") if ".kernels" in m.name]
+    owners = defaultdict(set)
+    for name in names:
+        for attribute, kernel in vars(importlib.import_module(name)).items():
+            if isinstance(kernel, CPUDispatcher) and kernel.py_func.__module__ == name and kernel._cache:
+                owners[kernel._cache._cache_file._index_path].add(f"{name}.{attribute}")
+    assert len(owners) > 100
+    shared = sorted(sorted(kernels) for kernels in owners.values() if len(kernels) > 1)
+    assert shared == [["sapsam.kernels.settle._settle_into_inline", "sapsam.kernels.settle.settle_into"],
+                      ["sapsam.kernels.value._closed_form_called", "sapsam.kernels.value._closed_form_ev"]]
+
+
 @pytest.mark.parametrize("ruleset, opponents", [("standard", "fitted"), ("standard", "greedy"),
                                                 ("low-middle", "fitted"), ("pagat-surrender", "table")])
 def test_the_sampler_warms_up_for_the_types_best_samples_with(monkeypatch, ruleset, opponents):
