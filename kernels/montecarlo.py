@@ -84,7 +84,7 @@ def sample_block(hero, cand_rows, cand_natural, cand_key, cand_surrender, unseen
             # the hottest call: inlined (a call passes fourteen arrays, each reference-counted
             # in and out: half a candidate's settling), ``detailed`` a literal (a run-time flag
             # cost a tenth of best's time), the hero's pairs alone where they suffice
-            S._settle_into_inline(rules, table, net, np.int64(0), work, detail, results, True, only)
+            S.settle_into_inline(rules, table, net, np.int64(0), work, detail, results, True, only)
             if packed:
                 seats = 0  # not `code`: that name holds the opponents' policy
                 for p in range(players):

@@ -593,10 +593,11 @@ def _rake(params, net, t, n):
             net[t, i] -= rake
 
 
-# the bulk kernel's copy, inlined into its loop: a call per table costs it about half its speed
-# (every other caller settles a table among much other work and calls settle_into, which
-# keeps them quicker to compile)
-_settle_into_inline = njit(cache=True, _nrt=False, forceinline=True)(settle_into.py_func)
+# settle_into as LLVM inlines it into a loop that does little else, the bulk kernel's and the
+# sampler's candidates': a call passes fourteen arrays, each reference-counted in and out, about
+# half a table's settling (every other caller settles a table among much other work and calls
+# settle_into, which keeps them quicker to compile)
+settle_into_inline = njit(cache=True, _nrt=False, forceinline=True)(settle_into.py_func)
 
 
 @njit(cache=True, nogil=True)
@@ -609,7 +610,7 @@ def _settle_chunk(params, royalty, naturals, rows, natural, natural_key, surrend
     detail = np.zeros((1, 1, N_DETAIL), np.int64)
     results = np.zeros((1, 1, 3), np.int8)
     for t in range(first, last):
-        _settle_into_inline(rules, table, net, t, work, detail, results, False)
+        settle_into_inline(rules, table, net, t, work, detail, results, False)
 
 
 def settle_tables(rules, table, parallel=True):

@@ -473,7 +473,7 @@ def _settle_each(rules, table, only):
     results = np.zeros((count, n, n, 3), np.int8)
     work = S.new_work()
     for t in range(count):
-        S._settle_into_inline(rules, table, net, t, work, detail[t], results[t], True, only)
+        S.settle_into_inline(rules, table, net, t, work, detail[t], results[t], True, only)
     return net, detail, results
 
 
