@@ -183,7 +183,7 @@ ofc: warm
 	$(OFC) duel learned improved --players 3 --hands 10000 --seed 1 --json --quiet \
 	    > results/ofc/ofc-pineapple-3p-learned-duel-improved.json
 	$(OFC) simulate --seats lookahead,lookahead --hands 20000 --seed 1 --quiet \
-	    --out results/ofc/ofc-pineapple-lookahead-v-lookahead.json
+	    --out results/ofc/ofc-pineapple-lookahead-v-lookahead.json --fresh
 	for other in improved learned; do \
 	    $(OFC) duel lookahead $$other --hands 4000 --seed 1 --json --quiet \
 	        > results/ofc/ofc-pineapple-lookahead-duel-$$other.json || exit 1; done

@@ -65,6 +65,8 @@ def _games():
 def __getattr__(name):
     if name in _PUBLIC:
         return getattr(import_module(_PUBLIC[name]), name)
+    if name == "api":  # the functions' module, as the docs name it
+        return import_module("sapsam.api")
     games = _games()
     if name in games:
         return import_module(games[name])

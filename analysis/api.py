@@ -18,6 +18,11 @@ raises ``ValueError`` with the command's one-line error.  The other games have t
 from contextlib import nullcontext
 from pathlib import Path
 
+from sapsam.base.arguments import counts, maybe_whole, resume_or_fresh, whole
+
+__all__ = ["best", "review", "score", "settings", "rulesets", "ruleset", "simulate", "report", "exploit", "houseway",
+           "chart"]
+
 
 def _ruleset(rules):
     """A Ruleset from an id, a TOML file or a Ruleset."""
@@ -27,18 +32,12 @@ def _ruleset(rules):
     return rules if isinstance(rules, Ruleset) else load_ruleset(rules)
 
 
-def _resume_or_fresh(resume, fresh, out):
-    if resume and fresh:
-        raise ValueError("resume continues a checkpoint and fresh discards it: give one")
-    if (resume or fresh) and not out:
-        raise ValueError("resume and fresh need out: the checkpoint is kept there")
-
-
 def _best(hand, rules, players, opponents, samples, seed, strategy, other=None, **options):
     """``sapsam best``'s ranking of one hand: bad cards told first, then the ruleset."""
     from sapsam.game.cards import parse_hand
     from sapsam.measure.best import best_setting
 
+    players, samples, seed = maybe_whole("players", players), whole("samples", samples, 1), whole("seed", seed, 0)
     for each in (hand, other):
         if isinstance(each, str):
             parse_hand(each)
@@ -91,12 +90,12 @@ def best(hand, rules="standard", players=None, opponents="fitted", samples=10000
         return _best(hand, rules, players, opponents, samples, seed, strategy, other,
                      precision=precision)
     from sapsam.game.cards import parse_hand
-    from sapsam.measure.match import check_scores, match_rules, match_setting
+    from sapsam.measure.match import check_scores, match_rules, match_setting, score_list
 
     if precision is not None or other is not None:
         raise ValueError("scores rank a match's settings: give no precision or other hand")
-    if players is not None and players != len(scores):
-        raise ValueError(f"scores give {len(scores)} players' scores, players {players}")
+    if players is not None and players != len(score_list(scores)):
+        raise ValueError(f"scores give {len(score_list(scores))} players' scores, players {players}")
     if isinstance(hand, str):
         parse_hand(hand)
     rules = match_rules(rules)
@@ -142,10 +141,8 @@ def score(declarations, rules="standard", *, bank=None, chips=None, names=None):
     from sapsam.game.score import score_showdown
     from sapsam.output.answers import ScoreResult
 
-    if isinstance(declarations, str):
-        raise ValueError("give the declarations as a list, one a seat")
-    return ScoreResult(score_showdown(rules, tuple(declarations),
-                                      bank=None if bank is None else bank - 1,
+    return ScoreResult(score_showdown(rules, declarations,
+                                      bank=None if bank is None else maybe_whole("bank", bank, 1) - 1,
                                       chips=list(chips) if chips else None,
                                       names=list(names) if names else None))
 
@@ -220,7 +217,9 @@ def simulate(rules, players=None, seats="fitted", tables=100000, seed=0, block_s
     from sapsam.output.answers import SimulationReport
     from sapsam.output.report import report_frames, write_report
 
-    _resume_or_fresh(resume, fresh, out)
+    resume_or_fresh(resume, fresh, out)
+    players, tables, seed = maybe_whole("players", players), whole("tables", tables, 1), whole("seed", seed, 0)
+    block_size, workers = whole("block_size", block_size, 1), maybe_whole("workers", workers, 1)
     if scheduler and workers:
         raise ValueError("give scheduler or workers, not both")
     names = (rules,) if isinstance(rules, str) else tuple(rules)
@@ -300,12 +299,13 @@ def exploit(rules="two-four", players=2, policy="fitted", deals=200, samples=200
     >>> found.to_dict()["hands"], len(found.to_frame())
     (4, 4)
     """
-    from sapsam.base.files import checkpoint_beside, lock_beside, provenance, write_json
+    from sapsam.base.files import checkpoint_beside, provenance, write_json, writing_result
     from sapsam.measure.exploit import exploitability
 
-    _resume_or_fresh(resume, fresh, out)
+    resume_or_fresh(resume, fresh, out)
+    players, deals, samples, seed = counts(players=(players, 2), deals=(deals, 1), samples=(samples, 1), seed=(seed, 0))
     checkpoint = checkpoint_beside(out) if out else None
-    with lock_beside(out) if out else nullcontext():
+    with writing_result(out, resume, fresh):
         result = exploitability(rules, players, policy, deals, samples, seed, strategy,
                                 checkpoint=checkpoint, resume=resume, fresh=fresh)
         if out:
@@ -336,6 +336,8 @@ def houseway(hand=None, rules="standard", players=4, tables=20000, samples=10000
     """
     from sapsam.output.answers import HouseWayResult
 
+    players, tables, samples, seed = counts(players=(players, 2), tables=(tables, 1), samples=(samples, 1),
+                                            seed=(seed, 0))
     if hand is not None:
         from sapsam.game.cards import parse_hand
         from sapsam.measure.review import houseway_review
@@ -380,6 +382,7 @@ def chart(kind, rules=None, players=4, samples=None, seed=0, policies=("greedy",
     from sapsam.output.answers import ChartResult
     from sapsam.output.charts import DEFAULT_SAMPLES, chart_data, write_chart
 
+    players, samples, seed = whole("players", players), maybe_whole("samples", samples, 1), whole("seed", seed, 0)
     if kind == "rulesets":
         rules = "all" if rules in (None, "all") else [rules] if isinstance(rules, str) else list(rules)
     else:

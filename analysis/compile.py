@@ -148,13 +148,21 @@ def _warm_hand(ruleset):
     candidates(sorted_hand(HAND), load_ruleset(ruleset))
 
 
-def best_kernels():
+def best_kernels(rules=None, opponents=None):
     """What ``best`` and the commands built on its sampler (``review``, ``exploit``, a house
-    way's hand, matches) compile whatever the opponents: the sampler, their decisions compiled
-    into it (which of its routes, :func:`sapsam.measure.best.sampler_search` says), and
-    criss-cross's exact field."""
+    way's hand, matches) compile: the sampler, the opponents' decisions compiled into it (which
+    of its routes, :func:`sapsam.measure.best.sampler_search` says), and criss-cross's exact
+    field where ``rules`` (a ruleset or its id) are criss-cross's and the ``opponents`` fitted,
+    the one use of it; every one without ``rules``.  (Asked of every ruleset, a ``best`` whose
+    opponents never compile the exact field said it was compiling, and compiled, at every run.)"""
+    from sapsam.game.rules import Ruleset
+    from sapsam.game.ruleset_files import load_ruleset
     from sapsam.kernels import crossed, montecarlo
 
+    if rules is not None:
+        hands = (rules if isinstance(rules, Ruleset) else load_ruleset(rules)).hands
+        if hands == 1 or opponents != "fitted":
+            return (montecarlo.sample_block,)
     return montecarlo.sample_block, crossed.crossed_field
 
 

@@ -4,6 +4,7 @@ DataFrames, its bad input as the command's one-line error, and ``import sapsam``
 Numba."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -235,3 +236,39 @@ def test_bad_input_is_a_value_error_saying_what_the_command_says(call, args):
     with pytest.raises(ValueError) as raised:
         call()
     assert " ".join(str(raised.value).split()) == error_line(*args)
+
+
+@pytest.mark.parametrize("call, says", [
+    (lambda: sapsam.best(HAND, samples="100"), "samples must be a whole number, got '100'"),
+    (lambda: sapsam.best(HAND, samples=100.5), "samples must be a whole number, got 100.5"),
+    (lambda: sapsam.best(HAND, seed=-1), "seed must be at least 0"),
+    (lambda: sapsam.review(HAND, PLAYED, samples=None), "samples must be a whole number, got None"),
+    (lambda: sapsam.simulate("standard", seats="greedy", tables="x"), "tables must be a whole number"),
+    (lambda: sapsam.exploit(deals=True), "deals must be a whole number, got True"),
+    (lambda: sapsam.score(None), "give the declarations as a list"),
+    (lambda: sapsam.best(None), "expected a hand of 13 cards"),
+    (lambda: sapsam.best(HAND, rules="no-such-file.toml"), "no ruleset file no-such-file.toml"),
+    (lambda: sapsam.best(HAND, rules="first-to-11", players=2, scores="3 x"), "scores are whole numbers"),
+    (lambda: sapsam.ofc.stay(cards="14", samples=10), "cards must be a whole number, got '14'"),
+    (lambda: sapsam.ofc.place("Ah 2c 7d", board="As Ad | Kc Qc 5d | 9h 9s", race="no"), "race must be True or False"),
+    (lambda: sapsam.paigow.best([0, 0, 0, 0]), "repeat a tile"),
+    (lambda: sapsam.paigow.best([0, 1, 2, 99]), "tile index 99"),
+    (lambda: sapsam.paigow.best([0, 1, 2]), "3 tiles given"),
+    (lambda: sapsam.paigow.best(None), "give the tiles as text"),
+    (lambda: sapsam.paigow.best("6-6 1-1 4-2 5-3", commission="x"), "commission must be a finite number"),
+    (lambda: sapsam.paigow.best("6-6 1-1 4-2 5-3", banking="no"), "banking must be True or False"),
+    (lambda: sapsam.paigow_poker.house_edge(deals="10"), "deals must be a whole number"),
+])
+def test_a_python_caller_s_wrong_types_are_value_errors_naming_the_argument(call, says):
+    """What the command line's types refuse, the API refuses in words: never a ``TypeError``
+    from deep inside (a ``"100"`` compared with 1)."""
+    with pytest.raises(ValueError, match=re.escape(says)):
+        call()
+
+
+def test_the_api_takes_cards_and_tiles_as_lists_of_text_and_is_an_attribute():
+    listed = sapsam.best(HAND.split(), samples=100, seed=1).to_dict()
+    assert listed == sapsam.best(HAND, samples=100, seed=1).to_dict()
+    assert sapsam.paigow.best(["6-6", "1-1", "4-2", "5-3"]).tiles == sapsam.paigow.best("6-6 1-1 4-2 5-3").tiles
+    assert sapsam.best(HAND, rules="first-to-11", samples=100, scores="3,5").to_dict()["scores"] == [3, 5]
+    assert sapsam.api.best is sapsam.best and "best" in sapsam.api.__all__ and "Path" not in sapsam.api.__all__

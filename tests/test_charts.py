@@ -157,6 +157,15 @@ def test_cli_rulesets_take_a_list(tmp_path):
     assert (tmp_path / "rulesets-standard+basic-4p.png").is_file()
 
 
+def test_cli_rulesets_of_all_are_those_played_at_the_table(tmp_path):
+    """``--rules all`` (the default) is every named ruleset played by four: criss-cross, which
+    is heads-up, is left out, not fitted for four and refused."""
+    result = run("chart", "rulesets", "--samples", "20", "--policies", "greedy", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    rules = set(pd.read_csv(tmp_path / "rulesets-all-4p.csv")["rules"])
+    assert "standard" in rules and "criss-cross" not in rules
+
+
 @pytest.mark.parametrize("args, token", [
     (("rows", "--rules", "nope"), "nope"),
     (("policies", "--policies", "greedy,bogus", "--samples", "10"), "bogus"),

@@ -234,6 +234,22 @@ def test_compile_notice_only_when_kernels_are_not_cached(monkeypatch):
     assert "first run only" not in run("best", HAND, "--samples", "100").stderr
 
 
+@pytest.mark.parametrize("options", [["--opponents", "greedy"], ["--opponents", "random"],
+                                     ["--rules", "low-middle"], ["--opponents", "balanced"]])
+def test_a_second_run_says_nothing_of_compiling(options):
+    """Once a command has run, its kernels are cached and it says so no more (each such notice
+    also started a compile beside it): the check asks only for the kernels these opponents and
+    this ruleset compile, not criss-cross's exact field, which fitted opponents of criss-cross
+    alone use."""
+    from sapsam.compile import best_kernels
+    from sapsam.kernels import crossed
+
+    run("best", HAND, "--samples", "100", "--quiet", *options)
+    assert "first run only" not in run("best", HAND, "--samples", "100", *options).stderr
+    assert crossed.crossed_field not in best_kernels("standard", "fitted")
+    assert crossed.crossed_field in best_kernels("criss-cross", "fitted") and crossed.crossed_field in best_kernels()
+
+
 def test_cache_check_sees_a_kernel_compiled_or_not(tmp_path, monkeypatch):
     """:func:`sapsam.base.jit.cached` on a kernel of its own: not cached, then cached."""
     import importlib

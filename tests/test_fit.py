@@ -347,6 +347,19 @@ def test_interrupted_exploit_resumes_to_the_same_numbers(tmp_path):
     assert np.array_equal(resumed.gaps, whole.gaps) and resumed.gap == whole.gap
 
 
+def test_exploit_out_keeps_a_finished_result(tmp_path):
+    """Finished work is never replaced silently: a second run to the same file is refused
+    unless --fresh (or --resume, which finishes a run) says so."""
+    out = tmp_path / "gap.json"
+    args = ["exploit", "--rules", "two-four", "--players", "2", "--policy", "greedy", "--deals", "2",
+            "--samples", "20", "--out", str(out), "--quiet"]
+    assert run(*args).exit_code == 0
+    first = out.read_text()
+    again = run(*args[:-3], "--seed", "5", *args[-3:])
+    assert again.exit_code == 2 and "add --fresh to replace it" in again.output and out.read_text() == first
+    assert run(*args, "--seed", "5", "--fresh").exit_code == 0 and out.read_text() != first
+
+
 def test_a_surrender_ruleset_fits_to_a_finite_strategy_that_still_plays_hands():
     """Surrender feeds on itself if a surrendering field is ignored (every hand surrendered and
     the row distribution became 0/0); the fitted policy weighs the field's surrender rate."""

@@ -344,3 +344,22 @@ def test_probability_axis_labels_a_range_within_one_decade():
     fig.canvas.draw()
     labels = [t.get_text() for t in axes.get_yticklabels() if t.get_visible() and t.get_text()]
     assert "20%" in labels and "50%" in labels
+
+
+def test_t95_is_student_s_quantile():
+    from sapsam.base.stats import Z95, t95
+
+    assert t95(1) == 12.706205 and abs(t95(10) - 2.228139) < 1e-5 and abs(t95(30) - 2.042272) < 1e-5
+    assert abs(t95(10**6) - Z95) < 1e-5 and all(t95(d) > t95(d + 1) for d in range(1, 200))
+
+
+@pytest.mark.parametrize("n", [2, 4, 10])
+def test_a_mean_s_interval_holds_95_percent_of_small_samples(n):
+    """The interval of a mean of ``n`` normal values holds the true mean 95% of the time:
+    20,000 samples, so the coverage is within 0.6 points of 95% (three standard errors of
+    0.15); the normal's 1.96 held 70% at n = 2 and 86% at 4."""
+    from sapsam.base.stats import mean_interval
+
+    rng = np.random.default_rng(1)
+    held = [low <= 0.0 <= high for _, _, low, high in map(mean_interval, rng.normal(size=(20000, n)))]
+    assert abs(np.mean(held) - 0.95) < 0.006

@@ -407,6 +407,20 @@ def test_cli_bad_ruleset_file_exits_2_with_one_line(tmp_path, case):
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("make, words", [
+    (lambda d: (d / "binary.toml").write_bytes(b"\xff\xfe garbage") and d / "binary.toml", "UTF-8"),
+    (lambda d: (d / "folder.toml").mkdir() or d / "folder.toml", "it is a folder"),
+    (lambda d: d / "missing.toml", "it does not exist"),
+])
+def test_cli_a_ruleset_file_that_is_not_one_is_named(tmp_path, make, words):
+    """Not UTF-8, a folder, or no such file: one line naming the file and what is wrong with it
+    (not "unknown ruleset", not Python's codec message)."""
+    path = make(tmp_path)
+    result = run("score", "--rules", str(path), *C2)
+    assert result.exit_code == 2 and words in result.stderr and path.name in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
 def test_cli_two_mistakes_still_one_line(tmp_path):
     """The command line's contract: bad input prints one line, however many mistakes."""
     path = write(tmp_path, "two", HEAD + 'colour = "red"\n[scoring]\nbase = "three-five"\n')

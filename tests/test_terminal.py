@@ -82,18 +82,24 @@ def test_dumb_terminal_and_no_color(variable, value):
      "As Kd Qc | 9c 9d 5s 5d 4s | Kh Jh 9h 8h 7h"],
     ["paigow", "best", "6-6 1-1 4-2 5-3"],
     ["paigow", "table"],
-], ids=["best", "review", "settings", "rules", "houseway", "score", "paigow-best", "paigow-table"])
-@pytest.mark.parametrize("columns", [80, 132])
+    ["ofc", "place", "--board", "As Ad | Kc Qc 5d | 9h 9s", "--hand", "Ah 2c 7d", "--samples", "64"],
+], ids=["best", "review", "settings", "rules", "houseway", "score", "paigow-best", "paigow-table", "ofc-place"])
+@pytest.mark.parametrize("columns", [80, 132, 200])
 def test_tables_fit_the_terminal(args, columns, tmp_path):
+    """Every line fits, and no number is cut to an ellipsis: a wide table is shown only where
+    all of it fits (the 13-card ranking's needs about 175 columns), else the compact one."""
     run = in_terminal(*[a.format(tmp=tmp_path) for a in args], columns=columns)
     _clean(run)
     lines = run.out.splitlines()
     assert max(len(line) for line in lines) <= columns, run.out
+    table_rows = [line for line in lines if line.strip()[:1].isdigit() and "|" in line]
+    assert not any("…" in line for line in table_rows), run.out
     if args[0] == "best":  # one line per candidate: '1   <front> | <middle> | <back>  EV ...'
-        ranked = [line for line in lines if line.strip()[:1].isdigit() and "|" in line]
-        assert len(ranked) >= 5, run.out
-        assert all(line.count("|") == 2 for line in ranked)
-        assert ("F w/t/l" in run.out) == (columns >= 120)
+        assert len(table_rows) >= 5, run.out
+        assert all(line.count("|") == 2 for line in table_rows)
+        assert ("F w/t/l" in run.out) == (columns >= 200)
+    if args[0] == "settings":
+        assert ("front hand" in run.out) == (columns >= 200)
 
 
 def test_piped_width_follows_columns():

@@ -94,7 +94,7 @@ def test_criss_cross_houseway_takes_the_other_hand(client):
     assert answer.json() == cli_json("houseway", HAND, "--rules", "criss-cross", "--players", "2",
                                      "--opponents", "balanced", "--other", other, "--samples", "300",
                                      "--seed", "3")
-    assert "other hand" in bad(client.post("/api/houseway", json=body), 400, "hand")
+    assert "other hand" in bad(client.post("/api/houseway", json=body), 400, "other")  # blamed on the field missing
 
 
 def test_score_as_the_cli(client):
@@ -132,7 +132,10 @@ def test_ofc_as_the_cli(client):
     ({"board": "As Ad As | - | -", "hand": "Ah 2c 3d"}, "board", "duplicate"),
     ({"board": "As Ad Ah Kd | - | -", "hand": "Ah 2c 3d"}, "board", "holds 3 cards"),
     ({"board": "", "hand": "Ah 2c 3d"}, "hand", "deals 5 cards"),
-    ({"hand": "Ah 2c 3d 4d 5d", "dead": "2c"}, "hand", "given twice"),
+    ({"hand": "Ah 2c 3d 4d 5d", "dead": "2c"}, "dead", "given twice"),  # where it comes again
+    ({"board": "As Ad | Kc Qc 5d | 9h 9s", "hand": "Ah 2c 7d", "dead": "As"}, "dead", "given twice"),
+    ({"board": "As Ad | Kc Qc 5d | 9h 9s", "hand": "Ah 2c 7d", "opponents": ["Kd 2h | 8c 8d | 9h"]}, "opponents",
+     "given twice"),
     ({"hand": "Ah 2c 3d 4d 5d", "opponents": ["Zz | - | -"]}, "opponents", "unknown card"),
     ({"hand": "Ah 2c 3d 4d 5d", "opponents": ["fantasyland:99"]}, "opponents", "deals 14 cards"),
     ({"hand": "Ah 2c 3d 4d 5d", "rules": "standard"}, "rules", "unknown ruleset"),
@@ -174,6 +177,17 @@ def test_unknown_ruleset(client):
     assert missing.status_code == 404 and "standard" in missing.json()["detail"]
 
 
+@pytest.mark.parametrize("path", ["/api/best", "/api/houseway"])
+@pytest.mark.parametrize("rules, other, words", [
+    ("standard", "Ac Kc Qc Jd Td 8s 8h 7c 6d 6h 4s 3c 3d", "give no other hand"),
+    ("criss-cross", None, "give your other hand"),
+    ("criss-cross", "As Kc Qc Jd Td 8s 8h 7c 6d 6h 4s 3c 3d", "share As"),
+])
+def test_the_other_hand_is_blamed_for_what_is_wrong_with_it(client, path, rules, other, words):
+    body = {"hand": HAND, "rules": rules, "samples": 100} | ({"other": other} if other else {})
+    assert words in bad(client.post(path, json=body), 400, "other")
+
+
 def test_bad_setting(client):
     wrong = "5d 5c | 9s 9h 3s 2d 2c 4h | As Kd Qh Jc Ts"  # 2 in front, 6 in the middle
     bad(client.post("/api/review", json={"hand": HAND, "setting": wrong}), 400, "setting")
@@ -192,6 +206,7 @@ def test_bad_score(client):
     bad(client.post("/api/score", json={"settings": SHOWDOWN, "names": ["A"]}), 400, "names")
     bad(client.post("/api/score", json={"settings": SHOWDOWN, "names": ["A", "A"]}), 400, "names")
     bad(client.post("/api/score", json={"settings": SHOWDOWN, "bank": 3}), 400, "bank")
+    assert "not a bank game" in bad(client.post("/api/score", json={"settings": SHOWDOWN, "bank": 1}), 400, "bank")
     twice = [SHOWDOWN[0], SHOWDOWN[0]]
     bad(client.post("/api/score", json={"settings": twice}), 400, "settings")
 
@@ -245,6 +260,10 @@ def test_malformed_json_and_a_body_too_large(client):
     big = json.dumps({"hand": HAND, "pad": "x" * rq.MAX_BODY})
     response = client.post("/api/best", content=big, headers={"content-type": "application/json"})
     assert response.status_code == 413 and "bytes" in response.json()["detail"][0]["msg"]
+    # sent in chunks, without its length: refused as it is read, with the same answer
+    pieces = (big[i:i + 4096].encode() for i in range(0, len(big), 4096))
+    response = client.post("/api/best", content=pieces, headers={"content-type": "application/json"})
+    assert response.status_code == 413 and response.json()["detail"][0]["type"] == "too_large"
 
 
 # --- jobs --------------------------------------------------------------------------------------
@@ -298,6 +317,17 @@ def test_chart_and_houseway_jobs(client):
     assert job["result"]["house_way"] and job["result"]["ci"][0] <= job["result"]["cost"]
 
 
+def test_a_match_chart_job_plays_first_to_11_unless_told(client):
+    """The match chart, as ``sapsam chart match`` and ``sapsam.chart("match")`` draw it: its
+    ruleset a match's (first-to-11 by default; another is refused before the job is queued)."""
+    started = client.post("/api/jobs", json={"kind": "chart", "chart": "match", "samples": 2})
+    assert started.status_code == 202 and started.json()["params"]["rules"] == "first-to-11"
+    job = wait(client, started.json()["id"])
+    assert job["state"] == "done" and "match-first-to-11-4p.png" in job["files"], job
+    assert "first-to-11" in bad(client.post("/api/jobs", json={"kind": "chart", "chart": "match",
+                                                                "rules": "standard"}), 400, "rules")
+
+
 def test_cancel_a_running_and_a_queued_job(client):
     long = {"kind": "simulate", "tables": rq.MAX_TABLES, "block_size": 100}
     running = client.post("/api/jobs", json=long).json()
@@ -328,7 +358,9 @@ def test_a_full_queue_is_refused(client):
     ({"kind": "chart", "chart": "pie"}, "chart"),
 ])
 def test_bad_jobs(client, body, field):
-    bad(client.post("/api/jobs", json=body), 422, field)
+    response = client.post("/api/jobs", json=body)
+    bad(response, 422, field)
+    assert response.json()["detail"][0]["loc"] == ["body", field]  # the job's kind not put in
 
 
 def test_bad_jobs_the_game_checks(client):
@@ -376,7 +408,7 @@ def test_criss_cross_best_takes_the_other_hand(client):
                                     "--opponents", "balanced", "--samples", "200", "--seed", "3",
                                     "--json"])
     assert json.loads(cli.stdout)["hands"][0] == answer
-    message = bad(client.post("/api/best", json={**body, "other": None}), 400, "hand")
+    message = bad(client.post("/api/best", json={**body, "other": None}), 400, "other")
     assert "other hand" in message
 
 

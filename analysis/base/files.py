@@ -1,6 +1,7 @@
 """Provenance for every file under ``results/`` (STYLE.md item 11), and atomic writes."""
 
 import json
+import math
 import os
 import platform
 import subprocess
@@ -71,9 +72,43 @@ def lock_beside(path):
     return exclusive(checkpoint_beside(path).with_suffix(".lock"), path)
 
 
+@contextmanager
+def writing_result(path, resume=False, fresh=False):
+    """Hold the lock of a run that writes its result to the file ``path`` (:func:`lock_beside`;
+    nothing where ``path`` is None), first refusing (``ValueError``) to write over a result an
+    earlier run finished there unless ``fresh`` says to replace it (or ``resume`` to finish a
+    run that will): finished work is never replaced silently."""
+    if not path:
+        yield
+        return
+    with lock_beside(path):
+        if Path(path).exists() and not (resume or fresh):
+            raise ValueError(f"{path} holds the result of an earlier run: add --fresh to replace it, or "
+                             "write elsewhere")
+        yield
+
+
+def finite(value):
+    """JSON has no NaN or infinity: an undefined figure (one sample's spread, an interval of
+    one block) is null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite(v) for v in value]
+    return value
+
+
+def json_text(payload, **options):
+    """``payload`` as JSON text (``json.dumps``'s ``options``), every figure JSON can hold: an
+    undefined one null (:func:`finite`), never the ``NaN`` or ``Infinity`` that parsers refuse."""
+    return json.dumps(finite(payload), allow_nan=False, **options)
+
+
 def write_json(path, payload):
     """Write JSON atomically: a temporary file in the same folder, then a rename."""
-    write_atomic(path, json.dumps(payload, indent=2) + "\n")
+    write_atomic(path, json_text(payload, indent=2) + "\n")
 
 
 def write_atomic(path, data):

@@ -7,6 +7,7 @@ Nothing here imports Numba, so ``sapsam --help`` and ``--version`` answer at onc
 """
 
 import functools
+import math
 import os
 import shlex
 import sys
@@ -208,6 +209,23 @@ def console():
 def wide(out):
     """Whether a console has room for every column of the wide tables."""
     return out.width >= WIDE
+
+
+def interval_text(low, high):
+    """A 95% interval as text, ``[+a, +b]``; ``n/a`` where there is none (one block of hands)."""
+    return f"[{low:+.2f}, {high:+.2f}]" if math.isfinite(low) and math.isfinite(high) else "n/a"
+
+
+def fitting(out, build):
+    """``(build(True), True)``, the wide table, where the console has room for the whole of
+    it, else ``(build(False), False)``, the compact one: a wide table squeezed into fewer
+    columns than it needs cuts its numbers to an ellipsis."""
+    from rich.measure import Measurement
+
+    grid = build(True)
+    if Measurement.get(out, out.options.update(max_width=10**4), grid).maximum <= out.width:
+        return grid, True
+    return build(False), False
 
 
 def table(*columns, title=None):

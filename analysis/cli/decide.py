@@ -1,15 +1,15 @@
 """Commands that decide one hand: ``best`` ranks its settings, ``review`` grades one."""
 
-import json
-
 import click
 
+from sapsam.base.files import json_text
 from sapsam.cli.common import (
     Names,
     OutputFile,
     compile_notice,
     console,
     fits_ready,
+    fitting,
     json_option,
     print_verdict,
     quiet_option,
@@ -17,7 +17,6 @@ from sapsam.cli.common import (
     rules_option,
     seed_option,
     table,
-    wide,
 )
 from sapsam.game.cards import format_cards
 from sapsam.play.names import POLICY_NAMES
@@ -54,7 +53,7 @@ def _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet, o
     rules = load_ruleset(ruleset)
     players = rules.check_players(rules.players if players is None else players)
     require_memory(samples * SAMPLE_BYTES, f"{samples:,} samples")  # with one candidate
-    cold = compile_notice(quiet, *best_kernels(), search=sampler_search(opponents, rules))
+    cold = compile_notice(quiet, *best_kernels(rules, opponents), search=sampler_search(opponents, rules))
     # a first run compiles the hand's own kernels in a second process while this one compiles
     # the sampler (docs/performance.md, "Compile time")
     beside = start_beside(ruleset) if cold and rules.hands == 1 else None
@@ -84,7 +83,7 @@ def _decide_match(hand, ruleset, scores, opponents, samples, seed, strategy, qui
     parse_hand(hand)
     rules = match_rules(ruleset)
     check_scores(scores, rules)
-    compile_notice(quiet, *best_kernels(), *match_equity_kernels(),
+    compile_notice(quiet, *best_kernels(rules, opponents), *match_equity_kernels(),
                    search=sampler_search(opponents, rules))
     with Progress(quiet) as bars:
         policy = _opponents(bars, quiet, opponents, rules, len(scores), strategy)
@@ -143,7 +142,7 @@ def best_command(hand, ruleset, players, other, opponents, samples, seed, precis
 
             write_atomic(csv_path, result.table.to_csv(index=False))
         if as_json:
-            click.echo(json.dumps(result.to_dict(), indent=2))
+            click.echo(json_text(result.to_dict(), indent=2))
         else:
             print_match_decision(result, top)
         return
@@ -160,7 +159,7 @@ def best_command(hand, ruleset, players, other, opponents, samples, seed, precis
         write_atomic(csv_path, pd.concat(frames).to_csv(index=False))
     if as_json:
         payload = [r.to_dict(top) for r in results]
-        click.echo(json.dumps(payload[0] if len(payload) == 1 else {"hands": payload}, indent=2))
+        click.echo(json_text(payload[0] if len(payload) == 1 else {"hands": payload}, indent=2))
         return
     for result in results:
         _print_ranking(result, top)
@@ -172,21 +171,25 @@ def _print_ranking(result, top):
         "" if result.other is None else f"  [dim](other hand {format_cards(result.other, descending=True)})[/dim]"))
     out.print(f"{result.rules.id}, {result.players} players, {result.opponents} opponents, "
               f"{result.samples:,} sampled tables (seed {result.seed})")
-    full = wide(out)
-    columns = (">#", "setting", ">EV", ">95% CI" if full else ">±95%", ">gap to best")
-    if full:
-        columns += (">gap CI", ">F w/t/l", ">M w/t/l", ">B w/t/l", ">sweep", ">swept")
-    grid = table(*columns)
-    for i, row in enumerate(result.table.head(top).itertuples(index=False), 1):
-        gap = "best" if i == 1 else f"{row.gap:+.3f}" + ("" if row.distinguishable else " ~")
-        ci = f"[{row.ci_low:+.3f}, {row.ci_high:+.3f}]" if full else f"{(row.ci_high - row.ci_low) / 2:.3f}"
-        cells = [str(i), row.setting, f"{row.ev:+.3f}", ci, gap]
+
+    def ranking(full):
+        columns = (">#", "setting", ">EV", ">95% CI" if full else ">±95%", ">gap to best")
         if full:
-            cells += ["" if i == 1 else f"[{row.gap_low:+.3f}, {row.gap_high:+.3f}]",
-                      *(f"{getattr(row, r + '_win'):.2f}/{getattr(row, r + '_tie'):.2f}/"
-                        f"{getattr(row, r + '_loss'):.2f}" for r in ("front", "middle", "back")),
-                      f"{row.sweep:.3f}", f"{row.swept:.3f}"]
-        grid.add_row(*cells)
+            columns += (">gap CI", ">F w/t/l", ">M w/t/l", ">B w/t/l", ">sweep", ">swept")
+        grid = table(*columns)
+        for i, row in enumerate(result.table.head(top).itertuples(index=False), 1):
+            gap = "best" if i == 1 else f"{row.gap:+.3f}" + ("" if row.distinguishable else " ~")
+            ci = f"[{row.ci_low:+.3f}, {row.ci_high:+.3f}]" if full else f"{(row.ci_high - row.ci_low) / 2:.3f}"
+            cells = [str(i), row.setting, f"{row.ev:+.3f}", ci, gap]
+            if full:
+                cells += ["" if i == 1 else f"[{row.gap_low:+.3f}, {row.gap_high:+.3f}]",
+                          *(f"{getattr(row, r + '_win'):.2f}/{getattr(row, r + '_tie'):.2f}/"
+                            f"{getattr(row, r + '_loss'):.2f}" for r in ("front", "middle", "back")),
+                          f"{row.sweep:.3f}", f"{row.swept:.3f}"]
+            grid.add_row(*cells)
+        return grid
+
+    grid, full = fitting(out, ranking)
     out.print(grid)
     out.print("[dim]EV: units per hand; ~: not distinguishable from the best at 95%"
               + ("; w/t/l per opponent" if full else "") + "[/dim]")
@@ -217,7 +220,7 @@ def review_command(hand, setting, ruleset, players, other, opponents, samples, s
                       quiet or as_json, others=(other,), extra=[rows])
     payload = review_of(result, rows)
     if as_json:
-        click.echo(json.dumps(payload, indent=2))
+        click.echo(json_text(payload, indent=2))
         return
     out = console()
     out.print(f"Played: [bold]{payload['setting']}[/bold] "

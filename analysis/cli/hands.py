@@ -1,13 +1,13 @@
 """Commands about one hand or one showdown: ``settings``, ``rules``, ``score``."""
 
-import json
-
 import click
 
+from sapsam.base.files import json_text
 from sapsam.cli.common import (
     Names,
     compile_notice,
     console,
+    fitting,
     json_option,
     reports_bad_input,
     rules_option,
@@ -43,7 +43,7 @@ def settings_command(hand, as_json, wheel_rank, ruleset):
     wheel_rank = wheel_rank or "ace-low"
     compile_notice(as_json, *hand_kernels())
     if as_json:
-        click.echo(json.dumps(settings_answer(hand, wheel_rank, ruleset), indent=2,
+        click.echo(json_text(settings_answer(hand, wheel_rank, ruleset), indent=2,
                               ensure_ascii=False))
         return
     frontier = settings_frontier(hand, wheel_rank, ruleset)
@@ -52,15 +52,19 @@ def settings_command(hand, as_json, wheel_rank, ruleset):
     out.print(f"Legal splits: {frontier.legal:,} of {_settings.N_SPLITS:,}   "
               f"distinct strength triples: {frontier.distinct:,}   "
               f"frontier: {len(frontier.members):,}")
-    full = wide(out)
-    grid = table(">#", "front", "middle", "back",
-                 *(("front hand", "middle hand", "back hand") if full else ()), ">same")
-    for i, m in enumerate(frontier.members, 1):
-        grid.add_row(str(i), *m.text.split(" | "), *(m.describe() if full else ()),
-                     str(m.equivalent))
+
+    def members(full):
+        grid = table(">#", "front", "middle", "back",
+                     *(("front hand", "middle hand", "back hand") if full else ()), ">same")
+        for i, m in enumerate(frontier.members, 1):
+            grid.add_row(str(i), *m.text.split(" | "), *(m.describe() if full else ()),
+                         str(m.equivalent))
+        return grid
+
+    grid, full = fitting(out, members)
     out.print(grid)
     if not full:
-        out.print("[dim]the rows' hand names show at 120 columns or more[/dim]")
+        out.print("[dim]the rows' hand names show in a wider terminal (or --json)[/dim]")
 
 
 @click.command("rules")
@@ -78,7 +82,7 @@ def rules_command(ruleset, as_json):
 
     if ruleset is None:
         if as_json:
-            click.echo(json.dumps(rules_answer(), indent=2))
+            click.echo(json_text(rules_answer(), indent=2))
             return
         listing = {rid: _rules.load_ruleset(rid) for rid in _rules.ruleset_ids()}
         out = console()
@@ -89,7 +93,7 @@ def rules_command(ruleset, as_json):
         out.print(grid)
         return
     if as_json:
-        click.echo(json.dumps(rules_answer(ruleset), indent=2))
+        click.echo(json_text(rules_answer(ruleset), indent=2))
         return
     click.echo(_rules.as_toml(_rules.load_ruleset(ruleset)))
 
@@ -116,7 +120,7 @@ def score_command(declarations, ruleset, bank, chips, names, as_json):
     result = _score.score_showdown(ruleset, declarations, bank=None if bank is None else bank - 1,
                                    chips=list(chips) if chips else None, names=list(names) if names else None)
     if as_json:
-        click.echo(json.dumps(score_answer(result), indent=2))
+        click.echo(json_text(score_answer(result), indent=2))
         return
     out = console()
     out.print(f"Ruleset: [bold]{result.rules.id}[/bold] ({result.rules.describe()})")

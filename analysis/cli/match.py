@@ -1,21 +1,20 @@
 """Match play (first to 11): ``match`` plays matches between the seats' policies."""
 
-import json
-
 import click
 
+from sapsam.base.files import json_text
 from sapsam.cli.common import (
     Names,
     compile_notice,
     console,
     fits_ready,
+    fitting,
     json_option,
     quiet_option,
     reports_bad_input,
     rules_option,
     seed_option,
     table,
-    wide,
 )
 from sapsam.play.names import POLICY_NAMES
 
@@ -51,7 +50,7 @@ def match_command(ruleset, seats, matches, seed, strategy, as_json, quiet):
         result = play_matches(rules, seats, matches, seed, strategy,
                               progress=bars.task("playing matches", matches, unit="matches"))
     if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2))
+        click.echo(json_text(result.to_dict(), indent=2))
         return
     out = console()
     out.print(f"{rules.id}: first to {rules.match.target}, {len(seats)} players, "
@@ -74,19 +73,23 @@ def print_match_decision(result, top=None):
     out.print(f"Hand: [bold]{format_cards(result.hand, descending=True)}[/bold]")
     out.print(f"{result.rules.id} at {scores} (yours first): you win {result.now:.1%} of such "
               f"matches before this deal; {result.opponents} opponents, {result.samples:,} sampled tables")
-    full = wide(out)
-    columns = (">#", "setting", ">win match" if full else ">win", ">95% CI" if full else ">±95%",
-               ">gap", ">points" if full else ">pts")
-    grid = table(*columns + ((">95% CI",) if full else ()))
     points_best = result.points_best.name
-    digits = 2 if full else 1
-    for i, row in enumerate(result.table.head(top).itertuples()):
-        ci = (f"[{row.win_ci_low:.2%}, {row.win_ci_high:.2%}]" if full
-              else f"{(row.win_ci_high - row.win_ci_low) / 2:.1%}")
-        cells = [str(i + 1), row.setting + (" *" if row.Index == points_best else ""),
-                 f"{row.win:.{digits}%}", ci, "best" if i == 0 else f"{row.win_gap:+.{digits}%}",
-                 f"{row.points:.{digits + 1}f}"]
-        grid.add_row(*cells + ([f"[{row.points_ci_low:.3f}, {row.points_ci_high:.3f}]"] if full else []))
+
+    def ranking(full):
+        columns = (">#", "setting", ">win match" if full else ">win", ">95% CI" if full else ">±95%",
+                   ">gap", ">points" if full else ">pts")
+        grid = table(*columns + ((">95% CI",) if full else ()))
+        digits = 2 if full else 1
+        for i, row in enumerate(result.table.head(top).itertuples()):
+            ci = (f"[{row.win_ci_low:.2%}, {row.win_ci_high:.2%}]" if full
+                  else f"{(row.win_ci_high - row.win_ci_low) / 2:.1%}")
+            cells = [str(i + 1), row.setting + (" *" if row.Index == points_best else ""),
+                     f"{row.win:.{digits}%}", ci, "best" if i == 0 else f"{row.win_gap:+.{digits}%}",
+                     f"{row.points:.{digits + 1}f}"]
+            grid.add_row(*cells + ([f"[{row.points_ci_low:.3f}, {row.points_ci_high:.3f}]"] if full else []))
+        return grid
+
+    grid, full = fitting(out, ranking)
     out.print(grid)
     best, most = result.match_best, result.points_best
     if best.name == most.name:

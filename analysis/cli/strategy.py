@@ -1,10 +1,9 @@
 """Commands about strategies: ``fit`` one, ``exploit`` it, derive the ``houseway`` from it,
 draw a ``chart`` of it."""
 
-import json
-
 import click
 
+from sapsam.base.files import json_text
 from sapsam.cli.common import (
     Names,
     OutputFile,
@@ -119,9 +118,8 @@ def fit_command(ruleset, players, iterations, hands, seed, removal_rounds, remov
 def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as_json, out, resume,
                     fresh, quiet):
     """What a policy loses per hand to its Monte Carlo best response (duplicate deals)."""
-    from contextlib import nullcontext
 
-    from sapsam.base.files import checkpoint_beside, lock_beside, provenance, write_json
+    from sapsam.base.files import checkpoint_beside, provenance, write_json, writing_result
     from sapsam.base.progress import Progress
     from sapsam.compile import best_kernels
     from sapsam.measure.best import sampler_search
@@ -129,11 +127,10 @@ def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as
 
     resume_or_fresh(resume, fresh, out)
     checkpoint = checkpoint_beside(out) if out else None
-    compile_notice(quiet or as_json, *best_kernels(), search=sampler_search(policy, ruleset))
+    compile_notice(quiet or as_json, *best_kernels(ruleset, policy), search=sampler_search(policy, ruleset))
     if out:
         resumable()
-    lock = lock_beside(out) if out else nullcontext()
-    with lock, Progress(quiet or as_json) as bars:
+    with writing_result(out, resume, fresh), Progress(quiet or as_json) as bars:
         if strategy is None:
             fits_ready([ruleset], players, [policy], bars, quiet or as_json)
         result = exploitability(ruleset, players, policy, deals, samples, seed, strategy,
@@ -145,7 +142,7 @@ def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as
                 ruleset=ruleset, players=players, policy=policy, seed=seed, strategy=result.strategy)})
             checkpoint.unlink(missing_ok=True)
     if as_json:
-        click.echo(json.dumps(payload))
+        click.echo(json_text(payload))
         return
     click.echo(f"{policy} loses {result.gap:.4f} units per hand to its best response\n"
                f"  held out (a lower estimate): 95% CI [{result.ci[0]:.4f}, {result.ci[1]:.4f}]\n"
@@ -161,7 +158,8 @@ def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as
 @click.option("--rules", "rulesets", type=Names(every="all"), default=None,
               help="Ruleset id or TOML file [default: standard]; for 'rulesets', ids "
                    "comma-separated or 'all' (every one with a fitted strategy) [default: all].")
-@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option("--players", type=click.IntRange(2, 4), default=None,
+              help="Table size [default: the ruleset's; 4 for rulesets].")
 @click.option("--samples", type=click.IntRange(1), default=None,
               help="Hands (front) or tables (rulesets: per ruleset; declare, policies) "
                    "[default: 20,000; rulesets 4,000]; rows is exact.")
@@ -183,7 +181,7 @@ def chart_command(kind, rulesets, players, samples, seed, policies, out, quiet):
     """
     from sapsam.base.progress import Progress
     from sapsam.compile import policy_kernels
-    from sapsam.game.ruleset_files import ruleset_ids
+    from sapsam.game.ruleset_files import load_ruleset, ruleset_ids
     from sapsam.output.charts import write_chart
 
     if kind == "rulesets":
@@ -192,9 +190,13 @@ def chart_command(kind, rulesets, players, samples, seed, policies, out, quiet):
         if rulesets and len(rulesets) > 1:
             raise ValueError(f"chart {kind} takes one ruleset, got {','.join(rulesets)}")
         rules = distinct_rulesets(rulesets or ["first-to-11" if kind == "match" else "standard"])[0]
+    if players is None:
+        players = 4 if kind == "rulesets" else load_ruleset(rules).players
     compile_notice(quiet, *policy_kernels())
     with Progress(quiet) as bars:
-        named = ruleset_ids() if rules == "all" else [rules] if isinstance(rules, str) else rules
+        # "all": every named ruleset played at this table, as the chart takes them (not criss-cross at 4)
+        named = ([r for r in ruleset_ids() if players in load_ruleset(r).tables] if rules == "all"
+                 else [rules] if isinstance(rules, str) else rules)
         fits_ready(named, players, ["fitted"], bars, quiet)  # the chart's baseline
         paths = write_chart(kind, rules, players, samples, seed, out, list(policies),
                             progress=bars.task(f"chart {kind}", unit="hands"))
@@ -206,7 +208,8 @@ def chart_command(kind, rulesets, players, samples, seed, policies, out, quiet):
 @click.argument("hand", required=False)
 @click.option("--rules", "rulesets", type=Names(every="all"), default="standard", show_default=True,
               help="Ruleset ids or TOML files, comma-separated, or 'all' (every named one).")
-@click.option("--players", type=click.IntRange(2, 4), default=4, show_default=True)
+@click.option("--players", type=click.IntRange(2, 4), default=None,
+              help="Table size [default: one ruleset's own; 4 for several or all].")
 @click.option("--tables", type=click.IntRange(1), default=20000, show_default=True,
               help="Seeded tables for the paired cost against fitted (per ruleset).")
 @click.option("--samples", type=click.IntRange(1), default=10000, show_default=True,
@@ -246,6 +249,8 @@ def houseway_command(hand, rulesets, players, tables, samples, opponents, other,
     from sapsam.strategy.houseway import ship_chart
     from sapsam.strategy.houseway_chart import has_house_way
 
+    if players is None:  # one ruleset: its own table; several: four players each
+        players = load_ruleset(rulesets[0]).players if len(rulesets) == 1 and rulesets != ("all",) else 4
     if hand is not None:
         return _houseway_hand(hand, rulesets, players, opponents, samples, seed, as_json, quiet,
                               other)
@@ -293,13 +298,13 @@ def _houseway_hand(hand, rulesets, players, opponents, samples, seed, as_json, q
     if rulesets == ("all",) or len(rulesets) != 1:
         raise click.BadParameter("with a HAND, give one ruleset", param_hint="'--rules'")
     rules = load_ruleset(rulesets[0])
-    compile_notice(quiet or as_json, *best_kernels(), search=sampler_search(opponents, rules))
+    compile_notice(quiet or as_json, *best_kernels(rules, opponents), search=sampler_search(opponents, rules))
     with Progress(quiet or as_json) as bars:
         fits_ready([rules], players, ["fitted", opponents], bars, quiet or as_json)
         payload = houseway_review(hand, rules, players, opponents, samples, seed,
                                   stage=bars.task, other=other)
     if as_json:
-        click.echo(json.dumps(payload, indent=2))
+        click.echo(json_text(payload, indent=2))
         return
     way = payload["houseway"]
     out = console()

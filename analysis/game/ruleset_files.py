@@ -66,6 +66,8 @@ def _resolve(name, chain, folder):
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise RulesetError(f"{path}: {_syntax_error(exc, path)}") from None
+    except UnicodeDecodeError:
+        raise RulesetError(f"{path}: not a ruleset file: TOML is UTF-8 text, and this is not") from None
     parent = data.pop("extends", None)
     if parent is None:
         return data, path
@@ -100,6 +102,9 @@ def _locate(name, chain, folder):
     if candidate.suffix == ".toml" and candidate.is_file():
         return candidate.resolve()
     where = f"{chain[-1]}: key 'extends': " if chain else ""
+    if candidate.suffix == ".toml":
+        raise RulesetError(f"{where}no ruleset file {candidate}: "
+                           + ("it is a folder" if candidate.is_dir() else "it does not exist"))
     ids = sorted(p.stem for p in folder.glob("*.toml")) if folder != RULESET_DIR else ruleset_ids()
     raise RulesetError(f"{where}unknown ruleset {name!r}: use a TOML file path or one of "
                        f"{', '.join(ids)}")

@@ -11,6 +11,7 @@ ruleset, evaluates them and settles the table with :func:`sapsam.kernels.settle.
 [2, -2]
 """
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -137,6 +138,10 @@ def score_showdown(rules, declarations, bank=None, chips=None, names=None):
     names : sequence of str, optional
         Seat names for the breakdown (default ``P1..Pn``).
     """
+    if isinstance(declarations, str) or not hasattr(declarations, "__iter__"):
+        raise ValueError(f"give the declarations as a list, one a seat, got {declarations!r}")
+    if bank is not None and (isinstance(bank, bool) or not isinstance(bank, numbers.Integral) or bank < 0):
+        raise ValueError(f"bank must be a seat (a whole number), got {bank!r}")
     rules = _resolve(rules)
     decl = tuple(d if isinstance(d, Declaration) else Declaration.parse(d) for d in declarations)
     n = len(decl)
@@ -182,7 +187,7 @@ def score_showdown(rules, declarations, bank=None, chips=None, names=None):
         raise ValueError(f"{rules.id} is not a bank game; --bank applies only to bank rulesets")
     seat = (rules.bank.seat if bank is None else bank) if is_bank else -1
     if is_bank and not 0 <= seat < n:
-        raise ValueError(f"bank seat {seat} is not at this table of {n}")
+        raise ValueError(f"bank seat {seat + 1} (counted from 1) is not at this table of {n}")
     params = compiled.params
     if chips is not None:
         if len(chips) != n or any(not 0 <= c <= CHIPS_MAX for c in chips):

@@ -26,9 +26,13 @@ def sorted_hand(hand):
     """A 13-card hand (text or codes) as sorted ndarray(uint8), shape (13,)."""
     if isinstance(hand, str):
         return np.sort(parse_hand(hand))
+    if np.ndim(hand) == 0:
+        raise ValueError(f"expected a hand of 13 cards, as text ('As Kd Qh ...') or 13 card codes, got {hand!r}")
     if np.ndim(hand) != 1:
         raise ValueError(f"expected one hand of 13 cards, got an array of shape {np.shape(hand)}; "
                          "use pareto_frontier_batch for many hands")
+    if all(isinstance(card, str) for card in hand):  # a list of cards as text
+        return np.sort(parse_hand(" ".join(hand)))
     return np.sort(as_hands(hand, 13)[0])
 
 

@@ -14,6 +14,7 @@ player's chance of winning from any score, and the setting that most often wins 
   opponents, so the gap between the two choices has a paired interval.
 """
 
+import re
 from dataclasses import dataclass
 from itertools import permutations
 
@@ -168,10 +169,19 @@ def match_equity(rules, players, policy, deals=EQUITY_DEALS):
     return _EQUITIES[key]
 
 
+def score_list(scores):
+    """A match's scores as a tuple: from a sequence, or from text ``"3,5"`` or ``"3 5"`` as the
+    command line takes them (a word that is not a number is kept, for :func:`check_scores` to
+    refuse)."""
+    if isinstance(scores, str):
+        return tuple(int(x) if x.isdigit() else x for x in re.split(r"[\s,]+", scores.strip()))
+    return tuple(scores)
+
+
 def check_scores(scores, rules):
     """The match's scores, the hand's first (whole numbers >= 0, one per player): refused if
     the match is over (a sole leader at the target)."""
-    scores = tuple(scores)
+    scores = score_list(scores)
     rules.check_players(len(scores))
     if any(not isinstance(x, (int, np.integer)) or x < 0 for x in scores):
         raise ValueError(f"scores are whole numbers >= 0, got {','.join(map(str, scores))}")

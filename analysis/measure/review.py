@@ -7,7 +7,7 @@ is a paired gap; :func:`review_of` reads its place from that ranking.
 
 import numpy as np
 
-from sapsam.game.cards import format_setting, parse_hand, parse_setting
+from sapsam.game.cards import format_cards, format_setting, parse_hand, parse_setting
 from sapsam.game.settings import settled_rows
 from sapsam.measure.best import candidates
 from sapsam.play.policy import Policy
@@ -18,8 +18,13 @@ def played_setting(hand, setting):
     other cards than the hand's is refused (``ValueError``)."""
     cards = parse_hand(hand)
     rows = parse_setting(setting)
-    if sorted(np.concatenate(rows).tolist()) != sorted(cards.tolist()):
-        raise ValueError("the setting must use exactly the 13 cards of the hand")
+    played, held = set(np.concatenate(rows).tolist()), set(cards.tolist())
+    if played != held:
+        extra, missing = format_cards(sorted(played - held)), format_cards(sorted(held - played))
+        raise ValueError("the setting must use exactly the 13 cards of the hand: "
+                         + "; ".join(part for part in (f"{extra} not in the hand" if extra else "",
+                                                       f"{missing} of the hand not set" if missing else "")
+                                     if part))
     return cards, rows
 
 

@@ -59,8 +59,11 @@ def place(hand, board="", dead="", opponents=(), rules=RULES, samples=500, seed=
     >>> len(ranked.to_frame()), ranked.samples
     (24, 64)
     """
+    from sapsam.base.arguments import flag, whole
     from sapsam.ofc.measure.place import rank_placements
 
+    samples, seed = whole("samples", samples, 1), whole("seed", seed, 0)
+    exact, race = flag("exact", exact), flag("race", race)
     opponents = (opponents,) if isinstance(opponents, str) else tuple(opponents)
     return rank_placements(rules, board, hand, dead, opponents, samples, seed, policy=policy, exact=exact,
                            race=race)
@@ -88,6 +91,7 @@ class StayChances:
     sizes: tuple = field(repr=False)  # StayChance per hand size
 
     def to_dict(self):
+        """The command's ``--json`` (``sapsam ofc stay``)."""
         return {"rules": self.rules, "seed": self.seed, "sizes": [c.to_dict() for c in self.sizes]}
 
     def to_frame(self):
@@ -105,11 +109,14 @@ def stay(rules=RULES, cards=(13, 14, 15, 16, 17), samples=200_000, seed=1):
     >>> sapsam.ofc.stay(cards=[14], samples=2000).to_frame()["samples"].tolist()
     [2000]
     """
+    from sapsam.base.arguments import whole
     from sapsam.ofc.game import load_ofc_rules
     from sapsam.ofc.measure.fantasyland import stay_chance
 
     rules = load_ofc_rules(rules)
-    sizes = [cards] if isinstance(cards, int) else list(cards)
+    samples, seed = whole("samples", samples, 1), whole("seed", seed, 0)
+    sizes = [whole("cards", n) for n in ([cards] if isinstance(cards, str) or not hasattr(cards, "__iter__")
+                                         else cards)]
     for n in sizes:
         if not 13 <= n <= 17:
             raise ValueError(f"cards: a Fantasyland hand has 13 to 17 cards, not {n}")
@@ -125,6 +132,7 @@ class OfcSimulation:
     runs: tuple = field(repr=False)
 
     def to_dict(self):
+        """The command's ``--json`` (``sapsam ofc simulate``)."""
         return {"seed": self.seed, "runs": [run.to_dict() for run in self.runs]}
 
     def to_frame(self):
@@ -148,15 +156,13 @@ def simulate(rules=RULES, seats=None, hands=1000, seed=1, *, out=None,
     >>> sapsam.ofc.simulate(hands=50).to_frame()["seat"].tolist()
     [0, 1]
     """
-    from contextlib import nullcontext
 
-    from sapsam.base.files import checkpoint_beside, lock_beside, provenance, write_json
+    from sapsam.base.arguments import resume_or_fresh, whole
+    from sapsam.base.files import checkpoint_beside, provenance, write_json, writing_result
     from sapsam.ofc.measure.simulate import default_seats, simulate_ofc, table_rules
 
-    if resume and fresh:
-        raise ValueError("resume continues a checkpoint and fresh discards it: give one")
-    if (resume or fresh) and not out:
-        raise ValueError("resume and fresh need out: the checkpoint lives beside the result file")
+    hands, seed = whole("hands", hands, 1), whole("seed", seed, 0)
+    resume_or_fresh(resume, fresh, out)
     ids = [rules] if isinstance(rules, str) else list(rules)
     names = default_seats(ids) if seats is None else (seats,) if isinstance(seats, str) else tuple(seats)
     loaded = table_rules(ids, names, f"rules {ids}")
@@ -164,7 +170,7 @@ def simulate(rules=RULES, seats=None, hands=1000, seed=1, *, out=None,
     def checkpoint(r):  # one a ruleset, beside the result file
         return checkpoint_beside(out, r.id) if out else None
 
-    with lock_beside(out) if out else nullcontext():
+    with writing_result(out, resume, fresh):
         runs = tuple(simulate_ofc(r, names, hands, seed, checkpoint=checkpoint(r), resume=resume,
                                   fresh=fresh) for r in loaded)
         result = OfcSimulation(seed, runs)

@@ -1,13 +1,14 @@
 """``sapsam ofc``: Open-Face Chinese Poker (fantasyland, stay, place, simulate, duel, improve, learn)."""
 
-import json
-
 import click
 
+from sapsam.base.files import json_text
 from sapsam.cli.common import (
     OutputFile,
     compile_notice,
     console,
+    fitting,
+    interval_text,
     json_option,
     quiet_option,
     reports_bad_input,
@@ -22,10 +23,16 @@ from sapsam.cli.common import (
 RULES_HELP = "An OFC ruleset: ofc-pineapple, ofc-pineapple-progressive, ofc-classic or a TOML file."
 
 
-def _notice(quiet):
-    from sapsam.ofc.measure.compile import compiled_kernels
+def _notice(quiet, command):
+    from sapsam.ofc.measure.compile import command_kernels
 
-    compile_notice(quiet, *compiled_kernels())
+    compile_notice(quiet, *command_kernels(command))
+
+
+def _reach(*frames):
+    from sapsam.ofc.measure.simulate import shares_reach
+
+    return f"fouls and FL in: 95% intervals within ±{100 * shares_reach(*frames):.1f} points"
 
 
 def _rules(ruleset):
@@ -55,11 +62,11 @@ def fantasyland_command(cards, ruleset, as_json):
 
     rules = _rules(ruleset)
     hand = parse_fantasyland_cards(cards)
-    _notice(as_json)
+    _notice(as_json, "fantasyland")
     best = best_fantasyland(hand, rules)
     answer = best.to_dict()
     if as_json:
-        click.echo(json.dumps(answer, indent=2))
+        click.echo(json_text(answer, indent=2))
         return
     out = console()
     out.print(f"{rules.id}: {len(hand)} cards, the best of every setting that is not fouled "
@@ -100,12 +107,12 @@ def stay_command(ruleset, counts, samples, seed, as_json, quiet):
         if not 13 <= n <= 17:
             raise ValueError(f"--cards: a Fantasyland hand has 13 to 17 cards, not {n}")
     quiet = quiet or as_json
-    _notice(quiet)
+    _notice(quiet, "stay")
     with Progress(quiet) as bars:
         chances = [stay_chance(n, rules, samples, seed, bars.task(f"{n} cards", samples, unit="hands"))
                    for n in sizes]
     if as_json:
-        click.echo(json.dumps({"rules": rules.id, "seed": seed,
+        click.echo(json_text({"rules": rules.id, "seed": seed,
                                "sizes": [c.to_dict() for c in chances]}, indent=2))
         return
     out = console()
@@ -129,7 +136,7 @@ def stay_command(ruleset, counts, samples, seed, as_json, quiet):
               "given: the ruleset's table, dealt from the unseen cards.")
 @rules_option("ofc-pineapple", help=RULES_HELP)
 @click.option("--samples", type=click.IntRange(1, 10**7), default=500, show_default=True,
-              help="Rollouts of every placement.")
+              help="Rollouts of every placement (rounded up to a multiple of 32, its streams).")
 @seed_option(1)
 @click.option("--policy", type=click.Choice(["heuristic", "improved", "learned"]), default=None,
               help="Who plays the later streets, every board's  [default: learned where the "
@@ -159,61 +166,45 @@ def place_command(board, hand, dead, opponents, ruleset, samples, seed, policy, 
     from sapsam.ofc.measure.place import parse_position, rank_placements
 
     parse_position(ruleset, board, hand, dead, opponents)
-    _notice(as_json)
+    _notice(as_json, "place")
     result = rank_placements(ruleset, board, hand, dead, opponents, samples, seed, policy=policy, exact=exact,
                              race=race)
     if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2))
+        click.echo(json_text(result.to_dict(), indent=2))
         return
     out = console()
     away = sum(n > 0 for n in result.fantasyland)
     out.print(f"{result.rules}: {result.opponents} opponent{'s' * (result.opponents > 1)}"
               f"{f' ({away} in Fantasyland)' if away else ''}, "
-              f"{_how(result)}")
+              f"{result.how()}")
     out.print(f"Board: [bold]{result.board}[/bold]   Hand: [bold]{result.hand}[/bold]")
-    columns = [">#", "board after", "discard", ">EV", ">95% CI", ">gap"]
-    grid = table(*columns) if result.exact else table(*columns, ">rollouts")
-    for i, row in enumerate(result.table.head(top).itertuples()):
-        gap = "best" if i == 0 else f"{row.gap:+.2f}"
-        interval = "exact" if row.exact else f"[{row.ci_low:+.2f}, {row.ci_high:+.2f}]"
-        cells = [str(i + 1), row.setting, row.discard or "-", f"{row.ev:+.2f}", interval, gap]
-        if not result.exact:
-            cells.append(f"{row.rollouts:,}{' dropped' if row.dropped else ''}")
-        grid.add_row(*cells)
+
+    def ranking(full):
+        columns = [">#", "board after", "discard", ">EV", ">95% CI" if full else ">±95%", ">gap"]
+        grid = table(*columns) if result.exact else table(*columns, ">rollouts")
+        for i, row in enumerate(result.table.head(top).itertuples()):
+            gap = "best" if i == 0 else f"{row.gap:+.2f}"
+            interval = ("exact" if row.exact else f"[{row.ci_low:+.2f}, {row.ci_high:+.2f}]" if full
+                        else f"{(row.ci_high - row.ci_low) / 2:.2f}")
+            cells = [str(i + 1), row.setting, row.discard or "-", f"{row.ev:+.2f}", interval, gap]
+            if not result.exact:
+                cells.append(f"{row.rollouts:,}" + ((" dropped" if full else "*") if row.dropped else ""))
+            grid.add_row(*cells)
+        return grid
+
+    grid, full = fitting(out, ranking)
     out.print(grid)
+    shown = result.table.head(top)
     second = result.table.iloc[1] if len(result.table) > 1 else None
     if result.exact:
         out.print("[dim]points a hand against every opponent; exact: nothing sampled[/dim]")
     elif second is not None:
-        low, high = -second.gap_high, -second.gap_low
-        verdict = "distinguishable" if low > 0 else "not distinguishable"
-        out.print(f"[dim]points a hand against every opponent; gap: to the best, the first two "
-                  f"{verdict} (paired 95% CI [{low:.2f}, {high:.2f}])[/dim]")
+        verdict = "distinguishable" if second.gap_high < 0 else "not distinguishable"
+        out.print(f"[dim]points a hand against every opponent; gap: to the best, the second's "
+                  f"{second.gap:+.2f} (paired 95% CI [{second.gap_low:+.2f}, {second.gap_high:+.2f}]: "
+                  f"{verdict}){'' if full or not shown.dropped.any() else '; *: dropped early'}[/dim]")
     if result.dropped:
-        out.print(f"[dim]{_dropped(result)}[/dim]")
-
-
-def _how(result):
-    """How a ranking's EVs were made, for its heading."""
-    if not result.exact:
-        if result.dropped:
-            return (f"{result.samples:,} rollouts a placement ({result.dropped} of {len(result.table)} "
-                    f"dropped early), played out by {result.policy}")
-        return f"{result.samples:,} rollouts a placement, played out by {result.policy}"
-    if result.samples > 1:
-        return f"exact: every one of the {result.samples:,} deals of the last street, each played best"
-    return "exact: every placement finishes the board"
-
-
-def _dropped(result):
-    """What a race dropped, for the foot of the table."""
-    dropped = result.table[result.table["dropped"]]
-    fewest, most = int(dropped["rollouts"].min()), int(dropped["rollouts"].max())
-    after = f"{fewest:,}" if fewest == most else f"{fewest:,} to {most:,}"
-    return (f"{result.dropped} placement{'s' * (result.dropped > 1)} dropped after {after} rollouts: "
-            f"each clearly worse than the leader then (its gap's paired interval below 0; the chance "
-            f"of dropping the best at most 5%), listed last with the EV, 95% CI and gap of the "
-            f"rollouts it had (which dropped it: they lean low)")
+        out.print(f"[dim]{result.dropped_note()}[/dim]")
 
 
 @ofc_command.command("simulate")
@@ -223,7 +214,8 @@ def _dropped(result):
               help="A policy per player, comma-separated: random, heuristic, rollout, improved, learned or "
                    "lookahead (2 or 3)  [default: two of lookahead where the learned weights are shipped for "
                    "every ruleset, else improved, else heuristic]")
-@click.option("--hands", type=click.IntRange(1, 10**8), default=1000, show_default=True)
+@click.option("--hands", type=click.IntRange(1, 10**8), default=1000, show_default=True,
+              help="Hands played (rounded up to whole blocks of 50, the interval's unit).")
 @seed_option(1)
 @json_option()
 @click.option("--out", type=OutputFile(), default=None,
@@ -238,9 +230,8 @@ def simulate_command(rulesets, seats, hands, seed, as_json, out, resume, fresh, 
     hand is worth over a normal one; under each ruleset, on the same decks.  With --out,
     finished hands are checkpointed: an interrupted run continues with --resume (to the same
     numbers, or to more hands)."""
-    from contextlib import nullcontext
 
-    from sapsam.base.files import checkpoint_beside, lock_beside, provenance, write_json
+    from sapsam.base.files import checkpoint_beside, provenance, write_json, writing_result
     from sapsam.base.progress import Progress
     from sapsam.ofc.measure.simulate import default_seats, simulate_ofc, table_rules
 
@@ -249,15 +240,14 @@ def simulate_command(rulesets, seats, hands, seed, as_json, out, resume, fresh, 
     names = tuple(s.strip() for s in seats.split(",")) if seats else default_seats(ids)
     rules = table_rules(ids, names, f"--rules {rulesets!r}")
     quiet = quiet or as_json
-    _notice(quiet)
+    _notice(quiet, "simulate")
 
     def checkpoint(r):  # one a ruleset, beside the result file
         return checkpoint_beside(out, r.id) if out else None
 
     if out:
         resumable()
-    lock = lock_beside(out) if out else nullcontext()
-    with lock, Progress(quiet) as bars:
+    with writing_result(out, resume, fresh), Progress(quiet) as bars:
         runs = [simulate_ofc(r, names, hands, seed, bars.task(f"{r.id}", hands, unit="hands"),
                              checkpoint=checkpoint(r), resume=resume, fresh=fresh) for r in rules]
         payload = {"seed": seed, "runs": [run.to_dict() for run in runs]}
@@ -267,19 +257,21 @@ def simulate_command(rulesets, seats, hands, seed, as_json, out, resume, fresh, 
             for r in rules:
                 checkpoint(r).unlink(missing_ok=True)
     if as_json:
-        click.echo(json.dumps(payload, indent=2))
+        click.echo(json_text(payload, indent=2))
         return
     out = console()
     for run in runs:
         out.print(f"{run.rules}: {run.hands:,} hands (seed {seed})")
         grid = table(">seat", "policy", ">points", ">95% CI", ">fouls", ">FL in", ">stays", ">FL worth")
-        for r in run.frame().itertuples():
-            grid.add_row(str(r.seat), r.policy, f"{r.points:+.3f}", f"[{r.ci_low:+.2f}, {r.ci_high:+.2f}]",
+        frame = run.frame()
+        for r in frame.itertuples():
+            grid.add_row(str(r.seat), r.policy, f"{r.points:+.3f}", interval_text(r.ci_low, r.ci_high),
                          f"{r.fouls:.1%}", f"{r.entries:.1%}", "-" if r.fl_hands == 0 else f"{r.stays:.0%}",
                          "-" if r.fl_hands < 2 else f"{r.fl_worth:+.1f}")
         out.print(grid)
+        out.print(f"[dim]{_reach(frame)}[/dim]")
     out.print("[dim]points a hand; fouls and FL in: of normal hands; stays: of Fantasyland hands; FL worth: "
-              "points in a Fantasyland hand less in a normal one[/dim]")
+              "points in a Fantasyland hand less in a normal one (--json: every interval)[/dim]")
 
 
 @ofc_command.command("improve")
@@ -306,7 +298,7 @@ def improve_command(ruleset, players, rounds, hands, seed, out, quiet):
     rules = _rules(ruleset)
     rules.check_players(players)
     target = Path(out) if out else own_weights_path("improved", rules.id, players)
-    _notice(quiet)
+    _notice(quiet, "improve")
     with Progress(quiet) as bars:
         weights, history = improve(rules, players, rounds, hands, seed,
                                    bars.task("self-play duels", rounds * len(TUNED) * len(FACTORS), unit="duels"))
@@ -326,7 +318,7 @@ def improve_command(ruleset, players, rounds, hands, seed, out, quiet):
 @rules_option("ofc-pineapple", help=RULES_HELP)
 @click.option("--players", type=click.IntRange(2, 3), default=2, show_default=True)
 @click.option("--hands", type=click.IntRange(1, 10**8), default=10_000, show_default=True,
-              help="Hands a seating.")
+              help="Hands a seating (rounded up to whole blocks of 50, the interval's unit).")
 @seed_option(1)
 @json_option()
 @quiet_option()
@@ -340,22 +332,23 @@ def duel_command(first, second, ruleset, players, hands, seed, as_json, quiet):
 
     duel_rules(ruleset, first, second, players)
     quiet = quiet or as_json
-    _notice(quiet)
+    _notice(quiet, "duel")
     with Progress(quiet) as bars:
         result = duplicate_duel(ruleset, first, second, players, hands, seed,
                                 bars.task("seatings", players, unit="seatings"))
     if as_json:
-        click.echo(json.dumps(result.to_dict(), indent=2))
+        click.echo(json_text(result.to_dict(), indent=2))
         return
     out = console()
     out.print(f"{result.rules}: {first} against {second}, {result.hands:,} hands a seating on the same "
-              f"decks (seed {seed}): {first} {result.lead:+.3f} points a hand [{result.low:+.2f}, {result.high:+.2f}]")
+              f"decks (seed {seed}): {first} {result.lead:+.3f} points a hand {interval_text(result.low, result.high)}")
     grid = table(">seating", "policy", ">points", ">fouls", ">FL in", ">royalties")
     for seating, run in enumerate(result.runs):
         for r in run.frame().itertuples():
             grid.add_row(str(seating + 1), r.policy, f"{r.points:+.3f}", f"{r.fouls:.1%}", f"{r.entries:.1%}",
                          f"{r.royalties:.2f}")
     out.print(grid)
+    out.print(f"[dim]{_reach(*(run.frame() for run in result.runs))} (--json: each)[/dim]")
 
 
 @ofc_command.command("learn")
@@ -384,7 +377,7 @@ def learn_command(ruleset, players, rounds, hands, worth, seed, out, quiet):
     rules = _rules(ruleset)
     rules.check_players(players)
     target = Path(out) if out else own_weights_path("learned", rules.id, players)
-    _notice(quiet)
+    _notice(quiet, "learn")
     with Progress(quiet) as bars:
         weights, history = learn(rules, players, rounds, hands, seed, worth=worth,
                                  progress=bars.task("self-play rounds", rounds, unit="rounds"))

@@ -233,15 +233,23 @@ def parse_board(text, what="board"):
     return board
 
 
+class CardClash(ValueError):
+    """A card given twice; ``group`` names where it was given the second time."""
+
+    def __init__(self, message, group):
+        super().__init__(message)
+        self.group = group
+
+
 def check_distinct(groups):
-    """Refuse a card in two places: ``groups`` is a list of (name, codes)."""
+    """Refuse a card in two places (:class:`CardClash`): ``groups`` is a list of (name, codes)."""
     seen = {}
     for name, codes in groups:
         for code in codes:
             code = int(code)
             if code in seen:
                 where = name if seen[code] == name else f"{seen[code]} and in {name}"
-                raise ValueError(f"card {format_cards([code])} is given twice (in {where})")
+                raise CardClash(f"card {format_cards([code])} is given twice (in {where})", name)
             seen[code] = name
 
 

@@ -8,11 +8,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import Field
 
+from sapsam.base.files import finite
 from sapsam.game.cards import parse_cards
-from sapsam.ofc.game import load_ofc_rules, ofc_rules_ids, parse_board
+from sapsam.ofc.game import CardClash, load_ofc_rules, ofc_rules_ids, parse_board
 from sapsam.ofc.measure.fantasyland import best_fantasyland, parse_fantasyland_cards
 from sapsam.ofc.measure.place import parse_opponent, parse_position, rank_placements
-from sapsam.web.checks import BadInput, checking, finite, gate
+from sapsam.web.checks import BadInput, checking, gate
 from sapsam.web.contract import answers
 from sapsam.web.page import Page
 from sapsam.web.requests import TEXT, Body, Seed
@@ -72,7 +73,12 @@ def place(body: PlaceRequest, request: Request):
         with checking(field):
             check()
     with checking("hand"):
-        parse_position(rules, body.board, body.hand, body.dead, body.opponents)
+        try:
+            parse_position(rules, body.board, body.hand, body.dead, body.opponents)
+        except CardClash as clash:  # in the field where the card was given again
+            field = "opponents" if clash.group.startswith("opponent") else {"dead cards": "dead"}.get(
+                clash.group, clash.group)
+            raise BadInput(field, str(clash)) from None
     with gate(request):
         result = rank_placements(rules, body.board, body.hand, body.dead, body.opponents, body.samples,
                                  body.seed)

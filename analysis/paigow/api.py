@@ -32,6 +32,7 @@ class PaigowBest:
     settings: list = field(repr=False)  # per setting: low, high, win, push, loss, value, ...
 
     def to_dict(self):
+        """The command's ``--json`` (``sapsam paigow best``)."""
         return {"tiles": self.tiles, "banking": self.banking, "commission": self.commission,
                 "opponent": self.opponent, "deals": self.deals, "settings": self.settings}
 
@@ -61,11 +62,12 @@ def best(tiles, banking=False, commission=0.05):
     -------
     PaigowBest
     """
-    from sapsam.paigow.game import parse_tiles
+    from sapsam.base.arguments import flag, fraction
+    from sapsam.paigow.game import parse_tiles, tile_indices
     from sapsam.paigow.output import best_answer
 
-    hand = parse_tiles(tiles) if isinstance(tiles, str) else sorted(int(t) for t in tiles)
-    return PaigowBest(**best_answer(hand, banking, commission))
+    hand = parse_tiles(tiles) if isinstance(tiles, str) else tile_indices(tiles)
+    return PaigowBest(**best_answer(hand, flag("banking", banking), fraction("commission", commission)))
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,7 @@ class HouseEdgeTable:
     rows: list = field(repr=False)  # strategy, opponent, banking, commission, win, loss, ...
 
     def to_dict(self):
+        """The command's ``--json`` (``sapsam paigow table``)."""
         return {"source": self.source, "high_three": self.high_three, "rows": self.rows}
 
     def to_frame(self):

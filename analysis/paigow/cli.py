@@ -1,9 +1,8 @@
 """``sapsam paigow``: Pai Gow tiles, solved exactly (best, table, chart)."""
 
-import json
-
 import click
 
+from sapsam.base.files import json_text
 from sapsam.cli.common import (
     OutputFolder,
     compile_notice,
@@ -48,7 +47,7 @@ def best_command(tiles, banking, commission, as_json):
     _notice(as_json)
     answer = best_answer(hand, banking, commission)
     if as_json:
-        click.echo(json.dumps(answer, indent=2))
+        click.echo(json_text(answer, indent=2))
         return
     out = console()
     out.print(f"Tiles: [bold]{'  '.join(tile_label(t) for t in hand)}[/bold]   "
@@ -87,7 +86,7 @@ def table_command(high_three, as_json):
     _notice(as_json)
     answer = table_answer(tile)
     if as_json:
-        click.echo(json.dumps(answer, indent=2))
+        click.echo(json_text(answer, indent=2))
         return
     frame = table_frame(tile)
     out = console()

@@ -71,6 +71,28 @@ def parse_tiles(text, count=4):
     return sorted(tiles)
 
 
+def tile_indices(tiles, count=4):
+    """Four tiles given by their indices (0 to 31, each a tile of the set): sorted, or a
+    ``ValueError`` naming what is wrong."""
+    import numbers
+
+    if isinstance(tiles, (str, bytes)) or not hasattr(tiles, "__iter__"):
+        raise ValueError(f"give the tiles as text such as '6-6 1-1 4-2 5-3' or as {count} tile "
+                         f"indices 0 to {N_TILES - 1}, got {tiles!r}")
+    tiles = list(tiles)
+    for t in tiles:
+        if isinstance(t, str):
+            return parse_tiles(" ".join(map(str, tiles)), count)  # a list of tiles as text
+        if isinstance(t, bool) or not isinstance(t, numbers.Integral) or not 0 <= t < N_TILES:
+            raise ValueError(f"tile index {t!r}: a tile's index is a whole number 0 to {N_TILES - 1}")
+    if len(set(map(int, tiles))) < len(tiles):
+        raise ValueError(f"tile indices {sorted(map(int, tiles))} repeat a tile: each of the 32 is "
+                         "one tile (the set's two alike tiles have indices of their own)")
+    if len(tiles) != count:
+        raise ValueError(f"{len(tiles)} tiles given: a Pai Gow hand is {count} tiles")
+    return sorted(int(t) for t in tiles)
+
+
 def hand_points(strength):
     """A two-tile hand's points from its strength: 0 .. 9, gong 10, wong 11, a pair 12 (above
     every other hand, as a house way's "6/8 or better" counts it)."""

@@ -11,6 +11,8 @@ the command's ``--json`` and ``to_frame()`` a pandas DataFrame.  Every figure is
 
 from dataclasses import dataclass, field
 
+from sapsam.base.arguments import flag, fraction, resume_or_fresh, whole
+
 
 def _frame(records):
     import pandas as pd
@@ -38,6 +40,7 @@ class PaiGowPokerBest:
     settings: list = field(repr=False)  # per setting: high, low, win, push, loss, value, ...
 
     def to_dict(self):
+        """The command's ``--json`` (``sapsam paigow-poker best``)."""
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
     def to_frame(self):
@@ -76,11 +79,16 @@ def best(cards, house_way="foxwoods", banking=False, commission=0.05, wheel="sec
     from sapsam.paigow_poker.game import parse_deck, parse_hand
     from sapsam.paigow_poker.output import best_answer
 
-    if wheel not in ("second", "lowest"):
-        raise ValueError(f"wheel must be 'second' or 'lowest', got {wheel!r}")
+    _wheel(wheel)
     hand = parse_hand(cards)
     full = None if deck is None else parse_deck(deck, hand)
-    return PaiGowPokerBest(**best_answer(hand, house_way, banking, commission, wheel == "second", full))
+    return PaiGowPokerBest(**best_answer(hand, house_way, flag("banking", banking),
+                                         fraction("commission", commission), wheel == "second", full))
+
+
+def _wheel(wheel):
+    if wheel not in ("second", "lowest"):
+        raise ValueError(f"wheel must be 'second' or 'lowest', got {wheel!r}")
 
 
 def house_edge(house_way="foxwoods", deals=10_000_000, seed=0, commission=0.05, wheel="second"):
@@ -90,11 +98,9 @@ def house_edge(house_way="foxwoods", deals=10_000_000, seed=0, commission=0.05, 
     ``seed`` fixes the deals, whatever the threads."""
     from sapsam.paigow_poker.output import edge_answer
 
-    if wheel not in ("second", "lowest"):
-        raise ValueError(f"wheel must be 'second' or 'lowest', got {wheel!r}")
-    if int(deals) < 1:
-        raise ValueError(f"deals must be at least 1, got {deals!r}")
-    return edge_answer(house_way, int(deals), int(seed), commission, wheel == "second")
+    _wheel(wheel)
+    return edge_answer(house_way, whole("deals", deals, 1), whole("seed", seed, 0),
+                       fraction("commission", commission), wheel == "second")
 
 
 def house_way_cost(house_way="foxwoods", hands=200, seed=0, commission=0.05, banking=False):
@@ -103,9 +109,8 @@ def house_way_cost(house_way="foxwoods", hands=200, seed=0, commission=0.05, ban
     bet, its 95% ``half_width``, how often the best play departs, and the same by pattern."""
     from sapsam.paigow_poker.output import gap_answer
 
-    if int(hands) < 2:
-        raise ValueError(f"hands must be at least 2, got {hands!r}")
-    return gap_answer(house_way, int(hands), int(seed), commission, banking)
+    return gap_answer(house_way, whole("hands", hands, 2), whole("seed", seed, 0),
+                      fraction("commission", commission), flag("banking", banking))
 
 
 def chart(house_way="foxwoods", hands=600, seed=0, banking=False, commission=0.05, out=None,
@@ -145,13 +150,13 @@ def chart(house_way="foxwoods", hands=600, seed=0, banking=False, commission=0.0
     from sapsam.paigow_poker.output.chart_files import write_chart
     from sapsam.paigow_poker.output.departures import chart_answer
 
-    if int(hands) < 1:
-        raise ValueError(f"hands must be at least 1, got {hands!r}")
+    hands, seed, edge_deals = whole("hands", hands, 1), whole("seed", seed, 0), whole("edge_deals", edge_deals, 1)
+    commission, banking = fraction("commission", commission), flag("banking", banking)
     if out is not None:
         from sapsam.base.files import writable_folder
 
         writable_folder(out, "out")
-    answer = chart_answer(house_way, int(hands), int(seed), commission, banking, edge_deals=int(edge_deals))
+    answer = chart_answer(house_way, hands, seed, commission, banking, edge_deals=edge_deals)
     if out is not None:
         write_chart(answer, out)
     return answer
@@ -188,10 +193,11 @@ def best_play(house_way="foxwoods", hands=200_000, exact_hands=500, pool=1_000_0
     from sapsam.paigow_poker.output.best_play import best_play_to_file
     from sapsam.paigow_poker.output.departures import house_way_names
 
-    if out is None and (resume or fresh):
-        raise ValueError("resume and fresh need out: the checkpoint lives beside the result file")
-    return best_play_to_file(house_way_names(house_way), Rules(commission=commission), hands, exact_hands, pool,
-                             seed, None, edge_deals, None, out, resume, fresh)
+    resume_or_fresh(resume, fresh, out)
+    hands, exact_hands = whole("hands", hands, 2), whole("exact_hands", exact_hands, 2)
+    pool, seed, edge_deals = whole("pool", pool, 64), whole("seed", seed, 0), whole("edge_deals", edge_deals, 1)
+    return best_play_to_file(house_way_names(house_way), Rules(commission=fraction("commission", commission)),
+                             hands, exact_hands, pool, seed, None, edge_deals, None, out, resume, fresh)
 
 
 def side_bets():

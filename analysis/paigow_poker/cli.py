@@ -1,10 +1,9 @@
 """``sapsam paigow-poker``: Pai Gow Poker against a casino's house way, exactly (best, edge,
 cost, chart, best-play, side-bets, house-ways)."""
 
-import json
-
 import click
 
+from sapsam.base.files import json_text
 from sapsam.cli.common import (
     OutputFile,
     OutputFolder,
@@ -60,7 +59,7 @@ def best_command(cards, way, banking, commission, wheel, deck, as_json):
                    "(a minute or two; about 460 MB in the cache folder)...", err=True)
     answer = best_answer(hand, way, banking, commission, wheel == "second", full)
     if as_json:
-        click.echo(json.dumps(answer, indent=2))
+        click.echo(json_text(answer, indent=2))
         return
     out = console()
     out.print(f"Cards: [bold]{answer['cards']}[/bold]   {'banking' if banking else 'not banking'}, "
@@ -84,7 +83,7 @@ def best_command(cards, way, banking, commission, wheel, deck, as_json):
 @click.option("--house-way", "way", default="foxwoods", show_default=True,
               help="The house way both sides play: foxwoods, canterbury-park, harrahs-reno, or a .toml file.")
 @click.option("--deals", type=click.IntRange(1, 10**10), default=10_000_000, show_default=True,
-              help="Random deals of 14 cards, each met both ways round.")
+              help="Random deals of 14 cards, each met both ways round (rounded up to a multiple of 64).")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="The deals' seed.")
 @click.option("--commission", type=click.FloatRange(0, 1, max_open=True), default=0.05,
               show_default=True, help="Taken from a winning bet, a fraction.")
@@ -107,7 +106,7 @@ def edge_command(way, deals, seed, commission, wheel, as_json):
                    "(a minute or two; about 460 MB in the cache folder)...", err=True)
     answer = edge_answer(way, deals, seed, commission, wheel == "second")
     if as_json:
-        click.echo(json.dumps(answer, indent=2))
+        click.echo(json_text(answer, indent=2))
         return
     out = console()
     out.print(f"The {chosen.name} house way against itself, {100 * commission:g}% commission, "
@@ -152,7 +151,7 @@ def cost_command(way, hands, seed, banking, commission, as_json):
                    "(a minute or two; about 460 MB in the cache folder)...", err=True)
     answer = gap_answer(way, hands, seed, commission, banking)
     if as_json:
-        click.echo(json.dumps(answer, indent=2))
+        click.echo(json_text(answer, indent=2))
         return
     out = console()
     out.print(f"The {chosen.name} house way against the best setting, {hands:,} hands (seed {seed}), "
@@ -202,7 +201,7 @@ def chart_command(ways, hands, seed, banking, commission, out, deck, edge_deals,
     compile_notice(as_json, *compiled_kernels())
     _tables_notice(chosen, as_json or cards is not None)
     if not as_json:
-        click.echo(f"valuing {hands:,} hands exactly against {len(chosen)} house way"
+        click.echo(f"valuing {hands:,} hand{'s' * (hands > 1)} exactly against {len(chosen)} house way"
                    f"{'s' if len(chosen) > 1 else ''}...", err=True)
     answer = chart_answer(chosen, hands, seed, commission, banking, cards, edge_deals=edge_deals)
     if out is not None:
@@ -212,7 +211,7 @@ def chart_command(ways, hands, seed, banking, commission, out, deck, edge_deals,
         if not as_json:
             click.echo(f"wrote {path} and its .csv, -departures.csv, .json, .png", err=True)
     if as_json:
-        click.echo(json.dumps(answer, indent=2))
+        click.echo(json_text(answer, indent=2))
         return
     con = console()
     con.print(f"{hands:,} random hands (seed {seed}), each valued exactly; "
@@ -290,7 +289,7 @@ def best_play_command(ways, hands, exact_hands, pool, seed, commission, edge_dea
         answer = best_play_to_file(chosen, Rules(commission=commission), hands, exact_hands, pool, seed, cards,
                                    edge_deals, bars.task("hands", unit="chunks"), out or None, resume, fresh)
     if as_json:
-        click.echo(json.dumps(answer, indent=2))
+        click.echo(json_text(answer, indent=2))
         return
     con = console()
     con.print(f"The best play against the house way, {100 * commission:g}% commission: {hands:,} hands "
@@ -337,7 +336,7 @@ def side_bets_command(as_json):
 
     answer = side_bets_answer()
     if as_json:
-        click.echo(json.dumps(answer, indent=2))
+        click.echo(json_text(answer, indent=2))
         return
     out = console()
     for t in answer["pay_tables"]:
@@ -360,7 +359,7 @@ def house_ways_command(as_json):
 
     answer = house_ways_answer()
     if as_json:
-        click.echo(json.dumps(answer, indent=2))
+        click.echo(json_text(answer, indent=2))
         return
     out = console()
     for w in answer["house_ways"]:  # lines, not a table: a source's address is long

@@ -151,6 +151,8 @@ def read_house_way(path, ident=None):
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise HouseWayError(f"{label}: not TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise HouseWayError(f"{label}: not TOML: TOML is UTF-8 text, and this is not") from None
     reader.keys(data, "", (*TOP_KEYS, *SECTIONS))
     for k in (*TOP_KEYS, *SECTIONS):
         if k not in data:

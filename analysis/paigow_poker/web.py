@@ -12,9 +12,9 @@ from pydantic import Field
 
 from sapsam.paigow_poker.game import parse_deck, parse_hand
 from sapsam.paigow_poker.output import best_answer, house_ways_answer
-from sapsam.paigow_poker.strategy import house_way
+from sapsam.paigow_poker.strategy import house_way, house_way_ids
 from sapsam.web.checks import checking
-from sapsam.web.contract import FILE, answers
+from sapsam.web.contract import PNG, answers
 from sapsam.web.page import Page
 from sapsam.web.requests import TEXT, Body
 
@@ -39,8 +39,9 @@ def paigow_poker_best(body: PaiGowPokerRequest):
     with checking("cards"):
         hand = parse_hand(body.cards)
     with checking("house_way"):
-        if "/" in body.house_way or body.house_way.endswith(".toml"):
-            raise ValueError("the web API takes a shipped house way's id, not a file")
+        if body.house_way not in house_way_ids():  # a web request never reads a file by its path
+            raise ValueError(f"unknown house way {body.house_way!r}: the web API takes a shipped house "
+                             f"way's id, one of {', '.join(house_way_ids())}")
         house_way(body.house_way)
     deck = None
     if body.deck is not None:
@@ -94,7 +95,8 @@ def _figure(banking):
 
 
 @router.get("/api/paigow-poker/chart.png", summary="The shipped strategy chart's figure: each house "
-            "way's cost per hand by hand, with 95% intervals", responses=answers(404, 422) | {200: FILE})
+            "way's cost per hand by hand, with 95% intervals", responses=answers(404, 422) | {200: PNG},
+            response_class=Response)
 def paigow_poker_chart_figure(banking: Annotated[bool, BANKING] = False):
     return Response(_figure(banking), media_type="image/png")
 

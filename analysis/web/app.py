@@ -19,17 +19,19 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from sapsam.base.files import finite
 from sapsam.game.cards import parse_hand
+from sapsam.game.mechanisms import Game
 from sapsam.game.ruleset_files import load_ruleset, ruleset_ids
 from sapsam.game.score import score_showdown
 from sapsam.games import GAMES
-from sapsam.measure.best import best_setting
+from sapsam.measure.best import best_setting, unseen_cards
 from sapsam.measure.match import check_scores, match_rules, match_setting
 from sapsam.measure.review import houseway_review, played_setting, review_of
 from sapsam.output.answers import rules_answer, score_answer, settings_answer
 from sapsam.strategy.registry import make_policy
 from sapsam.web import requests as rq
-from sapsam.web.checks import BadInput, checking, finite, named
+from sapsam.web.checks import BadInput, checking, named
 from sapsam.web.contract import FILE, Chart, Job, answers, handle_errors
 from sapsam.web.jobs import Jobs, QueueFull
 from sapsam.web.limits import BodyLimit
@@ -57,6 +59,13 @@ def _opponents(name, rules, players):
         rules.check_players(players)
     with checking("opponents"):
         return _policy(name, rules.id, players)
+
+
+def _other(hand, rules, other):
+    """The player's other hand checked against the ruleset (a 400 in ``other``): criss-cross
+    needs one that shares no card with the hand, the other rulesets none."""
+    with checking("other"):
+        unseen_cards(hand, rules, other)
 
 
 def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
@@ -132,6 +141,7 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
             answer["candidates"] = answer["candidates"][:body.top]
             return JSONResponse(finite(answer))
         players = body.players or rules.players
+        _other(body.hand, rules, body.other)
         with gate:
             policy = _opponents(body.opponents, rules, players)
             with checking("hand"):
@@ -148,6 +158,7 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
             cards, rows = played_setting(body.hand, body.setting)
         rules = load_ruleset(named("rules", body.rules))
         players = body.players or rules.players
+        _other(cards, rules, body.other)
         with gate:
             policy = _opponents(body.opponents, rules, players)
             with checking("hand"):
@@ -163,6 +174,7 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
             parse_hand(body.hand)
         rules = load_ruleset(named("rules", body.rules))
         players = body.players or rules.players
+        _other(body.hand, rules, body.other)
         with gate:
             policy = _opponents(body.opponents, rules, players)
             with checking("hand"):
@@ -182,6 +194,8 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
             raise BadInput("names", "seat names must differ")
         if body.bank is not None and body.bank > seats:
             raise BadInput("bank", f"the bank is one of the {seats} seats, got seat {body.bank}")
+        if body.bank is not None and load_ruleset(rules).scoring.game != Game.BANK:
+            raise BadInput("bank", f"{rules} is not a bank game: bank applies only to bank rulesets")
         with checking("settings"):
             result = score_showdown(rules, body.settings,
                                     bank=None if body.bank is None else body.bank - 1,
@@ -202,8 +216,15 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
             if len(body.seats) not in (1, body.players):
                 raise BadInput("seats", f"give one policy for every seat or {body.players}, "
                                         f"got {len(body.seats)}")
+        elif body.kind == "chart":
+            match = body.chart == "match"
+            body.rules = named("rules", body.rules or ("first-to-11" if match else "standard"),
+                               every=body.chart == "rulesets")
+            if match:
+                with checking("rules"):
+                    match_rules(load_ruleset(body.rules))
         else:
-            named("rules", body.rules, every=body.kind == "chart" and body.chart == "rulesets")
+            named("rules", body.rules)
         try:
             job = jobs.submit(body.kind, body.model_dump())
         except QueueFull as exc:

@@ -1,8 +1,7 @@
 """What every route of the web app uses to answer: bad input as a 400 naming its field, the
-computing gate, JSON without NaN.  The core's routes (:mod:`sapsam.web.app`) and every game's
+computing gate.  The core's routes (:mod:`sapsam.web.app`) and every game's
 router use these, so that all answer alike."""
 
-import math
 from contextlib import contextmanager
 
 from sapsam.game.ruleset_files import ruleset_ids
@@ -32,17 +31,6 @@ def named(field, rid, every=False):
         return rid
     raise BadInput(field, f"unknown ruleset {rid!r}: use one of {', '.join(ids)}"
                           + (" or 'all'" if every else ""))
-
-
-def finite(value):
-    """JSON has no NaN: an undefined figure (one sample's spread) is null."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {k: finite(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [finite(v) for v in value]
-    return value
 
 
 def gate(request):

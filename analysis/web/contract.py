@@ -13,8 +13,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
-from sapsam.web.checks import BadInput, finite
-from sapsam.web.requests import MAX_BODY
+from sapsam.base.files import finite
+from sapsam.web.checks import BadInput
+from sapsam.web.requests import JOB_KINDS, MAX_BODY
 
 
 class Answer(BaseModel):
@@ -84,6 +85,8 @@ ANSWERS = {
 FILE = {"description": "The file, its media type from its name: PNG, CSV, JSON, Markdown, ...",
         "content": {"application/json": {"schema": {}},  # a job's JSON file: what it wrote
                     "*/*": {"schema": {"type": "string", "format": "binary"}}}}
+PNG = {"description": "The figure, a PNG image.",
+       "content": {"image/png": {"schema": {"type": "string", "format": "binary"}}}}
 
 
 def answers(*statuses, ok=None):
@@ -128,6 +131,8 @@ def handle_errors(app):
 def _loc(error):
     """Where an error is, down to the field: a job's unknown ``kind`` too."""
     loc = list(error["loc"])
+    if len(loc) > 2 and loc[0] == "body" and loc[1] in JOB_KINDS:  # the job's kind, put in by pydantic
+        del loc[1]
     if error["type"].startswith("union_tag_"):
         loc.append(str(error.get("ctx", {}).get("discriminator", "kind")).strip("'"))
     return loc

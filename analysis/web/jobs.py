@@ -122,6 +122,8 @@ class Jobs:
         job.folder.mkdir(parents=True, exist_ok=True)
         try:
             job.result = self.run(job)
+            if job.total is not None:  # a stage that reported less than its whole (a chart's rows)
+                job.done = job.total
             job.state = "done"
         except Cancelled:
             job.state = "cancelled"

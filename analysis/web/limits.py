@@ -1,5 +1,6 @@
 """The size of a request body, bounded before it is read whole."""
 
+from fastapi import HTTPException
 from fastapi.responses import JSONResponse
 
 
@@ -21,20 +22,20 @@ class BodyLimit:
             nonlocal seen
             message = await receive()
             seen += len(message.get("body", b""))
-            if seen > self.limit:
-                raise _TooLarge
+            if seen > self.limit:  # a body without its length (chunked): found as it is read
+                raise TooLarge(self.limit)  # an HTTPException, which FastAPI answers as it is
             return message
 
-        try:
-            await self.app(scope, counted, send)
-        except _TooLarge:
-            await self._refuse(scope, send)
+        await self.app(scope, counted, send)
 
     async def _refuse(self, scope, send):
-        response = JSONResponse({"detail": [{"loc": ["body"], "type": "too_large", "msg": (
-            f"a request body is at most {self.limit:,} bytes")}]}, status_code=413)
-        await response(scope, None, send)
+        refused = TooLarge(self.limit)
+        await JSONResponse({"detail": refused.detail}, status_code=refused.status_code)(scope, None, send)
 
 
-class _TooLarge(Exception):
-    pass
+class TooLarge(HTTPException):
+    """413, with the body the API documents for it."""
+
+    def __init__(self, limit):
+        super().__init__(413, [{"loc": ["body"], "type": "too_large",
+                                "msg": f"a request body is at most {limit:,} bytes"}])

@@ -107,13 +107,16 @@ class HousewayJob(Body):
 
 class ChartJob(Body):
     kind: Literal["chart"]
-    chart: Literal["rows", "front", "declare", "policies", "rulesets"] = "policies"
-    rules: Rules = "standard"
+    chart: Literal["rows", "front", "declare", "policies", "rulesets", "match"] = "policies"
+    rules: Annotated[Rules | None, Field(description="A named ruleset's id (rulesets: or 'all'); default "
+                                                     "standard, first-to-11 for the match chart.")] = None
     players: Players = 4
     samples: Annotated[int | None, Field(ge=1, le=MAX_CHART_SAMPLES)] = None
     seed: Seed = 0
     policies: Annotated[list[Policy], Field(min_length=1, max_length=6)] = ["greedy", "balanced"]
 
 
+JOBS = (SimulateJob, ExploitJob, HousewayJob, ChartJob)
+JOB_KINDS = tuple(job.model_fields["kind"].annotation.__args__[0] for job in JOBS)
 JobRequest = Annotated[SimulateJob | ExploitJob | HousewayJob | ChartJob,
                        Field(discriminator="kind")]

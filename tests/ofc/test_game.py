@@ -257,6 +257,12 @@ def test_cli_simulate_writes_its_result_and_leaves_no_checkpoint(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["ofc.json"]
     refused = run("ofc", "simulate", "--hands", "100", "--resume")
     assert refused.exit_code == 2 and "need --out" in refused.output
+    again = run("ofc", "simulate", "--hands", "50", "--seed", "2", "--out", str(out), "--quiet")
+    assert again.exit_code == 2 and "add --fresh to replace it" in again.output  # finished work is kept
+    assert json.loads(out.read_text()) == saved
+    fresh = run("ofc", "simulate", "--hands", "50", "--seed", "2", "--out", str(out), "--quiet", "--fresh")
+    assert fresh.exit_code == 0
+    assert json.loads(out.read_text())["runs"][0]["hands"] == 50
 
 
 def test_three_players_and_classic_deals():
@@ -382,3 +388,17 @@ def test_ofc_commands_in_a_terminal_at_80_columns_and_piped():
         assert max(map(len, shown.out.splitlines())) <= 80, shown.out
         quiet = piped(*args)
         assert quiet.status == 0 and "\r" not in quiet.err and quiet.out.strip(), quiet.err
+
+
+def test_each_command_asks_only_for_its_own_kernels():
+    """A command says "compiling" only while a kernel it compiles is not cached: asked for every
+    Open-Face kernel, ``ofc place`` said so at every run until ``ofc learn`` (the only command
+    that compiles self-play) had run."""
+    from sapsam.ofc.measure.compile import COMMAND_KERNELS, command_kernels, compiled_kernels
+
+    names = {k.py_func.__name__ for k in compiled_kernels()}
+    assert all(set(wanted) <= names for wanted in COMMAND_KERNELS.values())
+    assert {k.py_func.__name__ for k in command_kernels("place")} == {"race_stream", "exact_placements", "legal_codes"}
+    from sapsam.ofc.cli import ofc_command
+
+    assert set(COMMAND_KERNELS) <= set(ofc_command.commands)

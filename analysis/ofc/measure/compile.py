@@ -12,6 +12,21 @@ def compiled_kernels():
             policies.legal_codes)
 
 
+# what each command compiles, by the kernels' names: a command asked whether every kernel of
+# every command is cached said "compiling" at each run until the one that compiles the rest ran
+COMMAND_KERNELS = {
+    "fantasyland": ("best_fantasyland",), "stay": ("stay_counts",),
+    "place": ("race_stream", "exact_placements", "legal_codes"),
+    "simulate": ("simulate_block",), "duel": ("simulate_block",), "improve": ("simulate_block",),
+    "learn": ("selfplay_block", "trace_chunk", "simulate_block"),
+}
+
+
+def command_kernels(command):
+    """The kernels of :func:`compiled_kernels` that ``command`` (``sapsam ofc COMMAND``) compiles."""
+    return tuple(k for k in compiled_kernels() if k.py_func.__name__ in COMMAND_KERNELS[command])
+
+
 def warm():
     """Compile (or load) them: a Fantasyland hand, a stay test, a hand played out, one
     placement's rollouts and one valued exactly, and a round of the learned policy's self-play."""

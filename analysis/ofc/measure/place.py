@@ -87,6 +87,27 @@ class PlaceResult:
         frame.index = pd.RangeIndex(1, len(frame) + 1, name="rank")
         return frame
 
+    def how(self):
+        """How the EVs were made, in words (the heading of ``sapsam ofc place``)."""
+        if not self.exact:
+            if self.dropped:
+                return (f"{self.samples:,} rollouts a placement ({self.dropped} of {len(self.table)} "
+                        f"dropped early), played out by {self.policy}")
+            return f"{self.samples:,} rollouts a placement, played out by {self.policy}"
+        if self.samples > 1:
+            return f"exact: every one of the {self.samples:,} deals of the last street, each played best"
+        return "exact: every placement finishes the board"
+
+    def dropped_note(self):
+        """What the race dropped and why, in words (the foot of ``sapsam ofc place``'s table)."""
+        dropped = self.table[self.table["dropped"]]
+        fewest, most = int(dropped["rollouts"].min()), int(dropped["rollouts"].max())
+        after = f"{fewest:,}" if fewest == most else f"{fewest:,} to {most:,}"
+        return (f"{self.dropped} placement{'s' * (self.dropped > 1)} dropped after {after} rollouts: "
+                f"each clearly worse than the leader then (its gap's paired interval below 0; the chance "
+                f"of dropping the best at most 5%), listed last with the EV, 95% CI and gap of the "
+                f"rollouts it had (which dropped it: they lean low)")
+
 
 def parse_position(rules, board, hand, dead="", opponents=()):
     """Check a decision's input: the board (not complete), the cards in hand (as many as the
@@ -102,7 +123,7 @@ def parse_position(rules, board, hand, dead="", opponents=()):
     need = rules.deal.first if mine.placed == 0 else rules.deal.draw
     if len(cards) != need:
         street = "the first street" if mine.placed == 0 else "a later street"
-        raise ValueError(f"{rules.id} deals {need} cards on {street}, got {len(cards)} in hand")
+        raise ValueError(f"{rules.id} deals {need} card{'s' * (need > 1)} on {street}, got {len(cards)} in hand")
     dead_cards = parse_cards(dead, what="dead cards")
     parsed = [parse_opponent(b, i, rules) for i, b in enumerate(opponents)]
     theirs, fantasyland = [b for b, _ in parsed], [n for _, n in parsed]

@@ -80,6 +80,13 @@ class OfcRun:
                 "block_hands": self.block_hands, "by_seat": self.frame().to_dict(orient="records")}
 
 
+def shares_reach(*frames):
+    """How far the fouls' and entries' 95% (Wilson) intervals reach from their shares, at most,
+    over the rows of ``frames`` (:meth:`OfcRun.frame` each)."""
+    return max(max(r.fouls - r.fouls_low, r.fouls_high - r.fouls, r.entries - r.entries_low,
+                   r.entries_high - r.entries) for frame in frames for r in frame.itertuples())
+
+
 def _difference(sum_a, squares_a, n_a, sum_b, squares_b, n_b):
     """Mean of a less mean of b, and the half width of its normal 95% interval (per-hand
     variances; NaN without hands in either)."""

@@ -45,11 +45,10 @@ def best_play_to_file(ways, rules, hands=HANDS, exact_hands=EXACT_HANDS, pool=PO
     """:func:`best_play_answer`, and with ``out`` (a JSON path) the run holds its lock,
     checkpoints beside it, writes the answer there with its provenance and then drops the
     checkpoint (``sapsam paigow-poker best-play --out`` and the API's ``out``)."""
-    from contextlib import nullcontext
 
-    from sapsam.base.files import checkpoint_beside, lock_beside, provenance, write_json
+    from sapsam.base.files import checkpoint_beside, provenance, write_json, writing_result
 
-    with lock_beside(out) if out is not None else nullcontext():
+    with writing_result(out, resume, fresh):
         answer = best_play_answer(ways, rules, hands, exact_hands, pool, seed, deck, edge_deals, progress,
                                   checkpoint_beside(out) if out is not None else None, resume, fresh)
         if out is not None:

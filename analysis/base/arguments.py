@@ -1,0 +1,58 @@
+"""The Python API's checks of its plain arguments: a count, a seed, a fraction, a flag.
+
+The command line's options are typed by click; a Python caller can pass anything, and a
+``"100"`` for ``samples`` would otherwise fail deep inside with a ``TypeError`` about ``<``.
+Each check returns the value as the computation takes it or raises ``ValueError`` naming the
+argument, what it must be and what was given, as the API promises for bad input.
+"""
+
+import numbers
+
+
+def resume_or_fresh(resume, fresh, out):
+    """Refuse ``resume`` with ``fresh``, and either without ``out``, where the checkpoint is kept."""
+    if resume and fresh:
+        raise ValueError("resume continues a checkpoint and fresh discards it: give one")
+    if (resume or fresh) and not out:
+        raise ValueError("resume and fresh need out: the checkpoint is kept beside it")
+
+
+def whole(name, value, least=None):
+    """``value`` as an int: a whole number (numpy's too, not a bool), at least ``least``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    if least is not None and value < least:
+        raise ValueError(f"{name} must be at least {least}, got {value!r}")
+    return int(value)
+
+
+def counts(**given):
+    """Each ``name=(value, least)`` as :func:`whole` checks it, in the order given: a tuple."""
+    return tuple(whole(name, value, least) for name, (value, least) in given.items())
+
+
+def maybe_whole(name, value, least=None):
+    """:func:`whole`, or None where None is given (a default to be filled in)."""
+    return None if value is None else whole(name, value, least)
+
+
+def real(name, value):
+    """``value`` as a float: a real number (not a bool), finite."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or value != value or abs(value) == float("inf"):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    return float(value)
+
+
+def fraction(name, value):
+    """``value`` as a float from 0 up to (not including) 1, such as a commission."""
+    value = real(name, value)
+    if not 0 <= value < 1:
+        raise ValueError(f"{name} must be a fraction from 0 up to 1, such as 0.05, got {value!r}")
+    return value
+
+
+def flag(name, value):
+    """``value`` as a bool: True or False (numpy's too), not a word or a number."""
+    if not isinstance(value, bool) and type(value).__name__ != "bool_":
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
