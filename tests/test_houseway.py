@@ -4,6 +4,7 @@ It must set every hand legally, follow its own chart exactly, be reproducible fr
 and cost what its paired measurement says, reproducibly.
 """
 
+import json
 from itertools import combinations
 
 import numpy as np
@@ -242,3 +243,19 @@ def test_cli_houseway_one_hand_bad_input(args, message):
     result = CliRunner().invoke(main, ["houseway", *args])
     assert result.exit_code == 2
     assert message in result.output
+
+
+def test_every_shipped_house_way_is_of_the_shipped_fit():
+    """A shipped house way is read only while the fit it was derived from is the one shipped
+    (its digest and method): after a refit, a stale one made every user derive the charts afresh
+    and see other charts than the docs.  `make houseways` ships them again."""
+    from sapsam.play.strategy_files import SHIPPED_STRATEGY_DIR
+
+    shipped = sorted(H.SHIPPED_DIR.glob("*-[234]p.json"))
+    assert len(shipped) >= 36
+    for path in shipped:
+        data = json.loads(path.read_text())
+        rules, players = load_ruleset(data["rules"]), data["players"]
+        assert path.name == f"{rules.id}-{players}p.json"
+        fit = SHIPPED_STRATEGY_DIR / f"{rules.id}-{players}p.npz"
+        assert H._read_cached(path, rules, players, H._digest(fit)) is not None, f"{path.name} is stale"
