@@ -68,8 +68,8 @@ def best(hand, rules="standard", players=None, opponents="fitted", samples=10000
         Stop once the best is separated or every 95% half-width is below this.
     strategy : path, optional
         A strategy file for fitted opponents.
-    scores : sequence of int, optional
-        A match's score, yours first: rank by the chance of winning the match.
+    scores : sequence of int or str, optional
+        A match's score, yours first (or text, ``"3,5"``): rank by the chance of winning the match.
 
     Returns
     -------
@@ -90,7 +90,7 @@ def best(hand, rules="standard", players=None, opponents="fitted", samples=10000
         return _best(hand, rules, players, opponents, samples, seed, strategy, other,
                      precision=precision)
     from sapsam.game.cards import parse_hand
-    from sapsam.measure.match import check_scores, match_rules, match_setting, score_list
+    from sapsam.measure.match import match_rules, match_setting, score_list
 
     if precision is not None or other is not None:
         raise ValueError("scores rank a match's settings: give no precision or other hand")
@@ -98,9 +98,9 @@ def best(hand, rules="standard", players=None, opponents="fitted", samples=10000
         raise ValueError(f"scores give {len(score_list(scores))} players' scores, players {players}")
     if isinstance(hand, str):
         parse_hand(hand)
-    rules = match_rules(rules)
-    check_scores(scores, rules)
-    return match_setting(hand, rules, scores, opponents, samples, seed, strategy)
+    rules = match_rules(rules)  # then the scores (match_setting's check_scores), before any work
+    return match_setting(hand, rules, scores, opponents, whole("samples", samples, 1), whole("seed", seed, 0),
+                         strategy)
 
 
 def review(hand, setting, rules="standard", players=None, opponents="fitted", samples=10000,
@@ -141,10 +141,8 @@ def score(declarations, rules="standard", *, bank=None, chips=None, names=None):
     from sapsam.game.score import score_showdown
     from sapsam.output.answers import ScoreResult
 
-    return ScoreResult(score_showdown(rules, declarations,
-                                      bank=None if bank is None else maybe_whole("bank", bank, 1) - 1,
-                                      chips=list(chips) if chips else None,
-                                      names=list(names) if names else None))
+    return ScoreResult(score_showdown(rules, declarations, chips=chips, names=names,
+                                      bank=None if bank is None else maybe_whole("bank", bank, 1) - 1))
 
 
 def rulesets():
@@ -316,7 +314,7 @@ def exploit(rules="two-four", players=2, policy="fitted", deals=200, samples=200
     return result
 
 
-def houseway(hand=None, rules="standard", players=4, tables=20000, samples=10000,
+def houseway(hand=None, rules="standard", players=None, tables=20000, samples=10000,
              opponents="fitted", other=None, seed=0, out=None):
     """The house way, a dozen-line point count for setting a hand, derived from the fitted
     strategy (``sapsam houseway``).
@@ -325,7 +323,7 @@ def houseway(hand=None, rules="standard", players=4, tables=20000, samples=10000
     (``tables`` paired tables), a :class:`~sapsam.output.answers.HouseWayResult`, its files
     written in ``out`` if given.  With a 13-card ``hand``: how the house way sets it and what
     that gives up against the best (``samples`` tables against ``opponents``), a
-    :class:`~sapsam.output.answers.HouseWayReview`.
+    :class:`~sapsam.output.answers.HouseWayReview`.  ``players``: the ruleset's table by default.
 
     Examples
     --------
@@ -336,8 +334,8 @@ def houseway(hand=None, rules="standard", players=4, tables=20000, samples=10000
     """
     from sapsam.output.answers import HouseWayResult
 
-    players, tables, samples, seed = counts(players=(players, 2), tables=(tables, 1), samples=(samples, 1),
-                                            seed=(seed, 0))
+    players, tables, samples, seed = counts(players=(_ruleset(rules).players if players is None else players, 2),
+                                            tables=(tables, 1), samples=(samples, 1), seed=(seed, 0))
     if hand is not None:
         from sapsam.game.cards import parse_hand
         from sapsam.measure.review import houseway_review
@@ -362,13 +360,13 @@ def houseway(hand=None, rules="standard", players=4, tables=20000, samples=10000
         way, f"house way derived with seed {seed}"), tables=tables, seed=seed))
 
 
-def chart(kind, rules=None, players=4, samples=None, seed=0, policies=("greedy", "balanced"),
+def chart(kind, rules=None, players=None, samples=None, seed=0, policies=("greedy", "balanced"),
           out=None):
     """A strategy chart of the fitted strategy (``sapsam chart``): ``kind`` is rows, front,
     declare, policies, rulesets or match; ``rules`` one ruleset (default standard, first-to-11
     for match), for rulesets a list or "all" (the default).  With ``out`` its figure, data and
-    manifest are written there.  Returns a
-    :class:`~sapsam.output.answers.ChartResult`.
+    manifest are written there; ``players`` the ruleset's table by default (4 for rulesets).
+    Returns a :class:`~sapsam.output.answers.ChartResult`.
 
     Examples
     --------
@@ -382,11 +380,12 @@ def chart(kind, rules=None, players=4, samples=None, seed=0, policies=("greedy",
     from sapsam.output.answers import ChartResult
     from sapsam.output.charts import DEFAULT_SAMPLES, chart_data, write_chart
 
-    players, samples, seed = whole("players", players), maybe_whole("samples", samples, 1), whole("seed", seed, 0)
+    samples, seed = maybe_whole("samples", samples, 1), whole("seed", seed, 0)
     if kind == "rulesets":
         rules = "all" if rules in (None, "all") else [rules] if isinstance(rules, str) else list(rules)
     else:
         rules = _ruleset(rules or ("first-to-11" if kind == "match" else "standard"))
+    players = whole("players", (4 if kind == "rulesets" else rules.players) if players is None else players)
     paths = ()
     if out is None:
         frame = chart_data(kind, rules, players, samples, seed, tuple(policies))

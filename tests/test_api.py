@@ -266,6 +266,20 @@ def test_a_python_caller_s_wrong_types_are_value_errors_naming_the_argument(call
         call()
 
 
+def test_numpy_values_are_taken_as_their_python_kind():
+    """A number or flag from numpy (an array's element) is as good as Python's."""
+    import numpy as np
+
+    assert sapsam.paigow.best("6-6 1-1 4-2 5-3", banking=np.True_, commission=np.float64(0.05)).banking is True
+    assert sapsam.best(HAND, samples=np.int64(100), seed=np.int32(1)).to_dict() == sapsam.best(
+        HAND, samples=100, seed=1).to_dict()
+
+
+def test_a_chart_plays_the_ruleset_s_table_by_default():
+    assert sapsam.chart("rows", rules="criss-cross").info["players"] == 2
+    assert sapsam.chart("rows").info["players"] == 4
+
+
 def test_the_api_takes_cards_and_tiles_as_lists_of_text_and_is_an_attribute():
     listed = sapsam.best(HAND.split(), samples=100, seed=1).to_dict()
     assert listed == sapsam.best(HAND, samples=100, seed=1).to_dict()

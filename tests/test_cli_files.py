@@ -241,12 +241,16 @@ def test_a_second_run_says_nothing_of_compiling(options):
     also started a compile beside it): the check asks only for the kernels these opponents and
     this ruleset compile, not criss-cross's exact field, which fitted opponents of criss-cross
     alone use."""
+    run("best", HAND, "--samples", "100", "--quiet", *options)
+    assert "first run only" not in run("best", HAND, "--samples", "100", *options).stderr
+
+
+def test_only_fitted_criss_cross_opponents_ask_for_the_exact_field():
     from sapsam.compile import best_kernels
     from sapsam.kernels import crossed
 
-    run("best", HAND, "--samples", "100", "--quiet", *options)
-    assert "first run only" not in run("best", HAND, "--samples", "100", *options).stderr
     assert crossed.crossed_field not in best_kernels("standard", "fitted")
+    assert crossed.crossed_field not in best_kernels("criss-cross", "greedy")
     assert crossed.crossed_field in best_kernels("criss-cross", "fitted") and crossed.crossed_field in best_kernels()
 
 

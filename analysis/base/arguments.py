@@ -53,6 +53,7 @@ def fraction(name, value):
 
 def flag(name, value):
     """``value`` as a bool: True or False (numpy's too), not a word or a number."""
-    if not isinstance(value, bool) and type(value).__name__ != "bool_":
+    numpy_bool = type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_")  # numpy 2, 1
+    if not (isinstance(value, bool) or numpy_bool):
         raise ValueError(f"{name} must be True or False, got {value!r}")
     return bool(value)

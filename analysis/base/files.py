@@ -76,15 +76,16 @@ def lock_beside(path):
 def writing_result(path, resume=False, fresh=False):
     """Hold the lock of a run that writes its result to the file ``path`` (:func:`lock_beside`;
     nothing where ``path`` is None), first refusing (``ValueError``) to write over a result an
-    earlier run finished there unless ``fresh`` says to replace it (or ``resume`` to finish a
-    run that will): finished work is never replaced silently."""
+    earlier run finished there unless ``fresh`` says to replace it or ``resume`` to bring it up
+    to date (continuing a checkpoint if one is left, else running afresh, as ``make exploits``
+    does): a finished result is never replaced without being asked."""
     if not path:
         yield
         return
     with lock_beside(path):
         if Path(path).exists() and not (resume or fresh):
-            raise ValueError(f"{path} holds the result of an earlier run: add --fresh to replace it, or "
-                             "write elsewhere")
+            raise ValueError(f"{path} holds the result of an earlier run: add --fresh (fresh=True) to "
+                             "replace it, or write elsewhere")
         yield
 
 

@@ -11,6 +11,8 @@ def t95(df):
     """Student's t 97.5% quantile with ``df`` degrees of freedom: the half width of a 95%
     interval of a mean in standard errors (a table to 9, then the Cornish-Fisher expansion
     about the normal's, Abramowitz and Stegun 26.7.5: within 1e-5 from 10 on)."""
+    if df < 1:
+        raise ValueError(f"a t quantile needs at least 1 degree of freedom, got {df}")
     if df < 10:
         return _T95[df - 1]
     z = Z95

@@ -17,7 +17,8 @@ policies' own random choices (``random`` only) from one stream per chunk of hand
 (:data:`sapsam.play.seeds.CHUNKS`), the baseline's from the ``field`` stream and seat 0's policy
 from the ``seat`` stream.  The chunking, not the thread count, fixes the numbers.
 
-Intervals are normal-theory 95% intervals, mean +- 1.96 SD / sqrt(tables).
+Intervals are 95% intervals of a mean, Student's t (:func:`sapsam.base.stats.mean_interval`): at
+thousands of tables the normal's mean +- 1.96 SD / sqrt(tables).
 """
 
 from dataclasses import asdict, dataclass

@@ -19,7 +19,7 @@ from that frame alone (:func:`chart_figure`) and a folder of files (:func:`write
               ``samples`` tables per ruleset, the same deals for every ruleset).
 ``declare``   how often the fitted strategy surrenders or declares each natural (seat 0 over
               ``samples`` seeded tables of fitted players, Wilson 95% intervals) and seat 0's
-              mean units per hand in the tables where it did (normal 95% intervals).
+              mean units per hand in the tables where it did (Student's t 95% intervals).
 ``policies``  for one ruleset, seat 0's EV with each of ``policies`` against fitted opponents
               and the paired gap to fitted (``samples`` tables).
 ``match``     a match ruleset (first to 11): by your score and the opponents', how often the
@@ -33,8 +33,8 @@ Files (:func:`write_chart`): ``<kind>-<rules>-<players>p.png``/``.svg``/``.csv``
 (STYLE.md item 11), every one written atomically.
 
 Intervals: shares get the Wilson score interval (:func:`sapsam.base.stats.wilson_interval`),
-sensible at zero counts; means get mean +- 1.96 SD / sqrt(n), rough where n is small (a rare
-natural seen a handful of times).
+sensible at zero counts; means get Student's t interval (:func:`sapsam.base.stats.mean_interval`),
+which widens where n is small (a rare natural seen a handful of times).
 """
 
 import time

@@ -258,7 +258,7 @@ def test_cli_simulate_writes_its_result_and_leaves_no_checkpoint(tmp_path):
     refused = run("ofc", "simulate", "--hands", "100", "--resume")
     assert refused.exit_code == 2 and "need --out" in refused.output
     again = run("ofc", "simulate", "--hands", "50", "--seed", "2", "--out", str(out), "--quiet")
-    assert again.exit_code == 2 and "add --fresh to replace it" in again.output  # finished work is kept
+    assert again.exit_code == 2 and "add --fresh (fresh=True) to replace it" in again.output  # finished work is kept
     assert json.loads(out.read_text()) == saved
     fresh = run("ofc", "simulate", "--hands", "50", "--seed", "2", "--out", str(out), "--quiet", "--fresh")
     assert fresh.exit_code == 0

@@ -108,7 +108,7 @@ def test_the_command_and_the_api_agree(tmp_path):
     assert not list(tmp_path.glob(".*.partial.npz"))  # the checkpoint goes once the answer is written
     again = terminal.piped("paigow-poker", "best-play", "--hands", "300", "--exact-hands", "20", "--pool", "640",
                            "--seed", "4", "--deck", SMALL, "--house-way", "canterbury-park", "--out", str(out))
-    assert again.status == 2 and "add --fresh to replace it" in again.err  # the finished answer is kept
+    assert again.status == 2 and "add --fresh (fresh=True) to replace it" in again.err  # the finished answer is kept
     assert json.loads(out.read_text()) == written
 
 
