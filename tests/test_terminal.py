@@ -83,7 +83,9 @@ def test_dumb_terminal_and_no_color(variable, value):
     ["paigow", "best", "6-6 1-1 4-2 5-3"],
     ["paigow", "table"],
     ["ofc", "place", "--board", "As Ad | Kc Qc 5d | 9h 9s", "--hand", "Ah 2c 7d", "--samples", "64"],
-], ids=["best", "review", "settings", "rules", "houseway", "score", "paigow-best", "paigow-table", "ofc-place"])
+    ["paigow-poker", "side-bets"],
+], ids=["best", "review", "settings", "rules", "houseway", "score", "paigow-best", "paigow-table", "ofc-place",
+        "paigow-poker-side-bets"])
 @pytest.mark.parametrize("columns", [80, 132, 200])
 def test_tables_fit_the_terminal(args, columns, tmp_path):
     """Every line fits, and no number is cut to an ellipsis: a wide table is shown only where

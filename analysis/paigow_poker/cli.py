@@ -9,6 +9,7 @@ from sapsam.cli.common import (
     OutputFolder,
     compile_notice,
     console,
+    fitting,
     json_option,
     quiet_option,
     reports_bad_input,
@@ -16,7 +17,6 @@ from sapsam.cli.common import (
     resume_options,
     resume_or_fresh,
     table,
-    wide,
 )
 
 
@@ -64,15 +64,22 @@ def best_command(cards, way, banking, commission, wheel, deck, as_json):
     out = console()
     out.print(f"Cards: [bold]{answer['cards']}[/bold]   {'banking' if banking else 'not banking'}, "
               f"{100 * commission:g}% commission, against the {chosen.name} house way")
-    full = wide(out)
-    grid = table("high hand", "low hand", ">win %", ">push %", ">loss %", ">value", "")
-    for s in answer["settings"]:
-        marks = ", ".join(m for m, on in (("best", s["best"]), ("house way", s["house_way"])) if on)
-        high = f"{s['high']['cards']}  {s['high']['hand']}" if full else s["high"]["cards"]
-        low = f"{s['low']['cards']}  {s['low']['hand']}" if full else s["low"]["cards"]
-        grid.add_row(high, low, f"{100 * s['p_win']:.3f}", f"{100 * s['p_push']:.3f}",
-                     f"{100 * s['p_loss']:.3f}", f"{s['value']:+.5f}", marks)
+
+    def settings(full):  # compact: the hands' names go, and the marks shorten (b: best, h: house way)
+        grid = table("high hand", "low hand", ">win %", ">push %", ">loss %", ">value", "")
+        for s in answer["settings"]:
+            marks = ", ".join(m if full else m[0] for m, on in (("best", s["best"]), ("house way", s["house_way"]))
+                              if on)
+            high = f"{s['high']['cards']}  {s['high']['hand']}" if full else s["high"]["cards"]
+            low = f"{s['low']['cards']}  {s['low']['hand']}" if full else s["low"]["cards"]
+            grid.add_row(high, low, f"{100 * s['p_win']:.3f}", f"{100 * s['p_push']:.3f}",
+                         f"{100 * s['p_loss']:.3f}", f"{s['value']:+.5f}", marks)
+        return grid
+
+    grid, full = fitting(out, settings)
     out.print(grid)
+    if not full:
+        out.print("[dim]b: the best setting, h: the house way's; the hands' names in a wider terminal[/dim]")
     gives = answer["house_way_gives_up"]
     out.print(f"house way's setting: {'the best' if gives == 0 else f'gives up {gives:.5f} a unit'}")
     out.print(f"[dim]exact, against all {answer['dealer_hands']:,} dealer hands of the "
@@ -220,12 +227,14 @@ def chart_command(ways, hands, seed, banking, commission, out, deck, edge_deals,
     for w in answer["house_ways"]:
         half = w["half_width"]
         con.print(f"[bold]{w['house_way']['name']}[/bold]: the best play departs on "
-                  f"{100 * w['share']:.1f}% of hands ({w['departures']}); the house way costs "
+                  f"{100 * w['share']:.1f}% [{100 * w['share_low']:.1f}, {100 * w['share_high']:.1f}] of hands "
+                  f"({w['departures']}); the house way costs "
                   f"{100 * w['cost_per_hand']:.3f}" + ("" if half is None else f" ± {100 * half:.3f}")
                   + " points a hand")
         if not w["rows"]:
             continue
         grid = table("hand", "the best play", ">n", ">share %", ">per departure", ">per hand")
+        grid.columns[0].no_wrap = grid.columns[1].no_wrap = False  # words wrap; the numbers keep their room
         for r in w["rows"]:
             per = f"{100 * r['cost_per_departure']:.2f}"
             if r["cost_per_departure_half_width"] is not None:
@@ -341,11 +350,15 @@ def side_bets_command(as_json):
     out = console()
     for t in answer["pay_tables"]:
         out.print(f"[bold]{t['name']}[/bold], {t['casino']}")
-        grid = table("hand", ">pays", ">hands", ">probability", ">return")
-        for r in t["rows"]:
-            grid.add_row(r["hand"], "loses" if r["pays"] is None else f"{r['pays']:,}",
-                         f"{r['count']:,}", f"{r['probability']:.8f}", f"{r['return']:+.6f}")
-        out.print(grid)
+
+        def pays(full, rows=t["rows"]):  # without the probability (hands / all) where it cannot fit
+            grid = table("hand", ">pays", ">hands", *((">probability",) if full else ()), ">return")
+            for r in rows:
+                grid.add_row(r["hand"], "loses" if r["pays"] is None else f"{r['pays']:,}", f"{r['count']:,}",
+                             *((f"{r['probability']:.8f}",) if full else ()), f"{r['return']:+.6f}")
+            return grid
+
+        out.print(fitting(out, pays)[0])
         published = "" if t["published_edge"] is None else f" (published: {100 * t['published_edge']:g}%)"
         out.print(f"house edge {100 * t['house_edge']:.4f}%{published}   [dim]{t['source']}[/dim]\n")
 
