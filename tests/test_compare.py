@@ -7,7 +7,7 @@ import numba
 import numpy as np
 import pytest
 
-from sapsam.base.stats import Z95
+from sapsam.base.stats import t95
 from sapsam.game.ruleset_files import load_ruleset
 from sapsam.measure.compare import Gap, policy_gap, policy_gaps
 from sapsam.measure.simulate import Simulation, compile_simulation, run
@@ -46,7 +46,7 @@ def test_greedy_loses_to_fitted():
     assert gap.ci_high < 0
     assert -5.0 < gap.gap < -2.0
     assert gap.gap == gap.ev - gap.ev_baseline
-    half = Z95 * gap.sd / math.sqrt(gap.tables)
+    half = t95(gap.tables - 1) * gap.sd / math.sqrt(gap.tables)  # Student's t: at 2,000 tables 1.961
     assert gap.ci_low == pytest.approx(gap.gap - half)
     assert gap.ci_high == pytest.approx(gap.gap + half)
     # pairing pays: the gap's interval is much narrower than the EV's
@@ -106,6 +106,6 @@ def test_seat_ev_agrees_with_the_simulator():
     gap = policy_gap("house", 4, "greedy", tables=tables, seed=7)
     sim = Simulation(("house",), 4, ("greedy", "fitted", "fitted", "fitted"), tables, seed=8)
     seat = seats_frame(sim, compile_simulation(sim), run(sim)[0]).iloc[0]
-    se_gap = (gap.ev_ci_high - gap.ev_ci_low) / (2 * Z95)
+    se_gap = (gap.ev_ci_high - gap.ev_ci_low) / (2 * t95(tables - 1))
     se_sim = seat.sd / math.sqrt(seat.hands)
     assert abs(gap.ev - seat["mean"]) < 4 * math.hypot(se_gap, se_sim)
