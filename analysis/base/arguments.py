@@ -9,12 +9,13 @@ argument, what it must be and what was given, as the API promises for bad input.
 import numbers
 
 
-def resume_or_fresh(resume, fresh, out):
-    """Refuse ``resume`` with ``fresh``, and either without ``out``, where the checkpoint is kept."""
+def resume_or_fresh(resume, fresh, out=True, flag=""):
+    """Refuse ``resume`` with ``fresh``, and either without ``out``, where the checkpoint is kept;
+    ``flag`` prefixes the names as the caller wrote them (``"--"``: the command line's options)."""
     if resume and fresh:
-        raise ValueError("resume continues a checkpoint and fresh discards it: give one")
+        raise ValueError(f"{flag}resume continues a checkpoint and {flag}fresh discards it: give one")
     if (resume or fresh) and not out:
-        raise ValueError("resume and fresh need out: the checkpoint is kept beside it")
+        raise ValueError(f"{flag}resume and {flag}fresh need {flag}out: the checkpoint is kept beside it")
 
 
 def whole(name, value, least=None):

@@ -137,12 +137,10 @@ def resume_options(command):
 
 def resume_or_fresh(resume, fresh, out=True):
     """Refuse --resume with --fresh, and either without ``out`` (a command whose --out is
-    optional keeps its checkpoints beside that file)."""
-    if resume and fresh:
-        raise ValueError("--resume continues a checkpoint and --fresh discards it: give one")
-    if (resume or fresh) and not out:
-        raise ValueError("--resume and --fresh need --out: the checkpoint lives beside the "
-                         "result file")
+    optional keeps its checkpoints beside that file): the API's check, in the options' names."""
+    from sapsam.base.arguments import resume_or_fresh as check
+
+    check(resume, fresh, out, flag="--")
 
 
 def distinct_rulesets(names):

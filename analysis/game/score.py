@@ -11,7 +11,6 @@ ruleset, evaluates them and settles the table with :func:`sapsam.kernels.settle.
 [2, -2]
 """
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -140,8 +139,6 @@ def score_showdown(rules, declarations, bank=None, chips=None, names=None):
     """
     if isinstance(declarations, str) or not hasattr(declarations, "__iter__"):
         raise ValueError(f"give the declarations as a list, one a seat, got {declarations!r}")
-    if bank is not None and (isinstance(bank, bool) or not isinstance(bank, numbers.Integral) or bank < 0):
-        raise ValueError(f"bank must be a seat (a whole number), got {bank!r}")
     rules = _resolve(rules)
     decl = tuple(d if isinstance(d, Declaration) else Declaration.parse(d) for d in declarations)
     n = len(decl)

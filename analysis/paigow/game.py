@@ -6,6 +6,7 @@ A tile is written by its faces in either order ("6-6", "4-2", "2-4", "42") or by
 ("nine" is 4-5 or 3-6) takes the first one not yet in the hand; the two play alike.
 """
 
+import numbers
 import re
 
 from sapsam.paigow.kernels import FACES, GROUP, N_TILES, PAIR_BASE
@@ -74,15 +75,13 @@ def parse_tiles(text, count=4):
 def tile_indices(tiles, count=4):
     """Four tiles given by their indices (0 to 31, each a tile of the set): sorted, or a
     ``ValueError`` naming what is wrong."""
-    import numbers
-
     if isinstance(tiles, (str, bytes)) or not hasattr(tiles, "__iter__"):
         raise ValueError(f"give the tiles as text such as '6-6 1-1 4-2 5-3' or as {count} tile "
                          f"indices 0 to {N_TILES - 1}, got {tiles!r}")
     tiles = list(tiles)
+    if tiles and all(isinstance(t, str) for t in tiles):  # a list of tiles as text
+        return parse_tiles(" ".join(tiles), count)
     for t in tiles:
-        if isinstance(t, str):
-            return parse_tiles(" ".join(map(str, tiles)), count)  # a list of tiles as text
         if isinstance(t, bool) or not isinstance(t, numbers.Integral) or not 0 <= t < N_TILES:
             raise ValueError(f"tile index {t!r}: a tile's index is a whole number 0 to {N_TILES - 1}")
     if len(set(map(int, tiles))) < len(tiles):
