@@ -1,6 +1,8 @@
 """``sapsam paigow-poker``: Pai Gow Poker against a casino's house way, exactly (best, edge,
 cost, chart, best-play, side-bets, house-ways)."""
 
+from functools import partial
+
 import click
 
 from sapsam.base.files import json_text
@@ -100,7 +102,7 @@ def best_command(cards, way, banking, commission, wheel, deck, as_json):
 @reports_bad_input
 def edge_command(way, deals, seed, commission, wheel, as_json):
     """The house way against itself, banking or not: win, push, loss and the house edge with
-    a 95% confidence interval, the published exact figures beside them."""
+    their 95% confidence intervals, the published exact figures beside them."""
     from sapsam.paigow_poker.game import Rules
     from sapsam.paigow_poker.measure.exact import compiled_kernels, table_ready
     from sapsam.paigow_poker.output import edge_answer
@@ -128,6 +130,10 @@ def edge_command(way, deals, seed, commission, wheel, as_json):
         grid.add_row("published, not banking", f"{100 * p['win']:.4f}", f"{100 * p['push']:.4f}",
                      f"{100 * p['loss']:.4f}", f"{100 * p['edge']:.4f}", "exact")
     out.print(grid)
+    r = answer["rows"][0]
+    out.print(f"95% intervals of win, push and loss: ± {100 * r['win_half_width']:.4f}, "
+              f"{100 * r['push_half_width']:.4f} and {100 * r['loss_half_width']:.4f} (banking, "
+              "the win's and loss's swap)")
     if p:
         out.print(f"[dim]published: {p['source']}[/dim]")
 
@@ -164,12 +170,37 @@ def cost_command(way, hands, seed, banking, commission, as_json):
     out.print(f"The {chosen.name} house way against the best setting, {hands:,} hands (seed {seed}), "
               f"{'banking' if banking else 'not banking'}: gives up {100 * answer['mean_gap']:.3f} "
               f"± {100 * answer['half_width']:.3f} points; the best play departs on "
-              f"{100 * answer['departs']:.1f}% of hands")
-    grid = table("pattern", "straight/flush", ">hands", ">departs %", ">gives up (points)", ">95% ±")
+              f"{_share(answer)} of hands (95% intervals)")
+    grid = table("pattern", "s/f", ">hands", ">best departs %", ">gives up (points)", ">95% ±")
     for r in answer["by_pattern"]:
+        half = "" if r["half_width"] is None else f"{100 * r['half_width']:.3f}"
         grid.add_row(r["pattern"], "yes" if r["straight_or_flush"] else "", f"{r['hands']:,}",
-                     f"{100 * r['departs']:.1f}", f"{100 * r['mean_gap']:.3f}", f"{100 * r['half_width']:.3f}")
+                     _share(r), f"{100 * r['mean_gap']:.3f}", half)
     out.print(grid)
+    out.print("s/f: a straight or flush can be made")
+
+
+def _departures_table(rows, wide):
+    """The chart's rows; ``wide``: with each row's share of the hands and its interval."""
+    grid = table("hand", "the best play", ">n", *([">share % (95%)"] if wide else []), ">per departure",
+                 ">per hand")
+    grid.columns[0].no_wrap = grid.columns[1].no_wrap = False  # words wrap; the numbers keep their room
+    for r in rows:
+        share = [f"{100 * r['share']:.1f} [{100 * r['share_low']:.1f}, {100 * r['share_high']:.1f}]"]
+        per = f"{100 * r['cost_per_departure']:.2f}"
+        if r["cost_per_departure_half_width"] is not None:
+            per += f" ± {100 * r['cost_per_departure_half_width']:.2f}"
+        per_hand = f"{100 * r['cost_per_hand']:.3f}"
+        if r["cost_per_hand_half_width"] is not None:
+            per_hand += f" ± {100 * r['cost_per_hand_half_width']:.3f}"
+        grid.add_row(r["group"], r["move"], str(r["departures"]), *(share if wide else []), per, per_hand)
+    return grid
+
+
+def _share(answer):
+    """How often the best play departs, with its Wilson 95% interval: 10.5% [6.9, 15.6]."""
+    return (f"{100 * answer['departs']:.1f}% [{100 * answer['departs_low']:.1f}, "
+            f"{100 * answer['departs_high']:.1f}]")
 
 
 @paigow_poker_command.command("chart")
@@ -233,15 +264,11 @@ def chart_command(ways, hands, seed, banking, commission, out, deck, edge_deals,
                   + " points a hand")
         if not w["rows"]:
             continue
-        grid = table("hand", "the best play", ">n", ">share %", ">per departure", ">per hand")
-        grid.columns[0].no_wrap = grid.columns[1].no_wrap = False  # words wrap; the numbers keep their room
-        for r in w["rows"]:
-            per = f"{100 * r['cost_per_departure']:.2f}"
-            if r["cost_per_departure_half_width"] is not None:
-                per += f" ± {100 * r['cost_per_departure_half_width']:.2f}"
-            grid.add_row(r["group"], r["move"], str(r["departures"]), f"{100 * r['share']:.2f}", per,
-                         f"{100 * r['cost_per_hand']:.3f} ± {100 * (r['cost_per_hand_half_width'] or 0):.3f}")
+        grid, wide = fitting(con, partial(_departures_table, w["rows"]))
         con.print(grid)
+        if not wide:
+            con.print(f"n: of the {hands:,} hands (each share's 95% interval where the terminal is "
+                      "wider, and in --json and --out)")
     lines = best_play_lines(answer)
     if lines:
         con.print(f"[bold]House edge[/bold], {'banking' if banking else 'not banking'} (percent, 95% "
@@ -280,6 +307,7 @@ def best_play_command(ways, hands, exact_hands, pool, seed, commission, edge_dea
     of a point: the house way against itself less the mean gain of each hand's best setting,
     from many hands valued against a pool of dealer hands corrected by a few valued exactly.
     With --out, finished hands are checkpointed: an interrupted run continues with --resume."""
+    from sapsam.base.files import checkpoint_beside
     from sapsam.base.progress import Progress
     from sapsam.paigow_poker.game import Rules
     from sapsam.paigow_poker.measure.exact import compiled_kernels
@@ -293,7 +321,7 @@ def best_play_command(ways, hands, exact_hands, pool, seed, commission, edge_dea
     compile_notice(quiet, *compiled_kernels())
     _tables_notice(chosen, quiet or cards is not None)
     if out:
-        resumable()
+        resumable(saved=[checkpoint_beside(out)])
     with Progress(quiet) as bars:
         answer = best_play_to_file(chosen, Rules(commission=commission), hands, exact_hands, pool, seed, cards,
                                    edge_deals, bars.task("hands", unit="chunks"), out or None, resume, fresh)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sapsam.base.stats import Z95
 from sapsam.paigow_poker.game import tables
 from sapsam.paigow_poker.kernels.exact import (
     direct_histogram_chunk,
@@ -227,8 +228,10 @@ PUBLISHED_HOUSE_WAY = {"win": 2_402_491_783_820_756, "push": 3_341_087_256_920_5
 def house_edge(way, rules, deals, seed=0, blocks=64, table=None):
     """The house way against itself, sampled: ``deals`` deals (rounded up to ``blocks``
     equal blocks), each met both ways round.  Returns per banking (False, True) the win,
-    push and loss fractions, the house edge and its 95% half-width (z = 1.96 over the
-    deals' paired values).  ``table``: the house way's (high, low) arrays, if not its own."""
+    push and loss fractions and the house edge, each with its 95% half-width (``win_half_width``
+    and so on; the edge's ``half_width``), z = 1.96 over the deals' paired values: a deal's
+    share of wins is its two outcomes' mean.  ``table``: the house way's (high, low) arrays,
+    if not its own."""
     from sapsam.paigow_poker.kernels.montecarlo import house_against_house
     from sapsam.play.seeds import Stream
 
@@ -246,7 +249,11 @@ def house_edge(way, rules, deals, seed=0, blocks=64, table=None):
         var = float((joint * pair_value ** 2).sum()) - mean ** 2
         single = (joint.sum(axis=1) + joint.sum(axis=0)) / 2
         out[banking] = {"win": float(single[0]), "push": float(single[1]), "loss": float(single[2]),
-                        "edge": -mean, "half_width": 1.96 * (var / n) ** 0.5, "deals": n}
+                        "edge": -mean, "half_width": Z95 * (var / n) ** 0.5, "deals": n}
+        for k, name in enumerate(("win", "push", "loss")):
+            share = (np.eye(3)[k][:, None] + np.eye(3)[k][None, :]) / 2
+            spread = float((joint * share ** 2).sum()) - float(single[k]) ** 2
+            out[banking][f"{name}_half_width"] = Z95 * (max(spread, 0.0) / n) ** 0.5
     return out
 
 

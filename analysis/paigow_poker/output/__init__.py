@@ -1,6 +1,7 @@
 """Pai Gow Poker's answers: one hand's ranked settings as the JSON that ``sapsam paigow-poker
 best --json``, the web API and :func:`sapsam.paigow_poker.best` share."""
 
+from sapsam.base.stats import mean_interval, wilson_interval
 from sapsam.paigow_poker.game import Rules, format_cards, high_words, low_words, tables
 from sapsam.paigow_poker.measure.exact import PUBLISHED_HOUSE_WAY, house_edge, rank_settings
 from sapsam.paigow_poker.strategy import house_way, house_way_ids
@@ -84,8 +85,8 @@ def side_bets_answer(wheel_second=True):
 
 def gap_answer(way="foxwoods", hands=200, seed=0, commission=0.05, banking=False):
     """What the house way gives up against the best play, by sampling hands: the mean gap per
-    unit bet with its 95% half-width, how often the best play departs, and the same per
-    pattern (a plain mean over the hands sampled)."""
+    unit bet with its 95% half-width (Student's t; None for one hand), how often the best
+    play departs with its Wilson 95% interval, and the same per pattern."""
     from sapsam.paigow_poker.game import format_cards
     from sapsam.paigow_poker.measure.exact import PATTERNS, sample_gaps
 
@@ -94,12 +95,12 @@ def gap_answer(way="foxwoods", hands=200, seed=0, commission=0.05, banking=False
     rows = sample_gaps(chosen, rules, hands, seed, banking)
 
     def summary(part):
-        gaps = [r["gap"] for r in part]
-        n = len(gaps)
-        mean = sum(gaps) / n
-        var = sum((g - mean) ** 2 for g in gaps) / (n - 1) if n > 1 else 0.0
-        return {"hands": n, "mean_gap": mean, "half_width": 1.96 * (var / n) ** 0.5,
-                "departs": sum(r["departs"] for r in part) / n}
+        n, departing = len(part), sum(r["departs"] for r in part)
+        mean, _, low, _ = mean_interval([r["gap"] for r in part])
+        departs_low, departs_high = wilson_interval(departing, n)
+        return {"hands": n, "mean_gap": mean, "half_width": None if n < 2 else mean - low,
+                "departs": departing / n, "departs_low": float(departs_low),
+                "departs_high": float(departs_high)}
 
     by_pattern = []
     for name in PATTERNS:

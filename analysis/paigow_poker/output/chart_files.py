@@ -109,7 +109,7 @@ def chart_markdown(answer):
              "setting is worth strictly less than the best setting; its cost is the difference in "
              "points (percent of a unit bet), exact for the hand. Shares, means and parts of the "
              "cost per hand are over the sampled hands, with 95% intervals (shares: Wilson; means: "
-             "normal, blank for a single departure). A group's parts add up to the house way's cost.",
+             "Student's t, blank for a single departure). A group's parts add up to the house way's cost.",
              "", "## What each house way costs against the best play", "",
              "| house way | hands | best play departs | 95% CI | cost per hand (points) | 95% ± |",
              "|---|--:|--:|--:|--:|--:|"]

@@ -30,11 +30,10 @@ from math import comb, sqrt
 
 import numpy as np
 
+from sapsam.base.stats import mean_interval, wilson_interval
 from sapsam.paigow_poker.game import CATEGORY_NAMES, format_cards, high_words, low_words, tables
 from sapsam.paigow_poker.kernels.hands import JOKER, LOW_PAIR, N_CARDS
 from sapsam.paigow_poker.measure.exact import pattern_of, rank_settings
-
-Z = 1.96
 
 
 @dataclass(frozen=True)
@@ -149,23 +148,18 @@ def parse_chart_deck(text):
     return parse_hand(text, count, "deck")
 
 
-def wilson(k, n):
-    """The Wilson 95% interval of a share ``k / n``."""
-    p = k / n
-    centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
-    half = Z * sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / (1 + Z * Z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def _mean_ci(values, n=None):
-    """Mean of ``values`` padded with zeros to ``n`` and its 95% half-width (None for one)."""
+    """Mean of ``values`` padded with zeros to ``n`` and its 95% half-width (Student's t; None
+    for one value)."""
     values = np.asarray(values, dtype=float)
     n = len(values) if n is None else n
-    mean = values.sum() / n
-    if n < 2:
-        return mean, None
-    padded = np.concatenate([values, np.zeros(n - len(values))])
-    return mean, Z * float(padded.std(ddof=1)) / sqrt(n)
+    mean, _, low, _ = mean_interval(np.concatenate([values, np.zeros(n - len(values))]))
+    return mean, None if n < 2 else mean - low
+
+
+def _wilson(k, n):
+    low, high = wilson_interval(k, n)
+    return float(low), float(high)
 
 
 def summarise(departures):
@@ -183,7 +177,7 @@ def summarise(departures):
     rows = []
     for (group, move), part in by.items():
         cost = [d.cost for d in part]
-        low, high = wilson(len(part), n)
+        low, high = _wilson(len(part), n)
         per_departure, per_departure_half = _mean_ci(cost)
         per_hand, per_hand_half = _mean_ci(cost, n)
         example = max(part, key=lambda d: d.cost)
@@ -195,7 +189,7 @@ def summarise(departures):
                      "example_cost": example.cost})
     rows.sort(key=lambda r: (-r["cost_per_hand"], r["group"], r["move"]))
     departing = sum(d.departs for d in departures)
-    share_low, share_high = wilson(departing, n)
+    share_low, share_high = _wilson(departing, n)
     return {"hands": n, "departures": departing, "share": departing / n, "share_low": share_low,
             "share_high": share_high, "cost_per_hand": mean, "half_width": half, "rows": rows}
 
