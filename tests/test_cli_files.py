@@ -3,6 +3,7 @@ paths checked before any work, checkpoints that are never lost or silently repla
 writer per output folder, a clean line on Ctrl-C, and sizes checked before allocating."""
 
 import json
+import sys
 import time
 
 import numpy as np
@@ -180,6 +181,22 @@ def _interrupt(args, after, tmp_path):
     rest = child.read()
     child.close()
     return child.exitstatus, ANSI.sub("", rest).replace("\r", "\n")
+
+
+def test_an_interrupt_before_the_first_checkpoint_says_nothing_was_saved(tmp_path, monkeypatch):
+    """Told to resume with nothing saved, a user would wait for a run that starts from the
+    beginning anyway: the line says to resume only once a checkpoint is written."""
+    from sapsam.cli import common
+
+    monkeypatch.setattr(common, "_RESUME", {})
+    monkeypatch.setattr(sys, "argv", ["sapsam", "ofc", "simulate", "--out", "r.json", "--fresh"])
+    checkpoint = tmp_path / ".r.partial.npz"
+    common.resumable(saved=[checkpoint])
+    assert common.interrupted_line() == "interrupted before the first checkpoint: nothing was saved"
+    checkpoint.write_bytes(b"")
+    assert common.interrupted_line() == "interrupted; resume with: sapsam ofc simulate --out r.json --resume"
+    common.resumable()  # a command without checkpoint files of its own to look at
+    assert common.interrupted_line().startswith("interrupted; resume with:")
 
 
 @pytest.mark.parametrize("workers", [None, 2], ids=["local", "dask-2-workers"])

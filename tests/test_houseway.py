@@ -125,8 +125,10 @@ def test_cli_houseway(tmp_path):
     result = CliRunner().invoke(main, ["houseway", "--rules", "standard", "--tables", "300",
                                        "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert "House way for `standard`" in result.output and "Cost against fitted" in result.output
-    assert (tmp_path / "standard-4p.md").read_text().startswith("House way")
+    assert "House way for standard," in result.output and "Cost against fitted" in result.output
+    assert "**" not in result.output and "`" not in result.output  # plain text on a terminal
+    assert (tmp_path / "standard-4p.md").read_text().startswith("House way for `standard`")
+    assert "**" in (tmp_path / "standard-4p.md").read_text()  # the file is Markdown
     assert (tmp_path / "standard-4p.json").is_file()
     assert (tmp_path / "standard-4p-chart.pdf").is_file() and (tmp_path / "standard-4p-chart.png").is_file()
 

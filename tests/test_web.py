@@ -317,6 +317,19 @@ def test_chart_and_houseway_jobs(client):
     assert job["result"]["house_way"] and job["result"]["ci"][0] <= job["result"]["cost"]
 
 
+def test_a_job_plays_at_its_rulesets_table_unless_told(client):
+    """As the commands: a houseway, chart or simulate job without players takes the (first)
+    ruleset's table, heads-up for criss-cross; a rulesets chart four players."""
+    for body, players in (({"kind": "houseway", "rules": "criss-cross"}, 2),
+                          ({"kind": "chart", "chart": "rows", "rules": "criss-cross"}, 2),
+                          ({"kind": "chart", "chart": "rulesets"}, 4),
+                          ({"kind": "simulate", "rules": ["criss-cross"]}, 2),
+                          ({"kind": "simulate"}, 4)):
+        started = client.post("/api/jobs", json=body)
+        assert started.status_code == 202 and started.json()["params"]["players"] == players, body
+        assert client.delete(f"/api/jobs/{started.json()['id']}").status_code == 200  # not run
+
+
 def test_a_match_chart_job_plays_first_to_11_unless_told(client):
     """The match chart, as ``sapsam chart match`` and ``sapsam.chart("match")`` draw it: its
     ruleset a match's (first-to-11 by default; another is refused before the job is queued)."""
@@ -369,6 +382,10 @@ def test_bad_jobs_the_game_checks(client):
     bad(client.post("/api/jobs", json={"kind": "simulate", "players": 3,
                                        "seats": ["fitted", "greedy"]}), 400, "seats")
     bad(client.post("/api/jobs", json={"kind": "exploit", "rules": "all"}), 400, "rules")
+    for body in ({"kind": "simulate", "rules": ["standard", "criss-cross"], "players": 4},
+                 {"kind": "houseway", "rules": "criss-cross", "players": 4},
+                 {"kind": "chart", "chart": "front", "rules": "criss-cross", "players": 3}):
+        assert "players must be 2" in bad(client.post("/api/jobs", json=body), 400, "players")
     missing = client.get("/api/jobs/999")
     assert missing.status_code == 404 and "999" in missing.json()["detail"]
     assert client.delete("/api/jobs/999").status_code == 404

@@ -255,18 +255,25 @@ def compile_notice(quiet, *dispatchers, **arguments):
 _RESUME = {}
 
 
-def resumable(flag="--resume"):
-    """Note that the running command can be resumed: adding ``flag`` to its command line."""
+def resumable(flag="--resume", saved=()):
+    """Note that the running command can be resumed: adding ``flag`` to its command line.
+    ``saved``: its checkpoint files; while none is written yet, an interruption says that
+    nothing was saved rather than to resume."""
     args = [a for a in sys.argv[1:] if a != "--fresh"]
     if flag not in args:
         args.append(flag)
     _RESUME["command"] = "sapsam " + shlex.join(args)
+    _RESUME["saved"] = [Path(p) for p in saved]
 
 
 def interrupted_line():
     """The one line an interrupted command leaves."""
     command = _RESUME.get("command")
-    return f"interrupted; resume with: {command}" if command else "interrupted"
+    if not command:
+        return "interrupted"
+    if _RESUME["saved"] and not any(p.exists() for p in _RESUME["saved"]):
+        return "interrupted before the first checkpoint: nothing was saved"
+    return f"interrupted; resume with: {command}"
 
 
 def print_verdict(out, payload, best_found):

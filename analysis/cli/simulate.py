@@ -81,7 +81,7 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
     sim = Simulation(tuple(ids), players, tuple(seats * players if len(seats) == 1 else seats),
                      tables, seed, block_size)
     compile_notice(quiet or bool(scheduler or workers), *simulate_kernels())
-    resumable()
+    resumable(saved=[Path(out) / CHECKPOINT])
     with exclusive(Path(out) / ".sapsam.lock", out):
         if not (resume or fresh):  # refuse an earlier run's checkpoint before starting work
             read_checkpoint(Path(out) / CHECKPOINT, None, resume=False)

@@ -66,7 +66,7 @@ def fit_command(ruleset, players, iterations, hands, seed, removal_rounds, remov
     as an uninterrupted fit.  The shipped strategies are never overwritten unless --out names
     them.
     """
-    from sapsam.base.files import lock_beside
+    from sapsam.base.files import checkpoint_beside, lock_beside
     from sapsam.base.progress import Progress
     from sapsam.compile import policy_kernels
     from sapsam.game.ruleset_files import load_ruleset
@@ -80,7 +80,7 @@ def fit_command(ruleset, players, iterations, hands, seed, removal_rounds, remov
     if reason:
         raise ValueError(f"cannot write {path}: {reason}")
     compile_notice(quiet, *policy_kernels())
-    resumable()
+    resumable(saved=[checkpoint_beside(path)])
     with lock_beside(path), Progress(quiet) as bars:
         task = bars.task("fitting", iterations, unit="iterations")
         removal = bars.task("card removal", removal_rounds, unit="rounds") if removal_rounds else None
@@ -129,7 +129,7 @@ def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as
     checkpoint = checkpoint_beside(out) if out else None
     compile_notice(quiet or as_json, *best_kernels(ruleset, policy), search=sampler_search(policy, ruleset))
     if out:
-        resumable()
+        resumable(saved=[checkpoint])
     with writing_result(out, resume, fresh), Progress(quiet or as_json) as bars:
         if strategy is None:
             fits_ready([ruleset], players, [policy], bars, quiet or as_json)
@@ -269,7 +269,7 @@ def houseway_command(hand, rulesets, players, tables, samples, opponents, other,
         with Progress(quiet) as bars:
             fits_ready([rid], players, ["fitted"], bars, quiet)
             way, gap, _ = write_houseway(rid, players, tables, seed, out, stage=bars.task)
-            click.echo(wrapped(way.describe()))
+            click.echo(wrapped(way.describe(markdown=False)))
             click.echo(wrapped(f"Cost against fitted: {-gap.gap:.3f} units per hand (95% CI "
                                f"{-gap.ci_high:.3f} to {-gap.ci_low:.3f}; {tables:,} paired "
                                "tables)") + "\n")

@@ -246,7 +246,7 @@ def simulate_command(rulesets, seats, hands, seed, as_json, out, resume, fresh, 
         return checkpoint_beside(out, r.id) if out else None
 
     if out:
-        resumable()
+        resumable(saved=[checkpoint(r) for r in rules])
     with writing_result(out, resume, fresh), Progress(quiet) as bars:
         runs = [simulate_ofc(r, names, hands, seed, bars.task(f"{r.id}", hands, unit="hands"),
                              checkpoint=checkpoint(r), resume=resume, fresh=fresh) for r in rules]

@@ -120,21 +120,23 @@ class HouseWay:
                              "points or more."}
         return [(n, kind, text[kind]) for kind, n in self.rule_numbers.items()]
 
-    def row_text(self, row):
-        """One row of the chart in words, e.g. ``'pair of 2s to pair of 9s **2**; ...'``."""
+    def row_text(self, row, markdown=True):
+        """One row of the chart in words, e.g. ``'pair of 2s to pair of 9s **2**; ...'`` (plain
+        text: ``'pair of 2s to pair of 9s = 2; ...'``)."""
         lines = [x for x in self.lines if x.row == row]
         if len(lines) == 1:
             return "no points (the tie rule sets it)"
-        return "; ".join(f"{x.text} **{x.points}**" for x in lines)
+        return "; ".join(f"{x.text} **{x.points}**" if markdown else f"{x.text} = {x.points}" for x in lines)
 
-    def describe(self):
-        """The house way as numbered rules with its chart, in Markdown."""
-        out = [f"House way for `{self.rules}`, {self.players} players "
-               f"({self.chart_lines} chart lines)"]
+    def describe(self, markdown=True):
+        """The house way as numbered rules with its chart, in Markdown (else plain text, for a
+        terminal)."""
+        name = f"`{self.rules}`" if markdown else self.rules
+        out = [f"House way for {name}, {self.players} players ({self.chart_lines} chart lines)"]
         for n, kind, text in self.rules_text():
             out.append(f"{n}. {text}")
             if kind == "score":
-                out += [f"   - {row}: {self.row_text(row)}" for row in ROWS]
+                out += [f"   - {row}: {self.row_text(row, markdown)}" for row in ROWS]
         out.append(f"\n(Matches the fitted strategy's setting on {self.agreement:.0%} of "
                    f"{self.hands:,} sampled hands.)")
         return "\n".join(out)

@@ -51,6 +51,16 @@ def _policy(name, rid, players):
     return make_policy(name, rid, players)
 
 
+def _table(rids, players):
+    """A job's table: ``players`` checked against each ruleset of ``rids`` (a 400 in
+    ``players``), or the first ruleset's own table size where not given."""
+    players = players or load_ruleset(rids[0]).players
+    with checking("players"):
+        for rid in rids:
+            load_ruleset(rid).check_players(players)
+    return players
+
+
 def _opponents(name, rules, players):
     """The opponents' policy at a table of ``players``: the table size checked first (a 400 in
     ``players``: criss-cross is heads-up), then the policy (a 400 in ``opponents``: a low middle
@@ -213,6 +223,7 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
                 named("rules", rid)
             if len(set(body.rules)) != len(body.rules):
                 raise BadInput("rules", "each ruleset once")
+            body.players = _table(body.rules, body.players)
             if len(body.seats) not in (1, body.players):
                 raise BadInput("seats", f"give one policy for every seat or {body.players}, "
                                         f"got {len(body.seats)}")
@@ -223,6 +234,12 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
             if match:
                 with checking("rules"):
                     match_rules(load_ruleset(body.rules))
+            if body.chart == "rulesets":
+                body.players = body.players or 4
+            else:
+                body.players = _table([body.rules], body.players)
+        elif body.kind == "houseway":
+            body.players = _table([named("rules", body.rules)], body.players)
         else:
             named("rules", body.rules)
         try:

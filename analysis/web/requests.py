@@ -80,7 +80,7 @@ class ScoreRequest(Body):
 class SimulateJob(Body):
     kind: Literal["simulate"]
     rules: Annotated[list[Rules], Field(min_length=1, max_length=32)] = ["standard"]
-    players: Players = 4
+    players: Players | None = None  # the first ruleset's table
     seats: Annotated[list[Policy], Field(min_length=1, max_length=4)] = ["fitted"]
     tables: Annotated[int, Field(ge=1, le=MAX_TABLES)] = 20_000
     seed: Seed = 0
@@ -100,7 +100,7 @@ class ExploitJob(Body):
 class HousewayJob(Body):
     kind: Literal["houseway"]
     rules: Rules = "standard"
-    players: Players = 4
+    players: Players | None = None  # the ruleset's table
     tables: Annotated[int, Field(ge=1, le=MAX_TABLES)] = 20_000
     seed: Seed = 0
 
@@ -110,7 +110,7 @@ class ChartJob(Body):
     chart: Literal["rows", "front", "declare", "policies", "rulesets", "match"] = "policies"
     rules: Annotated[Rules | None, Field(description="A named ruleset's id (rulesets: or 'all'); default "
                                                      "standard, first-to-11 for the match chart.")] = None
-    players: Players = 4
+    players: Players | None = None  # the ruleset's table (rulesets: 4)
     samples: Annotated[int | None, Field(ge=1, le=MAX_CHART_SAMPLES)] = None
     seed: Seed = 0
     policies: Annotated[list[Policy], Field(min_length=1, max_length=6)] = ["greedy", "balanced"]
