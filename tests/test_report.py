@@ -41,6 +41,7 @@ from sapsam.output.report import (
     report_files,
     write_report,
 )
+from sapsam.output.simulation_frames import event_interval
 
 KINDS = kn.NATURAL_KINDS
 N_HANDS = comb(52, 13)
@@ -171,9 +172,9 @@ def test_wilson_interval_and_labels():
 # ---- 2. reports ------------------------------------------------------------------------------
 
 SIM = Simulation(("basic", "standard"), 4, ("greedy",) * 4, 200, seed=1, block_size=50)
+EVENTS = ["fouls", "surrenders", "naturals", "sweeps_given", "sweeps_taken", "home_runs", "bank_hands"]
 SEAT_COLUMNS = ["ruleset", "seat", "policy", "hands", "total_units", "mean", "sd", "ci_low",
-                "ci_high", "fouls", "surrenders", "naturals", "sweeps_given", "sweeps_taken",
-                "home_runs", "bank_hands"]
+                "ci_high", *EVENTS, *(f"{e}_{end}" for e in EVENTS for end in ("low", "high"))]
 MANIFEST_KEYS = {"run", "rulesets", "players", "policies", "tables", "seed", "block_size",
                  "blocks", "blocks_done", "tables_done", "complete", "seconds", "backend",
                  "files", "sapsam", "numpy", "numba", "python", "git", "date", "pandas",
@@ -221,6 +222,34 @@ def test_report_tables(report):
     for name, frame in (("seats", seats), ("naturals", naturals), ("points", points)):
         pd.testing.assert_frame_equal(pd.read_parquet(folder / f"{name}.parquet"), frame,
                                       check_dtype=False)
+
+
+def test_event_rates_have_their_intervals(report):
+    """Each event's rate per hand comes with its 95% interval: Wilson's for an event once a hand
+    (fouls), and for sweeps, of which a hand gives up to three at four players, Wilson's on the
+    share of the three scaled back, which holds its level where the sweeps of a hand go together."""
+    folder, _ = report
+    seats = pd.read_csv(folder / "seats.csv")
+    for row in seats.itertuples():
+        low, high = wilson_interval(row.surrenders, row.hands)
+        assert (row.surrenders_low, row.surrenders_high) == pytest.approx((float(low), float(high)))
+        for event in ("fouls", "naturals", "sweeps_given", "sweeps_taken", "home_runs"):
+            rate = getattr(row, event) / row.hands
+            assert getattr(row, f"{event}_low") <= rate <= getattr(row, f"{event}_high"), event
+    summary = (folder / "summary.md").read_text()
+    row = seats[seats.ruleset == "standard"].iloc[0]
+    assert (f"| {100 * row.sweeps_given / row.hands:.2f} [{100 * row.sweeps_given_low:.2f}, "
+            f"{100 * row.sweeps_given_high:.2f}] |") in summary
+    # the worst case for a hand's sweeps: all three or none (rate 0.6 a hand, 200 hands a sample)
+    rng = np.random.default_rng(SEED)
+    held = naive = 0
+    for _ in range(400):
+        count = 3 * int((rng.random(200) < 0.2).sum())
+        low, high = event_interval(count, 200, most=3)
+        held += low <= 0.6 <= high
+        low, high = wilson_interval(count, 3 * 200)  # as if a hand's sweeps were independent
+        naive += 3 * low <= 0.6 <= 3 * high
+    assert held >= 0.93 * 400 and naive < 0.85 * 400, (held, naive)  # the naive one: about 3 in 4
 
 
 def test_report_totals_images_summary_manifest(report):

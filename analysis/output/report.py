@@ -312,8 +312,11 @@ def _markdown_table(headers, rows, right):
     return "\n".join(lines)
 
 
-def _per_100(count, hands):
-    return f"{100 * count / hands:.2f}"
+def _per_100(row, event):
+    """An event's rate per 100 hands with its 95% interval, e.g. ``8.72 [7.89, 9.64]``."""
+    rate, low, high = (100 * x for x in (getattr(row, event) / row.hands, getattr(row, f"{event}_low"),
+                                         getattr(row, f"{event}_high")))
+    return f"{rate:.2f} [{low:.2f}, {high:.2f}]"
 
 
 def summary_markdown(sim, compiled, frames, manifest):
@@ -344,7 +347,8 @@ def summary_markdown(sim, compiled, frames, manifest):
         "EV is the mean of a seat's points per hand in the ruleset's units, with its 95% confidence interval "
         "(mean ± 1.96 SD/√hands) and the SD of one hand.  Event rates are per 100 hands: fouls (mis-set hands), "
         "surrenders, naturals declared, sweeps given (this seat won all three rows against an opponent) and "
-        "taken, home runs (swept every opponent)." + crossed), ""]
+        "taken, home runs (swept every opponent); each with its 95% Wilson interval (for sweeps, of which a "
+        "hand can give or take several, a conservative one)." + crossed), ""]
     for rules in compiled.rulesets:
         lines += [f"## {rules.id}: {rules.name}", ""]
         rows = []
@@ -353,10 +357,9 @@ def summary_markdown(sim, compiled, frames, manifest):
             n = row.hands
             cells = [row.seat, row.policy, f"{n:,}", f"{row.mean:+.4f}",
                      f"[{row.ci_low:+.4f}, {row.ci_high:+.4f}]", f"{row.sd:.3f}",
-                     _per_100(row.fouls, n), _per_100(row.surrenders, n),
-                     _per_100(row.naturals, n), _per_100(row.sweeps_given, n),
-                     _per_100(row.sweeps_taken, n), _per_100(row.home_runs, n)]
-            rows.append(cells + ([_per_100(row.bank_hands, n)] if bank else []))
+                     *(_per_100(row, e) for e in ("fouls", "surrenders", "naturals", "sweeps_given",
+                                                  "sweeps_taken", "home_runs"))]
+            rows.append(cells + ([_per_100(row, "bank_hands")] if bank else []))
         headers = ["Seat", "Policy", "Hands", "EV (units/hand)", "95% CI", "SD (units)",
                    "Fouls", "Surrenders", "Naturals", "Sweeps given", "Sweeps taken", "Home runs"]
         headers += ["Bank"] if bank else []

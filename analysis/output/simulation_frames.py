@@ -5,18 +5,25 @@ distribution (:func:`points_frame`)."""
 import numpy as np
 import pandas as pd
 
-from sapsam.base.stats import Z95
+from sapsam.base.stats import Z95, wilson_interval
 from sapsam.kernels import simulate as _ks
 from sapsam.kernels.naturals import NATURAL_KINDS
-from sapsam.kernels.settle import P_SCALE
+from sapsam.kernels.settle import P_HANDS, P_SCALE
 from sapsam.measure.simulate import natural_kind
+
+EVENTS = ("fouls", "surrenders", "naturals", "sweeps_given", "sweeps_taken", "home_runs", "bank_hands")
 
 
 def seats_frame(sim, compiled, acc):
-    """Per ruleset and seat: hands, total and mean units, SD, 95% CI and event rates."""
+    """Per ruleset and seat: hands, total and mean units, SD, 95% CI, and each event's count
+    with the 95% interval of its rate per hand (``fouls_low``, ``fouls_high``, ...:
+    :func:`event_interval`)."""
     rows = []
     for r, rules in enumerate(compiled.rulesets):
         scale = int(compiled.params[r, P_SCALE])
+        hands = int(compiled.params[r, P_HANDS])  # a player's hands (criss-cross: 2)
+        most = {name: hands for name in EVENTS}  # the most of each event a player's deal can hold
+        most["sweeps_given"] = most["sweeps_taken"] = hands * (len(compiled.seat_policy) - hands)
         for p, policy in enumerate(sim.seats):
             a = acc[r, p]
             n = int(a[_ks.A_HANDS])
@@ -31,7 +38,19 @@ def seats_frame(sim, compiled, acc):
                 **{name: int(a[i]) for i, name in enumerate(_ks.ACC_NAMES)
                    if i not in (_ks.A_HANDS, _ks.A_SUM, _ks.A_SUMSQ)},
             })
+            for name in EVENTS:
+                rows[-1][f"{name}_low"], rows[-1][f"{name}_high"] = event_interval(rows[-1][name], n, most[name])
     return pd.DataFrame(rows)
+
+
+def event_interval(count, hands, most=1):
+    """The 95% interval of an event's rate per hand, ``count`` events in ``hands`` hands and at
+    most ``most`` in one (a hand sweeps up to each opponent): Wilson's, on the share
+    ``count / most`` of ``hands`` trials scaled back.  Exact Wilson for an event once a hand; for
+    more, conservative, since a count bounded by ``most`` has at most the variance of a
+    binomial share of the same mean (sweeps of one hand go together)."""
+    low, high = wilson_interval(count / most, hands)
+    return most * float(low), most * float(high)
 
 
 def naturals_frame(sim, compiled, held, exact=None):
