@@ -108,6 +108,21 @@ def test_rulesets_all_is_every_named_ruleset(monkeypatch):
     assert "criss-cross" not in picked["ids"]  # heads-up only
 
 
+def test_a_rulesets_chart_plays_the_house_way_where_there_is_one(tmp_path):
+    """low-middle has no house way (its middle is a low): a rulesets chart with the house way
+    (as ``make results`` draws all of them) leaves it out there, not the ruleset; a policies
+    chart of low-middle alone, which asks for nothing else, is refused."""
+    frame = chart_data("rulesets", ["low-middle", "standard"], 4, samples=20,
+                       policies=("greedy", "houseway"))
+    assert sorted(zip(frame["rules"], frame["policy"])) == [
+        ("low-middle", "greedy"), ("standard", "greedy"), ("standard", "houseway")]
+    with pytest.raises(ValueError, match="no house way"):
+        chart_data("policies", "low-middle", 4, samples=20, policies=("houseway",))
+    paths = write_chart("rulesets", ["low-middle", "standard"], 4, samples=20, out=tmp_path,
+                        policies=("greedy", "houseway"))  # its figure: no house way point there
+    assert {p.suffix for p in paths} == {".png", ".svg", ".csv", ".json"}
+
+
 def test_stems():
     assert chart_stem("rows", "standard", 4) == "rows-standard-4p"
     assert chart_stem("rulesets", "all", 4) == "rulesets-all-4p"

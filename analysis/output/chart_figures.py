@@ -108,7 +108,7 @@ def _draw_declare(frame, info):
     rows = len(frame)
     fig = plots.figure(12.0, 2.2 + 0.38 * max(rows, 3))
     fig.suptitle("When the fitted strategy declares a natural or surrenders, and what it is "
-                 f"worth (seat 0 against fitted players)\n{_subtitle(info, 'tables')}")
+                 f"worth (seat 1 against fitted players)\n{_subtitle(info, 'tables')}")
     share_axes, ev_axes = fig.subplots(1, 2, sharey=True)
     y = np.arange(rows)[::-1]
     share = frame.share.to_numpy()
@@ -156,7 +156,7 @@ def _draw_declare(frame, info):
                      transform=ev_axes.get_yaxis_transform())
     ev_axes.axvline(0, color="grey", linewidth=0.8)
     ev_axes.margins(x=0.15)
-    ev_axes.set_xlabel("seat 0's units per hand in those tables")
+    ev_axes.set_xlabel("seat 1's units per hand in those tables")
     ev_axes.legend(loc="lower right")
     ev_axes.grid(True, axis="x")
     return fig
@@ -170,7 +170,7 @@ def _ruleset_panels(fig, frame, ids):
     series = [("fitted (baseline)", "ev_baseline")] + [(p, "ev") for p in policies]
     for s, (name, column) in enumerate(series):
         rows = (frame.drop_duplicates("rules") if s == 0 else frame[frame.policy == name])
-        rows = rows.set_index("rules").loc[ids]
+        rows = rows.set_index("rules").reindex(ids)  # NaN where a policy does not play (no house way)
         mean = rows[column].to_numpy()
         offset = (s - (len(series) - 1) / 2) * 0.7 / len(series)
         ev_axes.errorbar(x + offset, mean, yerr=[mean - rows[column + "_ci_low"].to_numpy(),
@@ -182,7 +182,7 @@ def _ruleset_panels(fig, frame, ids):
             gap_axes.errorbar(x + offset, gap, yerr=[gap - rows.ci_low.to_numpy(),
                                                      rows.ci_high.to_numpy() - gap],
                               fmt="o", markersize=4, capsize=2, color=f"C{s - 1}", label=name)
-    ev_axes.set_ylabel("seat 0's units per hand")
+    ev_axes.set_ylabel("seat 1's units per hand")
     ev_axes.set_title("EV against fitted opponents, 95% CI")
     gap_axes.set_ylabel("units per hand vs playing fitted")
     gap_axes.set_title("paired gap to fitted (same deals), 95% CI")
@@ -192,7 +192,7 @@ def _ruleset_panels(fig, frame, ids):
         for between in x[1:] - 0.5:
             axes.axvline(between, color="grey", linewidth=0.5, alpha=0.4)
     fig.legend(*ev_axes.get_legend_handles_labels(), loc="outside lower center",
-               ncols=len(series), title="seat 0 plays")
+               ncols=len(series), title="seat 1 plays")
     gap_axes.set_xticks(x, ids, rotation=35, ha="right", rotation_mode="anchor")
     gap_axes.set_xlim(-0.6, len(ids) - 0.4)
     gap_axes.set_xlabel("ruleset")
@@ -200,7 +200,7 @@ def _ruleset_panels(fig, frame, ids):
 
 def _draw_policies(frame, info):
     fig = plots.figure(11.0, 4.8)
-    fig.suptitle("What a policy is worth against fitted players (seat 0; the other seats fitted)\n"
+    fig.suptitle("What a policy is worth against fitted players (seat 1; the other seats fitted)\n"
                  + _subtitle(info, "tables"))
     _policy_panels(fig, frame, list(frame.policy))
     return fig
@@ -220,7 +220,7 @@ def _policy_panels(fig, frame, policies):
         ev_axes.annotate(f"{means[i]:+.3f}", (x[i], means[i]), textcoords="offset points",
                          xytext=(8, 0), va="center", fontsize="small")
     ev_axes.set_xticks(x, names)
-    ev_axes.set_ylabel("seat 0's units per hand")
+    ev_axes.set_ylabel("seat 1's units per hand")
     ev_axes.set_title("EV against fitted opponents, 95% CI")
     gx = np.arange(len(policies))
     gap = frame.gap.to_numpy()
@@ -239,7 +239,7 @@ def _policy_panels(fig, frame, policies):
     for axes in (ev_axes, gap_axes):
         axes.axhline(0, color="grey", linewidth=0.8)
         axes.grid(True, axis="y")
-        axes.set_xlabel("seat 0 plays")
+        axes.set_xlabel("seat 1 plays")
     ev_axes.set_xlim(-0.5, len(names) - 0.5 + 0.4)
     return ev_axes, gap_axes
 
@@ -248,7 +248,7 @@ def _draw_rulesets(frame, info):
     ids = list(dict.fromkeys(frame.rules))
     fig = plots.figure(min(14.0, max(9.0, 2.5 + 0.65 * len(ids))), 9.0)
     fig.suptitle("What a policy is worth against fitted players, by ruleset\n"
-                 "seat 0 plays it, the other seats fitted; "
+                 "seat 1 plays it, the other seats fitted; "
                  + _subtitle(info, "tables per ruleset"))
     _ruleset_panels(fig, frame, ids)
     return fig

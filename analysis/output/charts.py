@@ -66,6 +66,7 @@ from sapsam.output.chart_frames import (
     rulesets_frame,
 )
 from sapsam.strategy.fit import fitted_strategy
+from sapsam.strategy.houseway_chart import has_house_way
 from sapsam.strategy.registry import make_policy
 
 DEFAULT_SAMPLES = {"rows": None, "front": 20000, "rulesets": 4000, "declare": 20000,
@@ -124,7 +125,7 @@ def _checked(kind, rules, players, samples, seed, policies):
         raise ValueError(f"seed must be a whole number >= 0, got {seed!r}")
     rulesets = _ruleset_list(rules, players) if kind == "rulesets" else [_one_ruleset(rules)]
     if kind in ("rulesets", "policies"):
-        policies = _check_policies(policies, rulesets, players)
+        policies = _check_policies(policies, rulesets, players, every=kind == "rulesets")
     else:
         policies = ()
         make_policy(BASELINE, rulesets[0], players)  # fitted now if there is no fit yet
@@ -143,8 +144,6 @@ def _compute(kind, rulesets, players, samples, seed, policies, progress=None):
     if kind == "match":
         return decision_differences(rulesets[0], players, samples, seed=seed, progress=progress)
     return declare_frame(rulesets[0], players, samples, seed, progress)
-
-
 
 
 def _check_samples(kind, samples):
@@ -179,8 +178,10 @@ def _ruleset_list(rules, players):
     return rulesets
 
 
-def _check_policies(policies, rulesets, players):
-    """Policy names as a tuple, each checked (with fitted) on every ruleset before any work."""
+def _check_policies(policies, rulesets, players, every=False):
+    """Policy names as a tuple, each checked (with fitted) on every ruleset before any work;
+    ``every`` (a rulesets chart): the house way only where there is one, as
+    :func:`sapsam.output.chart_frames.rulesets_frame` plays it."""
     if isinstance(policies, str):
         policies = (policies,)
     policies = tuple(policies)
@@ -188,44 +189,9 @@ def _check_policies(policies, rulesets, players):
         raise ValueError("name at least one policy to compare with fitted")
     for rules in rulesets:
         for name in (BASELINE, *policies):
-            make_policy(name, rules, players)
+            if not (every and name == "houseway" and not has_house_way(rules)):
+                make_policy(name, rules, players)
     return policies
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-# ---- figures ----------------------------------------------------------------------------------
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 # ---- files ------------------------------------------------------------------------------------

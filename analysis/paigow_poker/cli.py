@@ -48,7 +48,7 @@ def best_command(cards, way, banking, commission, wheel, deck, as_json):
     CARDS are seven cards of the 53, the joker written Jk or joker: "Jk As Kd Th 9c 3s 2d".
     """
     from sapsam.paigow_poker.game import Rules, parse_deck, parse_hand
-    from sapsam.paigow_poker.measure.exact import compiled_kernels, table_ready
+    from sapsam.paigow_poker.measure.exact import compiled_kernels
     from sapsam.paigow_poker.output import best_answer
     from sapsam.paigow_poker.strategy import house_way
 
@@ -56,9 +56,7 @@ def best_command(cards, way, banking, commission, wheel, deck, as_json):
     full = None if deck is None else parse_deck(deck, hand)
     chosen = house_way(way)
     compile_notice(as_json, *compiled_kernels())
-    if not as_json and full is None and not table_ready(chosen, Rules(wheel_second=wheel == "second")):
-        click.echo(f"setting all 154,143,080 hands by the {chosen.name} house way, once "
-                   "(a minute or two; about 460 MB in the cache folder)...", err=True)
+    _tables_notice([chosen], as_json or full is not None, Rules(wheel_second=wheel == "second"))
     answer = best_answer(hand, way, banking, commission, wheel == "second", full)
     if as_json:
         click.echo(json_text(answer, indent=2))
@@ -104,15 +102,13 @@ def edge_command(way, deals, seed, commission, wheel, as_json):
     """The house way against itself, banking or not: win, push, loss and the house edge with
     their 95% confidence intervals, the published exact figures beside them."""
     from sapsam.paigow_poker.game import Rules
-    from sapsam.paigow_poker.measure.exact import compiled_kernels, table_ready
+    from sapsam.paigow_poker.measure.exact import compiled_kernels
     from sapsam.paigow_poker.output import edge_answer
     from sapsam.paigow_poker.strategy import house_way
 
     chosen = house_way(way)
     compile_notice(as_json, *compiled_kernels())
-    if not as_json and not table_ready(chosen, Rules(wheel_second=wheel == "second")):
-        click.echo(f"setting all 154,143,080 hands by the {chosen.name} house way, once "
-                   "(a minute or two; about 460 MB in the cache folder)...", err=True)
+    _tables_notice([chosen], as_json, Rules(wheel_second=wheel == "second"))
     answer = edge_answer(way, deals, seed, commission, wheel == "second")
     if as_json:
         click.echo(json_text(answer, indent=2))
@@ -152,16 +148,13 @@ def edge_command(way, deals, seed, commission, wheel, as_json):
 def cost_command(way, hands, seed, banking, commission, as_json):
     """What setting by the house way gives up against the best setting, over random hands:
     the mean per unit bet with a 95% interval, how often the best play departs, by pattern."""
-    from sapsam.paigow_poker.game import Rules
-    from sapsam.paigow_poker.measure.exact import compiled_kernels, table_ready
+    from sapsam.paigow_poker.measure.exact import compiled_kernels
     from sapsam.paigow_poker.output import gap_answer
     from sapsam.paigow_poker.strategy import house_way
 
     chosen = house_way(way)
     compile_notice(as_json, *compiled_kernels())
-    if not as_json and not table_ready(chosen, Rules()):
-        click.echo(f"setting all 154,143,080 hands by the {chosen.name} house way, once "
-                   "(a minute or two; about 460 MB in the cache folder)...", err=True)
+    _tables_notice([chosen], as_json)
     answer = gap_answer(way, hands, seed, commission, banking)
     if as_json:
         click.echo(json_text(answer, indent=2))
@@ -187,20 +180,19 @@ def _departures_table(rows, wide):
     grid.columns[0].no_wrap = grid.columns[1].no_wrap = False  # words wrap; the numbers keep their room
     for r in rows:
         share = [f"{100 * r['share']:.1f} [{100 * r['share_low']:.1f}, {100 * r['share_high']:.1f}]"]
-        per = f"{100 * r['cost_per_departure']:.2f}"
-        if r["cost_per_departure_half_width"] is not None:
-            per += f" ± {100 * r['cost_per_departure_half_width']:.2f}"
-        per_hand = f"{100 * r['cost_per_hand']:.3f}"
-        if r["cost_per_hand_half_width"] is not None:
-            per_hand += f" ± {100 * r['cost_per_hand_half_width']:.3f}"
-        grid.add_row(r["group"], r["move"], str(r["departures"]), *(share if wide else []), per, per_hand)
+        grid.add_row(r["group"], r["move"], str(r["departures"]), *(share if wide else []),
+                     _points(r["cost_per_departure"], r["cost_per_departure_half_width"], 2),
+                     _points(r["cost_per_hand"], r["cost_per_hand_half_width"], 3))
     return grid
 
 
-def _share(answer):
-    """How often the best play departs, with its Wilson 95% interval: 10.5% [6.9, 15.6]."""
-    return (f"{100 * answer['departs']:.1f}% [{100 * answer['departs_low']:.1f}, "
-            f"{100 * answer['departs_high']:.1f}]")
+def _points(value, half, digits):
+    """A fraction of a bet in points with its 95% half-width, if it has one: 0.158 ± 0.095."""
+    return f"{100 * value:.{digits}f}" + ("" if half is None else f" ± {100 * half:.{digits}f}")
+
+
+def _share(answer):  # how often the best play departs, with its Wilson 95% interval: 10.5% [6.9, 15.6]
+    return f"{100 * answer['departs']:.1f}% [{100 * answer['departs_low']:.1f}, {100 * answer['departs_high']:.1f}]"
 
 
 @paigow_poker_command.command("chart")
@@ -256,12 +248,10 @@ def chart_command(ways, hands, seed, banking, commission, out, deck, edge_deals,
               f"{'banking' if banking else 'not banking'}, {100 * commission:g}% commission; "
               "costs in points (percent of a bet), 95% intervals")
     for w in answer["house_ways"]:
-        half = w["half_width"]
         con.print(f"[bold]{w['house_way']['name']}[/bold]: the best play departs on "
                   f"{100 * w['share']:.1f}% [{100 * w['share_low']:.1f}, {100 * w['share_high']:.1f}] of hands "
-                  f"({w['departures']}); the house way costs "
-                  f"{100 * w['cost_per_hand']:.3f}" + ("" if half is None else f" ± {100 * half:.3f}")
-                  + " points a hand")
+                  f"({w['departures']}); the house way costs {_points(w['cost_per_hand'], w['half_width'], 3)} "
+                  "points a hand")
         if not w["rows"]:
             continue
         grid, wide = fitting(con, partial(_departures_table, w["rows"]))
@@ -338,8 +328,7 @@ def best_play_command(ways, hands, exact_hands, pool, seed, commission, edge_dea
             house = f"{100 * r['house_way_edge']:.4f}" + (" exact" if r["house_way_exact"]
                                                         else f" ± {100 * r['house_way_half_width']:.4f}")
             grid.add_row(w["house_way"]["name"], "banking" if r["banking"] else "not banking", house,
-                         f"{100 * r['edge']:.3f} ± {100 * r['half_width']:.3f}",
-                         f"{100 * r['gain']:.3f} ± {100 * r['gain_half_width']:.3f}")
+                         _points(r["edge"], r["half_width"], 3), _points(r["gain"], r["gain_half_width"], 3))
     p = answer["published"]
     if p:
         gain = p["house_way_edge"] - p["best_play_edge"]
@@ -352,13 +341,13 @@ def best_play_command(ways, hands, exact_hands, pool, seed, commission, edge_dea
         con.print(f"[dim]published: {p['best_play_source']}[/dim]")
 
 
-def _tables_notice(ways, quiet):
-    """One line on stderr for each house way whose table of every hand is not built yet."""
+def _tables_notice(ways, quiet, rules=None):
+    """One line on stderr for each house way whose table of every hand (``rules``'s) is not built yet."""
     from sapsam.paigow_poker.game import Rules
     from sapsam.paigow_poker.measure.exact import table_ready
 
     for way in [] if quiet else ways:
-        if not table_ready(way, Rules()):
+        if not table_ready(way, rules or Rules()):
             click.echo(f"setting all 154,143,080 hands by the {way.name} house way, once "
                        "(a minute or two; about 460 MB in the cache folder)...", err=True)
 
