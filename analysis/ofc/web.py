@@ -1,8 +1,9 @@
 """Open-Face's web routes (``/api/ofc/...``) and the script of its tab in the page: the same
-JSON as ``sapsam ofc fantasyland --json`` and ``sapsam ofc place --json``."""
+JSON as ``sapsam ofc fantasyland --json`` and ``sapsam ofc place --json``, each answer with its
+model for the OpenAPI document."""
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, JSONResponse
@@ -12,9 +13,9 @@ from sapsam.base.files import finite
 from sapsam.game.cards import parse_cards
 from sapsam.ofc.game import CardClash, load_ofc_rules, ofc_rules_ids, parse_board
 from sapsam.ofc.measure.fantasyland import best_fantasyland, parse_fantasyland_cards
-from sapsam.ofc.measure.place import parse_opponent, parse_position, rank_placements
+from sapsam.ofc.measure.place import ROLLOUT_POLICIES, parse_opponent, parse_position, rank_placements
 from sapsam.web.checks import BadInput, checking, gate
-from sapsam.web.contract import answers
+from sapsam.web.contract import Answer, answers
 from sapsam.web.page import Page
 from sapsam.web.requests import TEXT, Body, Seed
 
@@ -45,6 +46,67 @@ class PlaceRequest(Body):
     seed: Seed = 1
 
 
+class FantasylandRow(Answer):
+    cards: str
+    hand: str = Field(description="The row's hand in words.")
+    royalty: int = Field(description="Its royalty, in points.")
+
+
+class FantasylandRows(Answer):
+    front: FantasylandRow
+    middle: FantasylandRow
+    back: FantasylandRow
+
+
+class FantasylandAnswer(Answer):
+    """The best setting of a Fantasyland hand (sapsam ofc fantasyland --json)."""
+
+    rules: str
+    cards: str = Field(description="The hand, as given.")
+    setting: str = Field(description='"front | middle | back".')
+    rows: FantasylandRows
+    discards: list[str] = Field(description='The cards left out, one card each, e.g. ["2d"].')
+    royalties: int = Field(description="The three rows' royalties, in points.")
+    stays: bool = Field(description="The board stays in Fantasyland for the next hand.")
+    value: float = Field(description="What it is worth: the royalties, plus Fantasyland's worth if it stays "
+                                     "(points).")
+    seconds: float = Field(description="The solver's time.")
+
+
+class Placement(Answer):
+    """Where the cards in hand go, and what that is worth to the end of the hand."""
+
+    setting: str = Field(description='The board after it, "front | middle | back" ("-" for an empty row).')
+    discard: str = Field(description="The card discarded; empty where none is.")
+    ev: float = Field(description="Expected points of the hand, Fantasyland's worth included.")
+    ci_low: float = Field(description="The EV's 95% interval (the EV itself where exact).")
+    ci_high: float
+    gap: float = Field(description="EV less the best's, paired on the same deals (<= 0).")
+    gap_low: float = Field(description="The gap's paired 95% interval.")
+    gap_high: float
+    exact: bool = Field(description="Its EV is exact: every deal left enumerated.")
+    rollouts: int = Field(description="Rollouts it had (0 where exact).")
+    dropped: bool = Field(description="Dropped from the race early, after fewer rollouts.")
+
+
+class PlaceAnswer(Answer):
+    """A decision's placements ranked by expected points, best first (sapsam ofc place --json)."""
+
+    rules: str
+    board: str = Field(description='Your board before it, "front | middle | back" ("-" for an empty row).')
+    hand: str
+    opponents: int = Field(description="How many opponents.")
+    fantasyland: list[int] = Field(description="Per opponent: the cards it is dealt in Fantasyland, 0 if "
+                                               "it builds.")
+    samples: int = Field(description="Rollouts a placement; where exact, the deals enumerated.")
+    policy: Literal[(*ROLLOUT_POLICIES, "exact")] = Field(description="Who plays the later streets in the "
+                                                                        "rollouts; exact where enumerated.")
+    exact: bool = Field(description="Every EV is exact.")
+    race: bool = Field(description="Rolled out in a race: placements clearly worse than the leader dropped.")
+    dropped: int = Field(description="Placements dropped early.")
+    placements: list[Placement]
+
+
 def _rules(rid):
     """A named OFC ruleset, checked (never a file by its path)."""
     if rid not in ofc_rules_ids():
@@ -54,7 +116,7 @@ def _rules(rid):
 
 @router.post("/api/ofc/fantasyland",
              summary="The best setting of an OFC Fantasyland hand (sapsam ofc fantasyland --json)",
-             responses=answers(400, 422))
+             responses=answers(400, 422, ok=(200, FantasylandAnswer, "The best setting.")))
 def fantasyland(body: FantasylandRequest):
     rules = _rules(body.rules)
     with checking("cards"):
@@ -63,7 +125,7 @@ def fantasyland(body: FantasylandRequest):
 
 
 @router.post("/api/ofc/place", summary="Rank an OFC decision's placements by rollouts (sapsam ofc place --json)",
-             responses=answers(400, 422))
+             responses=answers(400, 422, ok=(200, PlaceAnswer, "The placements, best first.")))
 def place(body: PlaceRequest, request: Request):
     rules = _rules(body.rules)
     for field, check in (("board", lambda: parse_board(body.board)), ("hand", lambda: parse_cards(body.hand)),

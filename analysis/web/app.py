@@ -30,6 +30,7 @@ from sapsam.measure.match import check_scores, match_rules, match_setting
 from sapsam.measure.review import houseway_review, played_setting, review_of
 from sapsam.output.answers import rules_answer, score_answer, settings_answer
 from sapsam.strategy.registry import make_policy
+from sapsam.web import answer_models as am
 from sapsam.web import requests as rq
 from sapsam.web.checks import BadInput, checking, named
 from sapsam.web.contract import FILE, Chart, Job, answers, handle_errors
@@ -109,19 +110,20 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
 
     # --- one hand ---------------------------------------------------------------------------
 
-    @app.get("/api/rules", summary="Every named ruleset (sapsam rules --json)", responses=answers())
+    @app.get("/api/rules", summary="Every named ruleset (sapsam rules --json)",
+             responses=answers(ok=(200, am.RulesetList, "Each ruleset's description, by id.")))
     def rules_list():
         return rules_answer()
 
     @app.get("/api/rules/{rid}", summary="One ruleset in full (sapsam rules ID --json)",
-             responses=answers(404, 422))
+             responses=answers(404, 422, ok=(200, am.RulesetAnswer, "The ruleset in full.")))
     def rules_one(rid: str):
         if rid not in ruleset_ids():
             raise HTTPException(404, f"unknown ruleset {rid!r}: use one of {', '.join(ruleset_ids())}")
         return rules_answer(rid)
 
     @app.post("/api/settings", summary="Legal settings and Pareto frontier (sapsam settings --json)",
-              responses=answers(400, 422))
+              responses=answers(400, 422, ok=(200, am.SettingsAnswer, "The legal count and the frontier.")))
     def settings(body: rq.SettingsRequest):
         rules = None if body.rules is None else named("rules", body.rules)
         with checking("hand"):
@@ -130,7 +132,8 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
 
     @app.post("/api/best", summary="Rank a hand's settings by EV (sapsam best --json); with "
                                    "scores, by the chance of winning a match (--score)",
-              responses=answers(400, 422))
+              responses=answers(400, 422, ok=(200, am.BestAnswer | am.MatchBestAnswer,
+                                                 "The ranked decisions; with scores, ranked for the match.")))
     def best(body: rq.BestRequest):
         with checking("hand"):
             parse_hand(body.hand)
@@ -160,7 +163,7 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
         return JSONResponse(finite(result.to_dict(body.top)))
 
     @app.post("/api/review", summary="Grade a played setting (sapsam review --json)",
-              responses=answers(400, 422))
+              responses=answers(400, 422, ok=(200, am.ReviewAnswer, "The setting's rank and loss.")))
     def review(body: rq.ReviewRequest):
         with checking("hand"):
             parse_hand(body.hand)
@@ -178,7 +181,7 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
 
     @app.post("/api/houseway",
               summary="Set a hand by the house way, beside the best (sapsam houseway HAND --json)",
-              responses=answers(400, 422))
+              responses=answers(400, 422, ok=(200, am.HouseWayAnswer, "The house way's decision, graded.")))
     def houseway(body: rq.HandRequest):
         with checking("hand"):
             parse_hand(body.hand)
@@ -193,7 +196,7 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
         return JSONResponse(finite(payload))
 
     @app.post("/api/score", summary="Settle a showdown (sapsam score --json)",
-              responses=answers(400, 422))
+              responses=answers(400, 422, ok=(200, am.ScoreAnswer, "The settled showdown.")))
     def score(body: rq.ScoreRequest):
         rules = named("rules", body.rules)
         seats = len(body.settings)
