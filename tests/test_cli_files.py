@@ -328,3 +328,31 @@ def test_a_changed_kernel_source_drops_the_whole_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "elsewhere"))
     (game / "board.py").write_text("# edited\n")
     assert forget_stale(package, kernels) == 0  # a cache elsewhere is left alone
+
+
+def test_provenance_names_a_commit_only_with_its_code(tmp_path, monkeypatch):
+    """A result made by code that differs from its commit says so (``-dirty``), so that no file
+    names a commit without the code that made it; results and untracked files do not count."""
+    import subprocess
+
+    from sapsam.base import files
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    git("init", "-q")
+    (tmp_path / "analysis").mkdir()
+    (tmp_path / "analysis" / "code.py").write_text("x = 1\n")
+    (tmp_path / "results.json").write_text("{}")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "one")
+    monkeypatch.setattr(files, "REPOSITORY", tmp_path)
+    clean = files.git_revision()
+    assert clean and not clean.endswith("-dirty")
+    (tmp_path / "results.json").write_text('{"a": 1}')  # a result rewritten: still the commit's code
+    (tmp_path / "analysis" / "new.py").write_text("")  # untracked
+    assert files.git_revision() == clean
+    (tmp_path / "analysis" / "code.py").write_text("x = 2\n")
+    assert files.git_revision() == clean + "-dirty"
+    monkeypatch.setattr(files, "REPOSITORY", tmp_path / "analysis")  # still inside the repository
+    assert files.git_revision() == clean + "-dirty"

@@ -41,7 +41,7 @@ from sapsam.output.report import (
     report_files,
     write_report,
 )
-from sapsam.output.simulation_frames import event_interval
+from sapsam.output.simulation_frames import EVENTS, event_interval
 
 KINDS = kn.NATURAL_KINDS
 N_HANDS = comb(52, 13)
@@ -172,9 +172,9 @@ def test_wilson_interval_and_labels():
 # ---- 2. reports ------------------------------------------------------------------------------
 
 SIM = Simulation(("basic", "standard"), 4, ("greedy",) * 4, 200, seed=1, block_size=50)
-EVENTS = ["fouls", "surrenders", "naturals", "sweeps_given", "sweeps_taken", "home_runs", "bank_hands"]
 SEAT_COLUMNS = ["ruleset", "seat", "policy", "hands", "total_units", "mean", "sd", "ci_low",
-                "ci_high", *EVENTS, *(f"{e}_{end}" for e in EVENTS for end in ("low", "high"))]
+                "ci_high", "fouls", "surrenders", "naturals", "sweeps_given", "sweeps_taken", "home_runs",
+                "bank_hands", *(f"{e}_{end}" for e in EVENTS for end in ("low", "high"))]
 MANIFEST_KEYS = {"run", "rulesets", "players", "policies", "tables", "seed", "block_size",
                  "blocks", "blocks_done", "tables_done", "complete", "seconds", "backend",
                  "files", "sapsam", "numpy", "numba", "python", "git", "date", "pandas",
@@ -226,16 +226,18 @@ def test_report_tables(report):
 
 def test_event_rates_have_their_intervals(report):
     """Each event's rate per hand comes with its 95% interval: Wilson's for an event once a hand
-    (fouls), and for sweeps, of which a hand gives up to three at four players, Wilson's on the
-    share of the three scaled back, which holds its level where the sweeps of a hand go together."""
+    (naturals, home runs), and for sweeps, of which a hand gives up to three at four players,
+    Wilson's on the share of the three scaled back, which holds its level where the sweeps of a
+    hand go together."""
     folder, _ = report
     seats = pd.read_csv(folder / "seats.csv")
+    assert seats.sweeps_given.min() > 0  # the check is not empty
     for row in seats.itertuples():
-        low, high = wilson_interval(row.surrenders, row.hands)
-        assert (row.surrenders_low, row.surrenders_high) == pytest.approx((float(low), float(high)))
-        for event in ("fouls", "naturals", "sweeps_given", "sweeps_taken", "home_runs"):
-            rate = getattr(row, event) / row.hands
-            assert getattr(row, f"{event}_low") <= rate <= getattr(row, f"{event}_high"), event
+        for event, most in (("naturals", 1), ("home_runs", 1), ("sweeps_given", 3), ("sweeps_taken", 3)):
+            low, high = wilson_interval(getattr(row, event) / most, row.hands)
+            assert (getattr(row, f"{event}_low"), getattr(row, f"{event}_high")) == pytest.approx(
+                (most * float(low), most * float(high))), event
+            assert most * low <= getattr(row, event) / row.hands <= most * high
     summary = (folder / "summary.md").read_text()
     row = seats[seats.ruleset == "standard"].iloc[0]
     assert (f"| {100 * row.sweeps_given / row.hands:.2f} [{100 * row.sweeps_given_low:.2f}, "

@@ -327,7 +327,7 @@ def test_a_job_plays_at_its_rulesets_table_unless_told(client):
                           ({"kind": "simulate"}, 4)):
         started = client.post("/api/jobs", json=body)
         assert started.status_code == 202 and started.json()["params"]["players"] == players, body
-        assert client.delete(f"/api/jobs/{started.json()['id']}").status_code == 200  # not run
+        assert client.delete(f"/api/jobs/{started.json()['id']}").status_code == 200  # cancelled
 
 
 def test_a_match_chart_job_plays_first_to_11_unless_told(client):

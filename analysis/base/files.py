@@ -14,13 +14,19 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 
 
 def git_revision():
-    """Short git revision of the checkout, or None outside a repository."""
+    """Short git revision of the checkout, ``-dirty`` after it where the code (``analysis/``,
+    ``kernels/``) differs from that commit, so that a result never names a commit without the
+    code that made it; None outside a repository."""
+    def git(*args):
+        return subprocess.run(["git", *args], capture_output=True, text=True, cwd=REPOSITORY,
+                              timeout=5).stdout.strip()
+
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                             text=True, cwd=REPOSITORY, timeout=5)
+        revision = git("rev-parse", "--short", "HEAD")
+        changed = revision and git("status", "--porcelain", "--untracked-files=no", "--", ":/analysis", ":/kernels")
     except OSError:
         return None
-    return out.stdout.strip() or None
+    return (revision + "-dirty" * bool(changed)) or None
 
 
 def provenance(**what):

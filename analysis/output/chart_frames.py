@@ -172,15 +172,15 @@ def front_frame(rules, players, hands, seed, progress=None):
 
 
 def declare_frame(rules, players, tables, seed, progress=None):
-    """How often seat 0 of a table of fitted players declares or surrenders, and its worth.
+    """How often seat 1 of a table of fitted players declares or surrenders, and its worth.
 
     Deals ``tables`` seeded tables (set up as :mod:`sapsam.measure.compare` does), every seat
-    playing fitted, settles them and sorts seat 0's hands by decision.
+    playing fitted, settles them and sorts seat 1's hands by decision.
 
     Columns: ``rules``, ``players``, ``decision`` (``"set a hand"``, ``"surrender"`` or the
     natural's label), ``kind`` (``set``, ``surrender``, ``natural``), ``face_value`` (a
     natural's units per opponent in the ruleset, else NaN), ``count``, ``tables``, ``share``
-    with its Wilson 95% interval ``share_ci_low``/``share_ci_high``, and seat 0's mean units
+    with its Wilson 95% interval ``share_ci_low``/``share_ci_high``, and seat 1's mean units
     per hand in those tables ``ev`` with ``ev_sd``, ``ev_ci_low``, ``ev_ci_high`` (NaN when
     fewer than two).
     """

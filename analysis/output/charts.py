@@ -14,13 +14,13 @@ from that frame alone (:func:`chart_figure`) and a folder of files (:func:`write
 ``front``     what goes in front: the shapes of the fronts the fitted strategy plays over
               ``samples`` seeded hands (high card by top rank, pair by rank, trips; hands
               declared a natural or surrendered are their own bar), with Wilson 95% intervals.
-``rulesets``  per ruleset, seat 0's EV with each of ``policies`` against fitted opponents and
+``rulesets``  per ruleset, seat 1's EV with each of ``policies`` against fitted opponents and
               the paired gap to playing fitted itself (:func:`sapsam.measure.compare.policy_gaps`,
               ``samples`` tables per ruleset, the same deals for every ruleset).
-``declare``   how often the fitted strategy surrenders or declares each natural (seat 0 over
-              ``samples`` seeded tables of fitted players, Wilson 95% intervals) and seat 0's
+``declare``   how often the fitted strategy surrenders or declares each natural (seat 1 over
+              ``samples`` seeded tables of fitted players, Wilson 95% intervals) and seat 1's
               mean units per hand in the tables where it did (Student's t 95% intervals).
-``policies``  for one ruleset, seat 0's EV with each of ``policies`` against fitted opponents
+``policies``  for one ruleset, seat 1's EV with each of ``policies`` against fitted opponents
               and the paired gap to fitted (``samples`` tables).
 ``match``     a match ruleset (first to 11): by your score and the opponents', how often the
               setting that wins the match most differs from the one that scores the most

@@ -1,8 +1,8 @@
 """The house way's files: its chart and cost, the price of simplicity, and the cost table.
 
 A house way (:func:`sapsam.strategy.houseway.derive`) is priced as its paired cost against
-the fitted strategy (:func:`sapsam.measure.compare.policy_gap`): seat 0 follows the house
-way against fitted players on the same deals that seat 0 plays fitted.
+the fitted strategy (:func:`sapsam.measure.compare.policy_gap`): seat 1 follows the house
+way against fitted players on the same deals that seat 1 plays fitted.
 """
 
 import time

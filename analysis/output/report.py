@@ -52,7 +52,7 @@ from sapsam.measure.simulate import (
 )
 from sapsam.output import plots
 from sapsam.output.report_figures import plot_ev, plot_naturals, plot_points
-from sapsam.output.simulation_frames import naturals_frame, points_frame, seats_frame
+from sapsam.output.simulation_frames import EVENTS, naturals_frame, points_frame, seats_frame
 
 TOTALS = "totals.npz"
 MANIFEST = "manifest.json"
@@ -347,8 +347,9 @@ def summary_markdown(sim, compiled, frames, manifest):
         "EV is the mean of a seat's points per hand in the ruleset's units, with its 95% confidence interval "
         "(mean ± 1.96 SD/√hands) and the SD of one hand.  Event rates are per 100 hands: fouls (mis-set hands), "
         "surrenders, naturals declared, sweeps given (this seat won all three rows against an opponent) and "
-        "taken, home runs (swept every opponent); each with its 95% Wilson interval (for sweeps, of which a "
-        "hand can give or take several, a conservative one)." + crossed), ""]
+        "taken, home runs (swept every opponent); each with its 95% Wilson interval (where a hand can hold "
+        "several, as sweeps, Wilson's on its share of the most it can hold, which the hand's events going "
+        "together cannot make too narrow); a bank's hands rotate by the rules." + crossed), ""]
     for rules in compiled.rulesets:
         lines += [f"## {rules.id}: {rules.name}", ""]
         rows = []
@@ -357,9 +358,8 @@ def summary_markdown(sim, compiled, frames, manifest):
             n = row.hands
             cells = [row.seat, row.policy, f"{n:,}", f"{row.mean:+.4f}",
                      f"[{row.ci_low:+.4f}, {row.ci_high:+.4f}]", f"{row.sd:.3f}",
-                     *(_per_100(row, e) for e in ("fouls", "surrenders", "naturals", "sweeps_given",
-                                                  "sweeps_taken", "home_runs"))]
-            rows.append(cells + ([_per_100(row, "bank_hands")] if bank else []))
+                     *(_per_100(row, e) for e in EVENTS)]
+            rows.append(cells + ([f"{100 * row.bank_hands / n:.2f}"] if bank else []))
         headers = ["Seat", "Policy", "Hands", "EV (units/hand)", "95% CI", "SD (units)",
                    "Fouls", "Surrenders", "Naturals", "Sweeps given", "Sweeps taken", "Home runs"]
         headers += ["Bank"] if bank else []

@@ -11,13 +11,15 @@ from sapsam.kernels.naturals import NATURAL_KINDS
 from sapsam.kernels.settle import P_HANDS, P_SCALE
 from sapsam.measure.simulate import natural_kind
 
-EVENTS = ("fouls", "surrenders", "naturals", "sweeps_given", "sweeps_taken", "home_runs", "bank_hands")
+# the events a report gives the rates of with their intervals (bank hands, which rotate by the
+# rules, are counted but not sampled)
+EVENTS = ("fouls", "surrenders", "naturals", "sweeps_given", "sweeps_taken", "home_runs")
 
 
 def seats_frame(sim, compiled, acc):
-    """Per ruleset and seat: hands, total and mean units, SD, 95% CI, and each event's count
-    with the 95% interval of its rate per hand (``fouls_low``, ``fouls_high``, ...:
-    :func:`event_interval`)."""
+    """Per ruleset and seat: hands, total and mean units, SD, 95% CI, each event's count with
+    the 95% interval of its rate per hand (:data:`EVENTS`; ``fouls_low``, ``fouls_high``, ...:
+    :func:`event_interval`), and the hands it held the bank."""
     rows = []
     for r, rules in enumerate(compiled.rulesets):
         scale = int(compiled.params[r, P_SCALE])

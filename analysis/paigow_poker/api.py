@@ -93,9 +93,9 @@ def _wheel(wheel):
 
 def house_edge(house_way="foxwoods", deals=10_000_000, seed=0, commission=0.05, wheel="second"):
     """The house way against itself, banking or not (``sapsam paigow-poker edge``): a dict
-    with a row per banking (win, push, loss, edge, its 95% ``half_width``, deals) and, for
-    Foxwoods, the published exact figures.  Each deal of 14 cards is met both ways round;
-    ``seed`` fixes the deals, whatever the threads."""
+    with a row per banking (win, push, loss and their 95% ``win_half_width``, ...; edge, its
+    95% ``half_width``; deals) and, for Foxwoods, the published exact figures.  Each deal of
+    14 cards is met both ways round; ``seed`` fixes the deals, whatever the threads."""
     from sapsam.paigow_poker.output import edge_answer
 
     _wheel(wheel)
@@ -106,7 +106,9 @@ def house_edge(house_way="foxwoods", deals=10_000_000, seed=0, commission=0.05, 
 def house_way_cost(house_way="foxwoods", hands=200, seed=0, commission=0.05, banking=False):
     """What setting by the house way gives up against the best setting, sampled over random
     hands each valued exactly (``sapsam paigow-poker cost``): a dict with the mean gap per unit
-    bet, its 95% ``half_width``, how often the best play departs, and the same by pattern."""
+    bet, its 95% ``half_width`` (Student's t; None for a single hand), how often the best play
+    departs (``departs``, its Wilson 95% ``departs_low`` and ``departs_high``), and the same by
+    pattern."""
     from sapsam.paigow_poker.output import gap_answer
 
     return gap_answer(house_way, whole("hands", hands, 2), whole("seed", seed, 0),

@@ -1,8 +1,6 @@
 """``sapsam paigow-poker``: Pai Gow Poker against a casino's house way, exactly (best, edge,
 cost, chart, best-play, side-bets, house-ways)."""
 
-from functools import partial
-
 import click
 
 from sapsam.base.files import json_text
@@ -126,10 +124,8 @@ def edge_command(way, deals, seed, commission, wheel, as_json):
         grid.add_row("published, not banking", f"{100 * p['win']:.4f}", f"{100 * p['push']:.4f}",
                      f"{100 * p['loss']:.4f}", f"{100 * p['edge']:.4f}", "exact")
     out.print(grid)
-    r = answer["rows"][0]
-    out.print(f"95% intervals of win, push and loss: ± {100 * r['win_half_width']:.4f}, "
-              f"{100 * r['push_half_width']:.4f} and {100 * r['loss_half_width']:.4f} (banking, "
-              "the win's and loss's swap)")
+    halves = ", ".join(f"{100 * answer['rows'][0][f'{k}_half_width']:.4f}" for k in ("win", "push", "loss"))
+    out.print(f"95% intervals of win, push and loss: ± {halves} (banking, the win's and loss's swap)")
     if p:
         out.print(f"[dim]published: {p['source']}[/dim]")
 
@@ -164,20 +160,24 @@ def cost_command(way, hands, seed, banking, commission, as_json):
               f"{'banking' if banking else 'not banking'}: gives up {100 * answer['mean_gap']:.3f} "
               f"± {100 * answer['half_width']:.3f} points; the best play departs on "
               f"{_share(answer)} of hands (95% intervals)")
-    grid = table("pattern", "s/f", ">hands", ">best departs %", ">gives up (points)", ">95% ±")
-    for r in answer["by_pattern"]:
-        half = "" if r["half_width"] is None else f"{100 * r['half_width']:.3f}"
-        grid.add_row(r["pattern"], "yes" if r["straight_or_flush"] else "", f"{r['hands']:,}",
-                     _share(r), f"{100 * r['mean_gap']:.3f}", half)
-    out.print(grid)
-    out.print("s/f: a straight or flush can be made")
+    def patterns(wide):  # compact: shorter headers (a million hands' counts at 80 columns)
+        grid = table("pattern", "s/f", ">hands", *((">best departs %", ">gives up (points)", ">95% ±") if wide
+                                                   else (">departs", ">gives up", ">±")))
+        for r in answer["by_pattern"]:
+            half = "" if r["half_width"] is None else f"{100 * r['half_width']:.3f}"
+            grid.add_row(r["pattern"], "yes" if r["straight_or_flush"] else "", f"{r['hands']:,}",
+                         _share(r), f"{100 * r['mean_gap']:.3f}", half)
+        return grid
+
+    out.print(fitting(out, patterns)[0])
+    out.print("s/f: a straight or flush can be made; gives up: points a hand")
 
 
 def _departures_table(rows, wide):
     """The chart's rows; ``wide``: with each row's share of the hands and its interval."""
-    grid = table("hand", "the best play", ">n", *([">share % (95%)"] if wide else []), ">per departure",
-                 ">per hand")
+    grid = table("hand", "the best play", ">n", *([">share % (95%)"] if wide else []), ">per departure", ">per hand")
     grid.columns[0].no_wrap = grid.columns[1].no_wrap = False  # words wrap; the numbers keep their room
+    grid.columns[0].max_width, grid.columns[1].max_width = (24, 40) if wide else (None, None)
     for r in rows:
         share = [f"{100 * r['share']:.1f} [{100 * r['share_low']:.1f}, {100 * r['share_high']:.1f}]"]
         grid.add_row(r["group"], r["move"], str(r["departures"]), *(share if wide else []),
@@ -254,7 +254,7 @@ def chart_command(ways, hands, seed, banking, commission, out, deck, edge_deals,
                   "points a hand")
         if not w["rows"]:
             continue
-        grid, wide = fitting(con, partial(_departures_table, w["rows"]))
+        grid, wide = fitting(con, lambda wide, rows=w["rows"]: _departures_table(rows, wide))
         con.print(grid)
         if not wide:
             con.print(f"n: of the {hands:,} hands (each share's 95% interval where the terminal is "

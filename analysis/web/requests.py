@@ -44,7 +44,8 @@ class HandRequest(Body):
 
     hand: Hand
     rules: Rules = "standard"
-    players: Players | None = None  # the ruleset's: 4, or 2 in criss-cross
+    players: Annotated[Players | None, Field(description="The table's size; null or left out: the "
+                                                         "ruleset's (4, or 2 in criss-cross).")] = None
     other: Hand | None = None  # criss-cross: the player's other hand
     opponents: Policy = "fitted"
     samples: Annotated[int, Field(ge=100, le=MAX_SAMPLES)] = 10_000
@@ -80,7 +81,8 @@ class ScoreRequest(Body):
 class SimulateJob(Body):
     kind: Literal["simulate"]
     rules: Annotated[list[Rules], Field(min_length=1, max_length=32)] = ["standard"]
-    players: Players | None = None  # the first ruleset's table
+    players: Annotated[Players | None, Field(description="The table's size; null or left out: the "
+                                                         "first ruleset's.")] = None
     seats: Annotated[list[Policy], Field(min_length=1, max_length=4)] = ["fitted"]
     tables: Annotated[int, Field(ge=1, le=MAX_TABLES)] = 20_000
     seed: Seed = 0
@@ -100,7 +102,8 @@ class ExploitJob(Body):
 class HousewayJob(Body):
     kind: Literal["houseway"]
     rules: Rules = "standard"
-    players: Players | None = None  # the ruleset's table
+    players: Annotated[Players | None, Field(description="The table's size; null or left out: the "
+                                                         "ruleset's.")] = None
     tables: Annotated[int, Field(ge=1, le=MAX_TABLES)] = 20_000
     seed: Seed = 0
 
@@ -110,7 +113,8 @@ class ChartJob(Body):
     chart: Literal["rows", "front", "declare", "policies", "rulesets", "match"] = "policies"
     rules: Annotated[Rules | None, Field(description="A named ruleset's id (rulesets: or 'all'); default "
                                                      "standard, first-to-11 for the match chart.")] = None
-    players: Players | None = None  # the ruleset's table (rulesets: 4)
+    players: Annotated[Players | None, Field(description="The table's size; null or left out: the "
+                                                         "ruleset's (a rulesets chart: 4).")] = None
     samples: Annotated[int | None, Field(ge=1, le=MAX_CHART_SAMPLES)] = None
     seed: Seed = 0
     policies: Annotated[list[Policy], Field(min_length=1, max_length=6)] = ["greedy", "balanced"]

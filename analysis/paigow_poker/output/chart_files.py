@@ -4,6 +4,8 @@ and the copies that ship as package data for the web tab."""
 
 import numpy as np
 
+from sapsam.base.stats import Z95, t95
+
 
 def _points(x, digits=3):
     return "" if x is None else f"{100 * x:.{digits}f}"
@@ -86,7 +88,9 @@ def best_play_markdown(answer):
     for w in ways:
         b = w["best_play"]
         house = "exact" if b["house_way_exact"] else _points(b["house_way_half_width"], 4)
-        needed = "" if not w["half_width"] else f"{answer['hands'] * (w['half_width'] / 0.0001) ** 2:,.0f}"
+        # at that many hands the normal's z, not this sample's t: the same spread
+        spread = None if not w["half_width"] else w["half_width"] * Z95 / t95(answer["hands"] - 1)
+        needed = "" if spread is None else f"{answer['hands'] * (spread / 0.0001) ** 2:,.0f}"
         lines.append(f"| {w['house_way']['name']} | {100 * b['house_way_edge']:.4f}% | {house} | "
                      f"{100 * b['edge']:.3f}% | {_points(b['half_width'])} | {needed} |")
     p = answer.get("published")
