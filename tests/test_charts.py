@@ -211,3 +211,11 @@ def test_cli_unwritable_out_exits_2(tmp_path):
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("Error:") and "cannot write to" in result.stderr
     assert len(result.stderr.splitlines()) == 1
+
+
+def test_a_match_ruleset_is_labelled_in_a_rulesets_chart():
+    """first-to-11's points are won a deal, not netted, so its EV sits off 0: its tick says so."""
+    from sapsam.output.chart_figures import _ruleset_label
+
+    assert _ruleset_label("first-to-11") == "first-to-11 (match points)"
+    assert _ruleset_label("standard") == "standard"

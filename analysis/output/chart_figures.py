@@ -162,6 +162,19 @@ def _draw_declare(frame, info):
     return fig
 
 
+def _ruleset_label(rid):
+    """A ruleset's tick: its id, and where its points are a match's (first to 11: points won a
+    deal, not units netted against the table, so its EV is not centred on 0), a word on it."""
+    from sapsam.game.mechanisms import Game
+    from sapsam.game.ruleset_files import load_ruleset
+
+    try:
+        match = load_ruleset(rid).scoring.game == Game.MATCH
+    except ValueError:  # a ruleset file's id: no name to load it by
+        return rid
+    return f"{rid} (match points)" if match else rid
+
+
 def _ruleset_panels(fig, frame, ids):
     """EV (with the baseline's) and paired-gap panels of a rulesets chart, a column per ruleset."""
     ev_axes, gap_axes = fig.subplots(2, 1, sharex=True)
@@ -193,7 +206,7 @@ def _ruleset_panels(fig, frame, ids):
             axes.axvline(between, color="grey", linewidth=0.5, alpha=0.4)
     fig.legend(*ev_axes.get_legend_handles_labels(), loc="outside lower center",
                ncols=len(series), title="seat 1 plays")
-    gap_axes.set_xticks(x, ids, rotation=35, ha="right", rotation_mode="anchor")
+    gap_axes.set_xticks(x, [_ruleset_label(rid) for rid in ids], rotation=35, ha="right", rotation_mode="anchor")
     gap_axes.set_xlim(-0.6, len(ids) - 0.4)
     gap_axes.set_xlabel("ruleset")
 
