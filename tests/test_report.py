@@ -160,6 +160,7 @@ def test_exact_probability_against_random_deals(random_deals, kind, parameter):
 
 
 def test_wilson_interval_and_labels():
+    assert all(type(x) is float for x in wilson_interval(3, 10))  # numbers in, numbers out
     low, high = wilson_interval(np.array([0, 5, 100]), np.array([100, 100, 100]))
     assert low[0] == 0.0 and 0 < high[0] < 0.05
     assert low[1] < 0.05 < high[1]

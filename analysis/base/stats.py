@@ -39,10 +39,12 @@ def mean_interval(values):
 
 
 def wilson_interval(count, n, z=Z95):
-    """Wilson score interval of a binomial proportion ``count / n``: (low, high) arrays."""
+    """Wilson score interval of a binomial proportion ``count / n``: (low, high), arrays for
+    arrays and floats for numbers."""
     count, n = np.asarray(count, np.float64), np.asarray(n, np.float64)
     p = count / n
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return np.where(count == 0, 0.0, np.maximum(centre - half, 0.0)), np.minimum(centre + half, 1.0)
+    low, high = np.where(count == 0, 0.0, np.maximum(centre - half, 0.0)), np.minimum(centre + half, 1.0)
+    return (float(low), float(high)) if low.ndim == 0 else (low, high)

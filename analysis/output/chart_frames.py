@@ -205,8 +205,8 @@ def declare_frame(rules, players, tables, seed, progress=None):
         ev, sd, ev_low, ev_high = mean_interval(units[chosen]) if count else (float("nan"),) * 4
         records.append({"rules": rules.id, "players": players, "decision": label, "kind": kind,
                         "face_value": value, "count": count, "tables": tables,
-                        "share": count / tables, "share_ci_low": float(low),
-                        "share_ci_high": float(high), "ev": ev, "ev_sd": sd,
+                        "share": count / tables, "share_ci_low": low,
+                        "share_ci_high": high, "ev": ev, "ev_sd": sd,
                         "ev_ci_low": ev_low, "ev_ci_high": ev_high})
     return pd.DataFrame(records)
 

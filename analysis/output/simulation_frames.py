@@ -52,7 +52,7 @@ def event_interval(count, hands, most=1):
     more, conservative, since a count bounded by ``most`` has at most the variance of a
     binomial share of the same mean (sweeps of one hand go together)."""
     low, high = wilson_interval(count / most, hands)
-    return most * float(low), most * float(high)
+    return most * low, most * high
 
 
 def naturals_frame(sim, compiled, held, exact=None):

@@ -173,21 +173,26 @@ class MatchBestAnswer(Answer):
     candidates: list[MatchCandidate]
 
 
-class ReviewAnswer(Answer):
+class Graded(Answer):
+    """A decision graded against the best for its hand: what review and houseway share."""
+
+    rank: int = Field(description="The decision's rank among the candidates, from 1.")
+    candidates: int
+    ev: float = Field(description="The decision's expected points per hand.")
+    ci: Interval = Field(description="The EV's 95% interval.")
+    best: str = Field(description=SETTING)
+    best_ev: float
+    loss: float = Field(description="The best's EV less the decision's, paired (>= 0).")
+    loss_ci: Interval = Field(description="The loss's paired 95% interval.")
+    distinguishable: bool = Field(description="The loss's interval lies above 0.")
+    samples: int
+
+
+class ReviewAnswer(Graded):
     """A played setting against the best decision for its hand (sapsam review --json)."""
 
     setting: str = Field(description="The played setting, rows strongest card first.")
     legal: bool = Field(description="False for a foul.")
-    rank: int = Field(description="Its rank among the candidates, from 1.")
-    candidates: int
-    ev: float = Field(description="Its expected points per hand.")
-    ci: Interval = Field(description="The EV's 95% interval.")
-    best: str = Field(description=SETTING)
-    best_ev: float
-    loss: float = Field(description="The best's EV less this one's, paired (>= 0).")
-    loss_ci: Interval = Field(description="The loss's paired 95% interval.")
-    distinguishable: bool = Field(description="The loss's interval lies above 0.")
-    samples: int
 
 
 class ChartLine(Answer):
@@ -207,7 +212,7 @@ class HouseWayDecision(Answer):
     tied: int = Field(description="Frontier settings sharing the highest total.")
 
 
-class HouseWayAnswer(Answer):
+class HouseWayAnswer(Graded):
     """The house way's decision for the hand, graded against the best (sapsam houseway HAND --json)."""
 
     hand: str
@@ -216,16 +221,6 @@ class HouseWayAnswer(Answer):
     opponents: str = Field(description="The opponents' policy.")
     seed: int
     houseway: HouseWayDecision
-    rank: int = Field(description="The house way's decision's rank among the candidates, from 1.")
-    candidates: int
-    ev: float = Field(description="The house way's expected points per hand.")
-    ci: Interval = Field(description="The EV's 95% interval.")
-    best: str = Field(description=SETTING)
-    best_ev: float
-    loss: float = Field(description="The best's EV less the house way's, paired (>= 0).")
-    loss_ci: Interval = Field(description="The loss's paired 95% interval.")
-    distinguishable: bool = Field(description="The loss's interval lies above 0.")
-    samples: int
 
 
 # --- score -------------------------------------------------------------------------------------

@@ -98,8 +98,7 @@ class StayChance:
 
     @property
     def interval(self):
-        low, high = wilson_interval(self.stays, self.samples)
-        return float(low), float(high)
+        return wilson_interval(self.stays, self.samples)
 
     def to_dict(self):
         low, high = self.interval

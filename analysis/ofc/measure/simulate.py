@@ -63,9 +63,9 @@ class OfcRun:
             worth, worth_half = _difference(t[A_FL_POINTS], t[A_FL_SQUARES], fl,
                                             t[A_POINTS] - t[A_FL_POINTS], t[A_SQUARES] - t[A_FL_SQUARES], normal)
             rows.append({"seat": seat, "policy": policy, "points": mean, "ci_low": low, "ci_high": high,
-                         "fouls": t[A_FOULS] / normal, "fouls_low": float(foul_low), "fouls_high": float(foul_high),
-                         "entries": t[A_ENTRIES] / normal, "entries_low": float(entry_low),
-                         "entries_high": float(entry_high), "fl_hands": int(fl),
+                         "fouls": t[A_FOULS] / normal, "fouls_low": foul_low, "fouls_high": foul_high,
+                         "entries": t[A_ENTRIES] / normal, "entries_low": entry_low,
+                         "entries_high": entry_high, "fl_hands": int(fl),
                          "stays": t[A_STAYS] / fl if fl else float("nan"),
                          "royalties": t[A_ROYALTIES] / (normal + fl),
                          "fl_worth": worth, "fl_worth_low": worth - worth_half, "fl_worth_high": worth + worth_half})

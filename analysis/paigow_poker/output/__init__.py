@@ -99,8 +99,7 @@ def gap_answer(way="foxwoods", hands=200, seed=0, commission=0.05, banking=False
         mean, _, low, _ = mean_interval([r["gap"] for r in part])
         departs_low, departs_high = wilson_interval(departing, n)
         return {"hands": n, "mean_gap": mean, "half_width": None if n < 2 else mean - low,
-                "departs": departing / n, "departs_low": float(departs_low),
-                "departs_high": float(departs_high)}
+                "departs": departing / n, "departs_low": departs_low, "departs_high": departs_high}
 
     by_pattern = []
     for name in PATTERNS:

@@ -157,11 +157,6 @@ def _mean_ci(values, n=None):
     return mean, None if n < 2 else mean - low
 
 
-def _wilson(k, n):
-    low, high = wilson_interval(k, n)
-    return float(low), float(high)
-
-
 def summarise(departures):
     """The chart of sampled hands (:class:`Departure`): a dict with the hands, the departures'
     share, the cost per hand with its 95% half-width, and a row per (group, move), costliest
@@ -177,7 +172,7 @@ def summarise(departures):
     rows = []
     for (group, move), part in by.items():
         cost = [d.cost for d in part]
-        low, high = _wilson(len(part), n)
+        low, high = wilson_interval(len(part), n)
         per_departure, per_departure_half = _mean_ci(cost)
         per_hand, per_hand_half = _mean_ci(cost, n)
         example = max(part, key=lambda d: d.cost)
@@ -189,7 +184,7 @@ def summarise(departures):
                      "example_cost": example.cost})
     rows.sort(key=lambda r: (-r["cost_per_hand"], r["group"], r["move"]))
     departing = sum(d.departs for d in departures)
-    share_low, share_high = _wilson(departing, n)
+    share_low, share_high = wilson_interval(departing, n)
     return {"hands": n, "departures": departing, "share": departing / n, "share_low": share_low,
             "share_high": share_high, "cost_per_hand": mean, "half_width": half, "rows": rows}
 
