@@ -161,9 +161,9 @@ ofc-strategies: warm
 	    $(OFC) learn --rules $$rules --players $$players --rounds 12 --hands 30000 --seed 1 --quiet \
 	        --out $(OFC_SHIPPED)/learned-$$rules-$${players}p.json || exit 1; done
 
-# Open-Face results (results/ofc/, ~80 min on 2 cores): the chance of staying in Fantasyland
+# Open-Face results (results/ofc/, ~2 hours on 2 cores): the chance of staying in Fantasyland
 # with 13 to 17 cards, hands between policies under each ruleset, the learned policy in duplicate,
-# and the lookahead's self-play (20,000 hands, checkpointed: ~40 min) and duplicates (~16 min).
+# and the lookahead's self-play (20,000 hands, checkpointed: ~65 min) and duplicates (~26 min).
 ofc: warm
 	mkdir -p results/ofc
 	$(OFC) stay --samples 1000000 --seed 1 --json --quiet > results/ofc/stay-pineapple.json
