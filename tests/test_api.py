@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 import sapsam
+from sapsam.base.files import json_text
 from sapsam.cli import main
 from sapsam.game.ruleset_files import as_dict
 
@@ -39,8 +40,9 @@ def error_line(*args):
 
 
 def same(data):
-    """``data`` as its JSON reads back (tuples as lists, numpy numbers as Python's)."""
-    return json.loads(json.dumps(data))
+    """``data`` as the command's JSON reads back (tuples as lists, numpy numbers as Python's, an
+    undefined figure's NaN as null)."""
+    return json.loads(json_text(data))
 
 
 def test_importing_sapsam_loads_no_numba():

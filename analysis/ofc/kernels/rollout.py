@@ -13,8 +13,8 @@
   rollouts).  The learned value alone buys its Fantasyland entries with fouls (27.9% of its
   hands in heads-up self-play): it judges a board by features of the cards so far, where a
   rollout sees the board finished by its owner, so the shortlist is wide: 54 of a first
-  street's 232 placements (a later street has at most 27: it keeps them all); all 232 would
-  cost four times as much and gained nothing over 108 (docs/ofc.md, its tuning).
+  street's 232 placements (a later street has at most 27: it keeps them all); 108 did no
+  better on a screen, and all 232 would cost four times as much (docs/ofc.md, its tuning).
 
 Neither sees the other boards: in a hand, every policy's last street but ``RANDOM``'s is
 :func:`sapsam.ofc.kernels.policies.exact_last_choice`'s, against them."""
