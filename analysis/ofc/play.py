@@ -25,6 +25,7 @@ from sapsam.ofc.kernels.policies import (
     H_FOUL,
     H_HALVING,
     H_INNER_FILLS,
+    H_LATE_FANTASY,
     H_ROLLOUTS,
     H_ROW,
     H_SHORTLIST,
@@ -50,13 +51,14 @@ TUNED = {"foul": H_FOUL, "row": H_ROW, "fantasy": H_FANTASY}  # the weights self
 # rollout policy finishes its board 24 times a placement, by the heuristic with 4 fills; the
 # worth of Fantasyland counts once; no exploration (a learned seat's, in self-play only).
 DEFAULT_PARAMS = {H_FOUL: 6.0, H_ROW: 1.0, H_FILLS: 16, H_ROLLOUTS: 24, H_INNER_FILLS: 4, H_FANTASY: 1.0,
-                  H_EXPLORE: 0.0, H_SHORTLIST: 0, H_HALVING: 0}
+                  H_EXPLORE: 0.0, H_SHORTLIST: 0, H_HALVING: 0, H_LATE_FANTASY: 1.0}
 # The lookahead's (sapsam.ofc.kernels.rollout): the learned value's 54 best placements (of a first
 # street's 232; a later street has at most 27) rolled out 128 times each on average, by the
 # heuristic with 16 fills, spent in rounds of sequential halving (more rollouts for the placements
 # still close to the best); Fantasyland worth 2.5 times its worth in points, which the rollouts'
-# heuristic play under-reaches (docs/ofc.md, its tuning)
-LOOKAHEAD_PARAMS = {H_SHORTLIST: 54, H_ROLLOUTS: 128, H_INNER_FILLS: 16, H_FANTASY: 2.5, H_HALVING: 1}
+# heuristic play under-reaches (docs/ofc.md, its tuning), from the first street to the last
+LOOKAHEAD_PARAMS = {H_SHORTLIST: 54, H_ROLLOUTS: 128, H_INNER_FILLS: 16, H_FANTASY: 2.5, H_LATE_FANTASY: 2.5,
+                    H_HALVING: 1}
 
 
 def policy_code(name):

@@ -14,7 +14,9 @@ from sapsam.ofc.game import load_ofc_rules
 from sapsam.ofc.kernels import rollout as R
 from sapsam.ofc.kernels.learned import learned_choice, learned_values
 from sapsam.ofc.kernels.policies import (
+    H_FANTASY,
     H_HALVING,
+    H_LATE_FANTASY,
     H_ROLLOUTS,
     H_SHORTLIST,
     finished_value,
@@ -80,17 +82,45 @@ def test_a_shortlist_of_every_placement_is_the_rollout_policy():
 
 
 def test_the_last_street_is_the_best_finished_board():
-    """Nothing is left to roll out: the placement worth most finished, by brute force."""
+    """Nothing is left to roll out: the placement worth most finished (Fantasyland at its late
+    weight), by brute force."""
+    late = PARAMS.copy()
+    late[H_FANTASY] = PARAMS[H_LATE_FANTASY]
     for i, (board, counts, dealt, nd, keep, known) in enumerate(positions(4, 10, (11,))):
         best, best_value = None, -np.inf
         for code in range(1 << (2 * nd)):
             if legal(code, nd, keep, counts):
                 trial, trial_counts = board.copy(), counts.copy()
                 place(trial, trial_counts, dealt, nd, code)
-                value = finished_value(trial, GAME, PARAMS)
+                value = finished_value(trial, GAME, late)
                 if value > best_value:
                     best, best_value = code, value
         assert R.lookahead_choice(board, counts, dealt, nd, keep, known, state(i), GAME, PARAMS, WEIGHTS) == best
+
+
+def test_fantasyland_counts_a_weight_falling_street_by_street():
+    """The lookahead decides as one that counts Fantasyland ``H_FANTASY`` times on an empty
+    board and ``H_LATE_FANTASY`` times from ``R.LATE`` cards on, in a straight line between,
+    everywhere (its rollouts' play and their boards' value)."""
+    params = PARAMS.copy()
+    params[H_ROLLOUTS] = 8
+    params[H_FANTASY], params[H_LATE_FANTASY] = 1.0, 6.0
+    assert R.LATE == 9  # Pineapple's fourth street, its last rolled out
+    changed = 0
+    for i, (board, counts, dealt, nd, keep, known) in enumerate(positions(9, 40, (0, 5, 7, 9))):
+        placed = counts.sum()
+        weight = 6.0 if placed >= 9 else 1.0 + 5.0 * placed / 9
+        assert R.fantasy_weight(counts, params) == weight
+        fixed = params.copy()
+        fixed[H_FANTASY] = fixed[H_LATE_FANTASY] = weight
+        chosen = R.lookahead_choice(board, counts, dealt, nd, keep, known, state(i), GAME, params, WEIGHTS)
+        assert chosen == R.lookahead_choice(board, counts, dealt, nd, keep, known, state(i), GAME, fixed, WEIGHTS)
+        if placed:
+            flat = params.copy()
+            flat[H_LATE_FANTASY] = 1.0
+            changed += chosen != R.lookahead_choice(board, counts, dealt, nd, keep, known, state(i), GAME, flat,
+                                                    WEIGHTS)
+    assert changed > 0  # the weight decides some placements
 
 
 def test_lookahead_seats_play_finished_hands():

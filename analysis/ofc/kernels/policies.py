@@ -49,9 +49,10 @@ from sapsam.ofc.kernels.board import BACK, FRONT, MIDDLE, board_terms, pair_poin
 Game = namedtuple("Game", ["royalty", "entry", "cdf", "worth", "deal", "scores"])
 
 RANDOM, HEURISTIC, ROLLOUT = 0, 1, 2
-# H_EXPLORE: learned.py's; H_SHORTLIST, H_HALVING: rollout.py's (the lookahead's)
+# H_EXPLORE: learned.py's; H_SHORTLIST, H_HALVING, H_LATE_FANTASY: rollout.py's (the lookahead's)
 H_FOUL, H_ROW, H_FILLS, H_ROLLOUTS, H_INNER_FILLS, H_FANTASY, H_EXPLORE, H_SHORTLIST, H_HALVING = range(9)
-N_PARAMS = 9
+H_LATE_FANTASY = 9
+N_PARAMS = 10
 ROW_START = np.array([0, 3, 8], np.int64)
 ROW_SIZE = np.array([3, 5, 5], np.int64)
 DISCARD = 3

@@ -15,6 +15,10 @@
   rollout sees the board finished by its owner, so the shortlist is wide: 54 of a first
   street's 232 placements (a later street has at most 27: it keeps them all); 108 did no
   better on a screen, and all 232 would cost four times as much (docs/ofc.md, its tuning).
+  It counts Fantasyland's worth :func:`fantasy_weight` times, in the rollouts' play and their
+  boards' value: ``params[H_FANTASY]`` times on the first street, falling in a straight line to
+  ``params[H_LATE_FANTASY]`` times on the fourth, since an early street's rollouts play more
+  streets by the heuristic, which under-reaches Fantasyland, than a late one's.
 
 Neither sees the other boards: in a hand, every policy's last street but ``RANDOM``'s is
 :func:`sapsam.ofc.kernels.policies.exact_last_choice`'s, against them."""
@@ -25,9 +29,11 @@ from numba import njit
 from sapsam.kernels.rng import shuffle_prefix
 from sapsam.ofc.kernels.learned import LEARNED, learned_choice, learned_values
 from sapsam.ofc.kernels.policies import (
+    H_FANTASY,
     H_FILLS,
     H_HALVING,
     H_INNER_FILLS,
+    H_LATE_FANTASY,
     H_ROLLOUTS,
     H_SHORTLIST,
     HEURISTIC,
@@ -42,6 +48,19 @@ from sapsam.ofc.kernels.policies import (
 )
 
 LOOKAHEAD = 4  # after LEARNED
+LATE = 9  # cards on a board from which the lookahead counts Fantasyland params[H_LATE_FANTASY] times
+
+
+@njit(cache=True)
+def fantasy_weight(counts, params):
+    """How many times the lookahead counts Fantasyland's worth on a board whose rows hold
+    ``counts`` cards: ``params[H_FANTASY]`` on an empty board, ``params[H_LATE_FANTASY]`` from
+    ``LATE`` cards on (Pineapple's fourth street, its last rolled out), in a straight line
+    between."""
+    placed = counts[0] + counts[1] + counts[2]
+    if placed >= LATE:
+        return params[H_LATE_FANTASY]
+    return params[H_FANTASY] + (params[H_LATE_FANTASY] - params[H_FANTASY]) * placed / LATE
 
 
 @njit(cache=True)
@@ -97,6 +116,8 @@ def roll_deal(board, counts, dealt, nd, codes, which, known, deck, npool, state,
 @njit(cache=True)
 def lookahead_choice(board, counts, dealt, nd, keep, known, state, game, params, weights):
     """``LOOKAHEAD``'s placement of ``dealt`` (the module doc)."""
+    params = params.copy()
+    params[H_FANTASY] = fantasy_weight(counts, params)
     codes = legal_codes(nd, keep, counts)
     shortlist = np.int64(params[H_SHORTLIST])
     if codes.shape[0] > shortlist:
