@@ -56,7 +56,8 @@ DEFAULT_PARAMS = {H_FOUL: 6.0, H_ROW: 1.0, H_FILLS: 16, H_ROLLOUTS: 24, H_INNER_
 # street's 232; a later street has at most 27) rolled out 128 times each on average, by the
 # heuristic with 16 fills, spent in rounds of sequential halving (more rollouts for the placements
 # still close to the best); Fantasyland worth 2.5 times its worth in points, which the rollouts'
-# heuristic play under-reaches (docs/ofc.md, its tuning), from the first street to the last
+# heuristic play under-reaches (docs/ofc.md, its tuning), on the first street and, as H_LATE_FANTASY,
+# from the fourth (rollout.fantasy_weight: a straight line between; the last street is exact)
 LOOKAHEAD_PARAMS = {H_SHORTLIST: 54, H_ROLLOUTS: 128, H_INNER_FILLS: 16, H_FANTASY: 2.5, H_LATE_FANTASY: 2.5,
                     H_HALVING: 1}
 
