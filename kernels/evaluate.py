@@ -68,26 +68,25 @@ def packed_of_ranks(ranks, flush=False):
 
 
 def _build_tables():
-    five = [m for m in combinations_with_replacement(range(13), 5) if max(Counter(m).values()) <= 4]
+    five = [m for m in combinations_with_replacement(range(13), 5) if m[0] != m[4]]  # four of a rank at most
     distinct5 = list(combinations(range(13), 5))
     three = list(combinations_with_replacement(range(13), 3))
-    packed5 = [packed_of_ranks(m) for m in five]
-    packed_flush = [packed_of_ranks(m, flush=True) for m in distinct5]
-    packed3 = [packed_of_ranks(m) for m in three]
-    ordered = np.array(sorted(set(packed5) | set(packed_flush) | set(packed3)), dtype=np.int32)
+    packed5 = np.array([packed_of_ranks(m) for m in five], dtype=np.int32)
+    packed_flush = np.array([packed_of_ranks(m, flush=True) for m in distinct5], dtype=np.int32)
+    packed3 = np.array([packed_of_ranks(m) for m in three], dtype=np.int32)
+    ordered = np.unique(np.concatenate([packed5, packed_flush, packed3]))  # sorted
     assert len(ordered) == N_STRENGTHS
-    ordinal = {int(p): i for i, p in enumerate(ordered)}
 
-    keys = [int(RANK_WEIGHTS[list(m)].sum()) for m in five]
-    nonflush = np.zeros(max(keys) + 1, dtype=np.uint16)
-    nonflush[keys] = [ordinal[p] for p in packed5]
+    keys = RANK_WEIGHTS[np.array(five)].sum(axis=1)
+    nonflush = np.zeros(keys.max() + 1, dtype=np.uint16)
+    nonflush[keys] = np.searchsorted(ordered, packed5)
     flush = np.zeros(1 << 13, dtype=np.uint16)
-    flush[[sum(1 << r for r in m) for m in distinct5]] = [ordinal[p] for p in packed_flush]
+    flush[(1 << np.array(distinct5)).sum(axis=1)] = np.searchsorted(ordered, packed_flush)
     table3 = np.zeros(13 * 13 * 13, dtype=np.uint16)
-    for m, p in zip(three, packed3):
+    for m, p in zip(three, np.searchsorted(ordered, packed3)):
         for a, b, c in {(m[0], m[1], m[2]), (m[0], m[2], m[1]), (m[1], m[0], m[2]),
                         (m[1], m[2], m[0]), (m[2], m[0], m[1]), (m[2], m[1], m[0])}:
-            table3[(a * 13 + b) * 13 + c] = ordinal[p]
+            table3[(a * 13 + b) * 13 + c] = p
     return ordered, nonflush, flush, table3
 
 

@@ -23,7 +23,15 @@ from numba import njit
 
 from sapsam.kernels.evaluate import WHEEL_SECOND, eval3, eval5
 from sapsam.kernels.lowball import N_LOW, eval5_low
-from sapsam.kernels.settings import FIVE_POSITIONS, FRONT_POSITIONS, N_FIVES, N_FRONTS, N_SPLITS, SPLIT_ROWS
+from sapsam.kernels.settings import (
+    BACK_SPLITS,
+    FIVE_POSITIONS,
+    FRONT_POSITIONS,
+    N_FIVES,
+    N_FRONTS,
+    N_SPLITS,
+    SPLIT_ROWS,
+)
 
 _BITS = 13  # every strength < 8192
 _SPLIT_BITS = 17  # split indices < 131072
@@ -67,21 +75,6 @@ def low_split_strengths(hand, wheel_second, high_order):
         rows[s, 0], rows[s, 1], rows[s, 2] = s3[f], low[m], high[b]
         legal[s] = low_legal(s3[f], high[m], high[b], high_order)
     return rows, legal
-
-
-def _back_splits():
-    """(1287, 56) int32: the splits with each five-card subset as the back."""
-    out = np.empty((N_FIVES, 56), np.int32)
-    filled = np.zeros(N_FIVES, np.int64)
-    for s in range(N_SPLITS):
-        b = SPLIT_ROWS[s, 2]
-        out[b, filled[b]] = s
-        filled[b] += 1
-    assert (filled == 56).all()
-    return out
-
-
-BACK_SPLITS = _back_splits()
 
 
 @njit(cache=True)

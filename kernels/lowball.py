@@ -11,17 +11,18 @@ wheel straight, counted from the top.  The look-up is the high scale's: a collis
 of the rank multiset into a table, and the 13-bit rank mask for flushes.
 """
 
-from itertools import combinations, combinations_with_replacement
-
 import numpy as np
 from numba import njit, prange
 
 from sapsam.kernels.evaluate import (
     CARD_WEIGHT,
     FLUSH,
+    FLUSH5,
     HIGH_CARD,
-    RANK_WEIGHTS,
+    NONFLUSH5,
+    ORDINAL_TO_PACKED,
     STRENGTH_DTYPE,
+    THREE_CARD,
     packed_of_ranks,
 )
 
@@ -41,20 +42,18 @@ def packed_low(ranks, flush=False):
 
 
 def _build_tables():
-    five = [m for m in combinations_with_replacement(range(13), 5) if max(m.count(r) for r in m) <= 4]
-    distinct = list(combinations(range(13), 5))
-    packed = [packed_low(m) for m in five]
-    packed_flush = [packed_low(m, flush=True) for m in distinct]
-    ordered = sorted(set(packed) | set(packed_flush))
+    """The high scale's tables (:mod:`sapsam.kernels.evaluate`) read as lows: its five-card
+    classes with the wheel straight (and straight flush) taken as ace-high (a flush), counted
+    from the top; a table's empty entries (0, a front's strength there) stay 0."""
+    high = ORDINAL_TO_PACKED.astype(np.int64)
+    for flush in (False, True):
+        high[high == packed_of_ranks(list(_WHEEL_RANKS), flush)] = packed_low(_WHEEL_RANKS, flush)
+    ordered = np.unique(high[~THREE_CARD])  # sorted
     assert len(ordered) == N_LOW
-    low = {p: N_LOW - 1 - i for i, p in enumerate(ordered)}  # the best low is the top
-    keys = [int(RANK_WEIGHTS[list(m)].sum()) for m in five]
-    nonflush = np.zeros(max(keys) + 1, dtype=np.uint16)
-    nonflush[keys] = [low[p] for p in packed]
-    flush = np.zeros(1 << 13, dtype=np.uint16)
-    flush[[sum(1 << r for r in m) for m in distinct]] = [low[p] for p in packed_flush]
-    to_packed = np.array(ordered[::-1], np.int64)  # a low strength's high-poker packed value
-    return nonflush, flush, to_packed
+    low = (N_LOW - 1 - np.searchsorted(ordered, high)).astype(np.uint16)  # of each high ordinal
+    nonflush = np.where(NONFLUSH5 > 0, low[NONFLUSH5], 0).astype(np.uint16)
+    flush = np.where(FLUSH5 > 0, low[FLUSH5], 0).astype(np.uint16)
+    return nonflush, flush, ordered[::-1].copy()  # a low strength's high-poker packed value
 
 
 LOW_NONFLUSH5, LOW_FLUSH5, LOW_TO_PACKED = _build_tables()

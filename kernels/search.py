@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from sapsam.kernels.evaluate import N_STRENGTHS, THREE_CARD
-from sapsam.kernels.settings import N_FIVES, N_FRONTS, SPLIT_ROWS, copy_row
+from sapsam.kernels.settings import BACK_SPLITS, N_FIVES, N_FRONTS, SPLIT_ROWS, copy_row
 from sapsam.kernels.value import value
 
 N_COMPLETIONS = 56  # (middle, front) pairs from the eight cards a back leaves
@@ -41,10 +41,10 @@ CANDIDATE_ROOM = 4096
 
 
 def _build_tables():
-    # the 56 splits with each back, in increasing split order: back b's are
-    # SPLIT_ROWS[order[56 b: 56 b + 56]], because every back has exactly 56
-    order = np.argsort(SPLIT_ROWS[:, 2], kind="stable")
-    split = order.reshape(N_FIVES, N_COMPLETIONS).astype(np.int32)
+    # the 56 splits with each back, in increasing split order: back b's are SPLIT_ROWS[order[56 b:
+    # 56 b + 56]] (settings.BACK_SPLITS)
+    order = BACK_SPLITS.ravel()
+    split = BACK_SPLITS
     middle = SPLIT_ROWS[order, 1].reshape(N_FIVES, N_COMPLETIONS).astype(np.uint16)
     front = SPLIT_ROWS[order, 0].reshape(N_FIVES, N_COMPLETIONS).astype(np.uint16)
     five_classes = np.flatnonzero(~THREE_CARD).astype(np.int16)  # increasing

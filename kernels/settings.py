@@ -38,29 +38,35 @@ _STRENGTH_BITS = 13  # strength ordinals < 8192
 
 
 def _build_tables():
-    five = list(combinations(range(13), 5))
-    three = list(combinations(range(13), 3))
-    index5 = {c: i for i, c in enumerate(five)}
-    combos5 = np.array(five, dtype=np.uint8)
-    combos3 = np.array(three, dtype=np.uint8)
-    split_rows = np.empty((N_SPLITS, 3), dtype=np.int16)
-    pair_a = np.empty((N_FRONTS, N_PAIRS), dtype=np.uint16)  # unsigned: see _frontier
-    pair_b = np.empty((N_FRONTS, N_PAIRS), dtype=np.uint16)
-    for f, front in enumerate(three):
-        rest = [p for p in range(13) if p not in front]
-        for m, chosen in enumerate(combinations(range(10), 5)):
-            middle = tuple(rest[j] for j in chosen)
-            back = tuple(p for p in rest if p not in middle)
-            split_rows[f * 252 + m] = (f, index5[middle], index5[back])
-            # each unordered pair once: the half holding rest[0] is "a".  Those halves are the
-            # first 126 middles in lexicographic order, and middle m's complement is middle
-            # 251 - m, so pair k is split f * 252 + k, and f * 252 + 251 - k the other way round
-            if m < N_PAIRS:
-                pair_a[f, m], pair_b[f, m] = index5[middle], index5[back]
-    return combos3, combos5, split_rows, pair_a, pair_b
+    """The position subsets (``FRONT_POSITIONS`` (286, 3), ``FIVE_POSITIONS`` (1287, 5), both
+    lexicographic), every split's (front, middle, back) subset indices (``SPLIT_ROWS``), each
+    front's 126 unordered (middle, back) pairs (``PAIR_A``, ``PAIR_B``) and each back's 56
+    splits in increasing order (``BACK_SPLITS``): array arithmetic on position masks, since
+    this runs at every import."""
+    combos3 = np.array(list(combinations(range(13), 3)), dtype=np.uint8)
+    combos5 = np.array(list(combinations(range(13), 5)), dtype=np.uint8)
+    bit = np.int64(1) << np.arange(13)
+    index5 = np.zeros(1 << 13, np.int64)  # a five's position mask -> its index
+    index5[bit[combos5].sum(axis=1)] = np.arange(N_FIVES)
+    left = np.ones((N_FRONTS, 13), np.bool_)
+    left[np.arange(N_FRONTS)[:, None], combos3] = False
+    rest = np.broadcast_to(np.arange(13), (N_FRONTS, 13))[left].reshape(N_FRONTS, 10)  # ascending
+    # middle m of front f: the m-th five of its ten positions left, in lexicographic order
+    chosen = np.array(list(combinations(range(10), 5)))
+    middle = bit[rest[:, chosen]].sum(axis=2)  # (286, 252) position masks
+    back = bit[rest].sum(axis=1)[:, None] - middle
+    split_rows = np.stack([np.repeat(np.arange(N_FRONTS), 252), index5[middle].ravel(),
+                           index5[back].ravel()], axis=1).astype(np.int16)
+    # each unordered pair once: the half holding rest[0] is "a".  Those halves are the first 126
+    # middles in lexicographic order, and middle m's complement is middle 251 - m, so pair k is
+    # split f * 252 + k, and f * 252 + 251 - k the other way round
+    pair_a = index5[middle[:, :N_PAIRS]].astype(np.uint16)  # unsigned: see _frontier
+    pair_b = index5[back[:, :N_PAIRS]].astype(np.uint16)
+    back_splits = np.argsort(split_rows[:, 2], kind="stable").reshape(N_FIVES, -1).astype(np.int32)
+    return combos3, combos5, split_rows, pair_a, pair_b, back_splits
 
 
-FRONT_POSITIONS, FIVE_POSITIONS, SPLIT_ROWS, PAIR_A, PAIR_B = _build_tables()
+FRONT_POSITIONS, FIVE_POSITIONS, SPLIT_ROWS, PAIR_A, PAIR_B, BACK_SPLITS = _build_tables()
 
 
 @njit(cache=True)
