@@ -382,7 +382,7 @@ def test_ofc_commands_in_a_terminal_at_80_columns_and_piped():
 
     for args in (("ofc", "fantasyland", FL_HAND),
                  ("ofc", "place", "--board", "As Ad | Kc Qc 5d | 9h 9s", "--hand", "Ah 2c 7d", "--samples", "64"),
-                 ("ofc", "simulate", "--hands", "200"), ("ofc", "stay", "--samples", "1000", "--cards", "14")):
+                 ("ofc", "simulate", "--hands", "50"), ("ofc", "stay", "--samples", "1000", "--cards", "14")):
         shown = in_terminal(*args)
         assert shown.status == 0 and "Traceback" not in shown.out, shown.out
         assert max(map(len, shown.out.splitlines())) <= 80, shown.out
