@@ -41,18 +41,15 @@ CANDIDATE_ROOM = 4096
 
 
 def _build_tables():
-    # the 56 splits with each back, in increasing split order: back b's are SPLIT_ROWS[order[56 b:
-    # 56 b + 56]] (settings.BACK_SPLITS)
-    order = BACK_SPLITS.ravel()
-    split = BACK_SPLITS
-    middle = SPLIT_ROWS[order, 1].reshape(N_FIVES, N_COMPLETIONS).astype(np.uint16)
-    front = SPLIT_ROWS[order, 0].reshape(N_FIVES, N_COMPLETIONS).astype(np.uint16)
+    # each back's 56 splits (settings.BACK_SPLITS, in increasing split order), their middles and fronts
+    middle = SPLIT_ROWS[BACK_SPLITS, 1].astype(np.uint16)
+    front = SPLIT_ROWS[BACK_SPLITS, 0].astype(np.uint16)
     five_classes = np.flatnonzero(~THREE_CARD).astype(np.int16)  # increasing
     five_index = np.zeros(N_STRENGTHS, np.int16)
     five_index[five_classes] = np.arange(five_classes.shape[0])
     # the strongest front strength no stronger than s (strength 0 is a front)
     front_floor = np.maximum.accumulate(np.where(THREE_CARD, np.arange(N_STRENGTHS), 0)).astype(np.int16)
-    return split, middle, front, five_classes, five_index, front_floor
+    return BACK_SPLITS, middle, front, five_classes, five_index, front_floor
 
 
 COMPLETION_SPLIT, COMPLETION_MIDDLE, COMPLETION_FRONT, FIVE_CLASSES, FIVE_INDEX, FRONT_FLOOR = (
