@@ -39,11 +39,14 @@ demo: warm
 # The lint first (seconds), then the documentation site in strict mode (seconds: a broken link
 # or a missing page fails), then the tests with the public examples in the docstrings, and a
 # coverage report of the Python code (the Numba kernels run compiled, so coverage cannot see
-# inside them; tests/naive.py holds them to a plain-Python reference instead).
+# inside them; tests/naive.py holds them to a plain-Python reference instead).  The tests run
+# in one process per CPU (pytest-xdist), a test file at a time, each process taking the next
+# file as it finishes one (a file's tests share its fixtures: the wheel's module, one fresh
+# install), in the order collected (tests/conftest.py puts the wheel's first).
 test: warm
 	$(VENV)/bin/ruff check analysis kernels tests benchmarks notebooks
 	$(DOCS_BUILD)
-	$(PY) -m pytest -m "not slow" --cov --cov-report=term
+	$(PY) -m pytest -m "not slow" -n auto --dist loadfile --no-loadscope-reorder --cov --cov-report=term
 
 # The documentation site (docs/, mkdocs.yml) into build/site/, strict: a broken link, a missing
 # page or a docstring that does not render fails it; `make test` builds it too.  Serve it while

@@ -33,6 +33,18 @@ def _forget_stale_test_kernels():
 
 _forget_stale_test_kernels()
 
+# Commands under test see no terminal width unless a test gives one, as when piped (the
+# processes of pytest-xdist are started with COLUMNS=80, which would narrow every table)
+for _name in ("COLUMNS", "LINES"):
+    os.environ.pop(_name, None)
+
+
+def pytest_collection_modifyitems(items):
+    """The wheel's module first (a build, a fresh install and a first compile: minutes), so that
+    under pytest-xdist (a file to a process) one process runs it while the others run the rest,
+    rather than all waiting on it at the end."""
+    items.sort(key=lambda item: item.path.name != "test_wheel.py")
+
 SEED = 20240613
 
 

@@ -215,9 +215,11 @@ def test_ofc_stay_and_simulate_are_the_command():
     stays = sapsam.ofc.stay(cards=[14, 15], samples=3000, seed=2)
     assert stays.to_dict() == command("ofc", "stay", "--cards", "14,15", "--samples", "3000",
                                       "--seed", "2")
-    run = sapsam.ofc.simulate(["ofc-pineapple", "ofc-classic"], hands=50, seed=3)
+    # seats that play fast (the default lookahead plays 50 hands in about 25 s a ruleset)
+    run = sapsam.ofc.simulate(["ofc-pineapple", "ofc-classic"], seats=["improved", "heuristic"], hands=50, seed=3)
     assert same(run.to_dict()) == same(command(
-        "ofc", "simulate", "--rules", "ofc-pineapple,ofc-classic", "--hands", "50", "--seed", "3"))
+        "ofc", "simulate", "--rules", "ofc-pineapple,ofc-classic", "--seats", "improved,heuristic", "--hands", "50",
+        "--seed", "3"))
     assert run.to_frame()[["rules", "seat"]].values.tolist() == [
         ["ofc-pineapple", 0], ["ofc-pineapple", 1], ["ofc-classic", 0], ["ofc-classic", 1]]
 

@@ -45,7 +45,7 @@ def data_folder(tmp_path, monkeypatch):
 def test_fit_writes_into_the_user_data_folder(data_folder):
     shipped = {p.name: p.read_bytes() for p in SHIPPED_STRATEGY_DIR.iterdir()}
     result = run("fit", "--rules", "standard", "--players", "4", "--iterations", "1",
-                 "--hands", "300", "--quiet")
+                 "--hands", "300", "--removal-rounds", "1", "--removal-tables", "1000", "--quiet")
     assert result.exit_code == 0, result.output
     assert user_strategy_dir() == data_folder / "strategies"
     mine = data_folder / "strategies" / "standard-4p.npz"

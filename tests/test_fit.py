@@ -135,9 +135,11 @@ def test_fitted_policy_refuses_a_missing_strategy_file(tmp_path):
 
 @pytest.fixture(scope="module")
 def small_fit(tmp_path_factory):
-    """A small fit of standard, 4 players (3 rounds of 3,000 hands, seed 1), saved and loaded."""
+    """A small fit of standard, 4 players (3 rounds of 3,000 hands, seed 1; its card-removal
+    model one round of 5,000 tables), saved and loaded."""
     path = tmp_path_factory.mktemp("strategies") / "standard-4p.npz"
-    meta = fit_and_save("standard", 4, path, iterations=3, hands=3000, seed=1)
+    meta = fit_and_save("standard", 4, path, iterations=3, hands=3000, seed=1, removal_rounds=1,
+                        removal_tables=5000)
     assert meta["iterations"] >= 1
     return make_policy("fitted", "standard", 4, strategy=path)
 

@@ -477,16 +477,29 @@ def _settle_each(rules, table, only):
     return net, detail, results
 
 
+_TABLES = {}
+
+
+def _random_tables(seed, n, rules):
+    """:data:`N_TABLES` of :func:`random_table`, dealt once for every ruleset that reads the same
+    of its rules (most do: the deals take a minute of Python for all of them)."""
+    key = (seed, n, str(rules.wheel_rank), str(rules.fouls.mode), tuple(naive._tiers(rules)),
+           str(rules.surrender.mode) != "none", str(rules.scoring.game) == "bank", rules.extras.chip_limited)
+    if key not in _TABLES:
+        rng = np.random.default_rng([seed, n, 1])
+        _TABLES[key] = [random_table(rng, rules, n) for _ in range(N_TABLES)]
+    return _TABLES[key]
+
+
 def check_one_seat(rules, seed, n):
     """Where :func:`seat_alone` says so, settling one seat's pairs gives that seat's points
     and its pairs' breakdown and row results exactly as settling the whole table does.
     Returns whether it said so."""
-    rng = np.random.default_rng([seed, n, 1])
-    tables = [random_table(rng, rules, n) for _ in range(N_TABLES)]
-    seats = [s for s, _, _ in tables]
     compiled = rules.compile()
     if not S.seat_alone(compiled.params, n):
         return False
+    tables = _random_tables(seed, n, rules)
+    seats = [s for s, _, _ in tables]
     table = S.Table(kernel_rows(seats, str(rules.wheel_rank) == "second", rules),
                     np.array([[s.natural for s in t] for t in seats], np.int64),
                     np.array([[s.natural_key for s in t] for t in seats], np.int64),

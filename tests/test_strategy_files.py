@@ -4,6 +4,8 @@ each is used only for the rules it was fitted for (their digest), and any other 
 table is fitted on demand once, cached under its digest, and fitted anew when its file changes
 (issue 15)."""
 
+import sys
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -38,8 +40,19 @@ def data(tmp_path, monkeypatch):
     monkeypatch.setitem(fit.ON_DEMAND, "iterations", 2)
     monkeypatch.setitem(fit.ON_DEMAND, "hands", 500)
     monkeypatch.setitem(fit.ON_DEMAND, "removal_rounds", 1)
-    monkeypatch.setitem(fit.ON_DEMAND, "removal_tables", 20000)
+    monkeypatch.setitem(fit.ON_DEMAND, "removal_tables", 1000)
     return tmp_path / "data" / "strategies"
+
+
+def _small_fits(folder):
+    """The ``sapsam`` command with fits on demand as small as the ``data`` fixture's (what a
+    terminal shows of one is the point, not the fit), as a program for a pseudo-terminal."""
+    program = folder / "sapsam-small-fits"
+    program.write_text(f"#!{sys.executable}\nfrom sapsam.strategy import fit\n\n"
+                       "fit.ON_DEMAND.update(iterations=2, hands=500, removal_rounds=1, removal_tables=1000)\n"
+                       "from sapsam.cli import run\n\nrun()\n")
+    program.chmod(0o755)
+    return str(program)
 
 
 def test_the_digest_is_what_the_rules_play(tmp_path):
@@ -116,7 +129,7 @@ def test_a_users_fit_of_other_rules_under_a_named_id_is_not_played(data, tmp_pat
     edited = tmp_path / "standard.toml"
     edited.write_text(MINE.format(bonus=4).replace('id = "mine"', 'id = "standard"'))
     own = data / "standard-4p.npz"
-    fit.fit_and_save(load_ruleset(edited), 4, own, iterations=1, hands=200)
+    fit.fit_and_save(load_ruleset(edited), 4, own, iterations=1, hands=200, removal_rounds=1, removal_tables=1000)
     standard = load_ruleset("standard")
     assert files.find_strategy(standard, 4) == files.SHIPPED_STRATEGY_DIR / "standard-4p.npz"
     assert files.find_strategy(load_ruleset(edited), 4) == own
@@ -142,7 +155,7 @@ def test_a_fit_on_demand_shows_progress_in_a_terminal(tmp_path):
     mine = _mine(tmp_path)
     env = environment(SAPSAM_DATA=str(tmp_path / "data"))
     args = ["best", HAND, "--rules", str(mine), "--players", "2", "--samples", "500"]
-    first = in_terminal(*args, env=env)
+    first = in_terminal(*args, env=env, program=_small_fits(tmp_path))
     assert first.status == 0, first.out
     assert "fitting mine for 2 players" in first.out and "━" in first.raw
     assert "Traceback" not in first.out

@@ -16,7 +16,7 @@ COMMANDS = {
     "best-houseway": (["best", HAND, "--opponents", "houseway", "--samples", "1000"],
                       "deriving the house way"),
     "fit": (["fit", "--rules", "basic", "--players", "2", "--iterations", "3", "--hands", "3000",
-             "--removal-rounds", "1", "--out", "{tmp}/basic-2p.npz"], "fitting"),
+             "--removal-rounds", "1", "--removal-tables", "1000", "--out", "{tmp}/basic-2p.npz"], "fitting"),
     "exploit": (["exploit", "--deals", "3", "--samples", "200"], "deals"),
     "simulate": (["simulate", "--rules", "standard,two-four", "--tables", "3000",
                   "--block-size", "100", "--out", "{tmp}/sim"], "tables"),

@@ -153,7 +153,7 @@ def simulate(rules=RULES, seats=None, hands=1000, seed=1, *, out=None,
     it (``resume``, ``fresh``).
 
     >>> import sapsam
-    >>> sapsam.ofc.simulate(hands=50).to_frame()["seat"].tolist()
+    >>> sapsam.ofc.simulate(seats=["improved", "heuristic"], hands=50).to_frame()["seat"].tolist()
     [0, 1]
     """
 

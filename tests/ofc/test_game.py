@@ -249,20 +249,21 @@ def test_an_interrupted_simulation_resumes_to_the_same_numbers(tmp_path):
 
 def test_cli_simulate_writes_its_result_and_leaves_no_checkpoint(tmp_path):
     out = tmp_path / "ofc.json"
-    result = run("ofc", "simulate", "--hands", "100", "--seed", "2", "--out", str(out), "--quiet")
+    result = run("ofc", "simulate", "--hands", "50", "--seed", "2", "--out", str(out), "--quiet")
     assert result.exit_code == 0, result.output
     saved = json.loads(out.read_text())
     # the default seats: the lookahead, its learned weights shipped for heads-up Pineapple (issue 38 item 3)
-    assert saved["runs"][0]["hands"] == 100 and saved["provenance"]["seats"] == ["lookahead", "lookahead"]
+    assert saved["runs"][0]["hands"] == 50 and saved["provenance"]["seats"] == ["lookahead", "lookahead"]
     assert [p.name for p in tmp_path.iterdir()] == ["ofc.json"]
     refused = run("ofc", "simulate", "--hands", "100", "--resume")
     assert refused.exit_code == 2 and "need --out" in refused.output
     again = run("ofc", "simulate", "--hands", "50", "--seed", "2", "--out", str(out), "--quiet")
     assert again.exit_code == 2 and "add --fresh (fresh=True) to replace it" in again.output  # finished work is kept
     assert json.loads(out.read_text()) == saved
-    fresh = run("ofc", "simulate", "--hands", "50", "--seed", "2", "--out", str(out), "--quiet", "--fresh")
+    fresh = run("ofc", "simulate", "--hands", "50", "--seats", "improved,heuristic", "--seed", "2", "--out", str(out),
+                "--quiet", "--fresh")
     assert fresh.exit_code == 0
-    assert json.loads(out.read_text())["runs"][0]["hands"] == 50
+    assert json.loads(out.read_text())["provenance"]["seats"] == ["improved", "heuristic"]
 
 
 def test_three_players_and_classic_deals():
@@ -382,7 +383,8 @@ def test_ofc_commands_in_a_terminal_at_80_columns_and_piped():
 
     for args in (("ofc", "fantasyland", FL_HAND),
                  ("ofc", "place", "--board", "As Ad | Kc Qc 5d | 9h 9s", "--hand", "Ah 2c 7d", "--samples", "64"),
-                 ("ofc", "simulate", "--hands", "50"), ("ofc", "stay", "--samples", "1000", "--cards", "14")):
+                 ("ofc", "simulate", "--hands", "50", "--seats", "improved,heuristic"),
+                 ("ofc", "stay", "--samples", "1000", "--cards", "14")):
         shown = in_terminal(*args)
         assert shown.status == 0 and "Traceback" not in shown.out, shown.out
         assert max(map(len, shown.out.splitlines())) <= 80, shown.out

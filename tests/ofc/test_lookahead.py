@@ -125,11 +125,11 @@ def test_fantasyland_counts_a_weight_falling_street_by_street():
 
 def test_lookahead_seats_play_finished_hands():
     assert LOOKAHEAD_PARAMS[H_SHORTLIST] < 232  # a first street is shortlisted
-    run = simulate_ofc("ofc-pineapple", ("lookahead", "learned"), 100, seed=2)
+    run = simulate_ofc("ofc-pineapple", ("lookahead", "learned"), 50, seed=2)
     frame = run.frame()
     assert frame["points"].sum() == pytest.approx(0)  # zero-sum
-    assert run.hands == 100
-    # 100 hands: fouls and entries are rates, not a test of strength (docs/ofc.md has those)
+    assert run.hands == 50
+    # 50 hands: fouls and entries are rates, not a test of strength (docs/ofc.md has those)
     assert 0 <= frame["fouls"][0] <= 1 and 0 <= frame["entries"][0] <= 1
     assert default_seats(["ofc-pineapple"]) == ("lookahead", "lookahead")
 
