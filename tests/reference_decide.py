@@ -6,7 +6,7 @@ test_settings) and the value arithmetic (sapsam.kernels.value).
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from sapsam.kernels import settle as S
 from sapsam.kernels.naturals import best_natural
@@ -78,16 +78,13 @@ def reference_decide(hand, policy, tables, points, params, naturals, opponents, 
     return split, -1, np.int64(0), False
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)  # one thread: under pytest-xdist each CPU runs tests, and a parallel loop compiles 4x longer
 def reference_decisions(hands, policy, tables, points, params, naturals, opponents, out):
     """``out`` int64 (n, 4): each hand's (split, natural, natural_key, surrender)."""
-    n_chunks = 64
-    n = hands.shape[0]
-    for c in prange(n_chunks):
-        scratch = frontier_scratch()
-        splits = np.empty(36036, np.int32)
-        rows = np.empty((36036, 3), np.int16)
-        for i in range(c * n // n_chunks, (c + 1) * n // n_chunks):
-            split, natural, key, surrender = reference_decide(hands[i], policy, tables, points, params,
-                                                              naturals, opponents, scratch, splits, rows)
-            out[i, 0], out[i, 1], out[i, 2], out[i, 3] = split, natural, key, surrender
+    scratch = frontier_scratch()
+    splits = np.empty(36036, np.int32)
+    rows = np.empty((36036, 3), np.int16)
+    for i in range(hands.shape[0]):
+        split, natural, key, surrender = reference_decide(hands[i], policy, tables, points, params,
+                                                          naturals, opponents, scratch, splits, rows)
+        out[i, 0], out[i, 1], out[i, 2], out[i, 3] = split, natural, key, surrender

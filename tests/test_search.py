@@ -8,7 +8,7 @@ default run compares 20,000 hands per policy and table, and the paths a search c
 
 import numpy as np
 import pytest
-from numba import njit, prange
+from numba import njit
 from reference_decide import reference_decisions
 
 from sapsam.game.ruleset_files import load_ruleset
@@ -24,17 +24,15 @@ from sapsam.play.seeds import Stream
 from sapsam.strategy.registry import make_policy
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)  # one thread: under pytest-xdist each CPU runs tests, and a parallel loop compiles 4x longer
 def kernel_decisions(hands, policy, tables, points, removal, params, naturals, opponents, search, out):
     """``out`` int64 (n, 4): sapsam.kernels.policies.decide for each hand."""
-    n = hands.shape[0]
-    for c in prange(64):
-        scratch = KP.policy_scratch()
-        state = np.zeros(1, np.uint64)
-        for i in range(c * n // 64, (c + 1) * n // 64):
-            split, natural, key, surrender = KP.decide(hands[i], hands[i, :0], policy, tables, points, removal, params,
-                                                       naturals, opponents, search, state, scratch)
-            out[i, 0], out[i, 1], out[i, 2], out[i, 3] = split, natural, key, surrender
+    scratch = KP.policy_scratch()
+    state = np.zeros(1, np.uint64)
+    for i in range(hands.shape[0]):
+        split, natural, key, surrender = KP.decide(hands[i], hands[i, :0], policy, tables, points, removal, params,
+                                                   naturals, opponents, search, state, scratch)
+        out[i, 0], out[i, 1], out[i, 2], out[i, 3] = split, natural, key, surrender
 
 
 def compare(policy, rules, players, hands, general=False):
