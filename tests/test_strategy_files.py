@@ -27,6 +27,10 @@ sweep_bonus = {bonus}
 '''
 
 
+# fits on demand in these tests: what they test is where a fit goes and when one is made
+SMALL_FITS = {"iterations": 2, "hands": 500, "removal_rounds": 1, "removal_tables": 1000}
+
+
 def _mine(folder, bonus=4):
     path = folder / "mine.toml"
     path.write_text(MINE.format(bonus=bonus))
@@ -37,10 +41,8 @@ def _mine(folder, bonus=4):
 def data(tmp_path, monkeypatch):
     """An empty user data folder, and fits on demand small enough for a test."""
     monkeypatch.setenv("SAPSAM_DATA", str(tmp_path / "data"))
-    monkeypatch.setitem(fit.ON_DEMAND, "iterations", 2)
-    monkeypatch.setitem(fit.ON_DEMAND, "hands", 500)
-    monkeypatch.setitem(fit.ON_DEMAND, "removal_rounds", 1)
-    monkeypatch.setitem(fit.ON_DEMAND, "removal_tables", 1000)
+    for key, value in SMALL_FITS.items():
+        monkeypatch.setitem(fit.ON_DEMAND, key, value)
     return tmp_path / "data" / "strategies"
 
 
@@ -49,8 +51,7 @@ def _small_fits(folder):
     terminal shows of one is the point, not the fit), as a program for a pseudo-terminal."""
     program = folder / "sapsam-small-fits"
     program.write_text(f"#!{sys.executable}\nfrom sapsam.strategy import fit\n\n"
-                       "fit.ON_DEMAND.update(iterations=2, hands=500, removal_rounds=1, removal_tables=1000)\n"
-                       "from sapsam.cli import run\n\nrun()\n")
+                       f"fit.ON_DEMAND.update({SMALL_FITS!r})\nfrom sapsam.cli import run\n\nrun()\n")
     program.chmod(0o755)
     return str(program)
 
