@@ -250,12 +250,16 @@ def arrange(rng, rows, wheel_second, want_legal):
     return tuple(front), tuple(x), tuple(y)
 
 
+def dealing_rules(rules):
+    """All that :func:`random_table` reads of a ruleset: the wheel ranked second, fouls paid as
+    sweeps, each natural's tier, surrender, a bank game, chip limits."""
+    return (str(rules.wheel_rank) == "second", str(rules.fouls.mode) == "as-swept", tuple(naive._tiers(rules)),
+            str(rules.surrender.mode) != "none", str(rules.scoring.game) == "bank", rules.extras.chip_limited)
+
+
 def random_table(rng, rules, n):
     """Seats for one random table: naive.Seat list, bank seat, chip stacks."""
-    wheel_second = str(rules.wheel_rank) == "second"
-    fouls = str(rules.fouls.mode) == "as-swept"
-    naturals = rules.naturals.hands
-    can_surrender = str(rules.surrender.mode) != "none"
+    wheel_second, fouls, tiers, can_surrender, bank_game, chip_limited = dealing_rules(rules)
     deck = rng.permutation(52).tolist()
     style = rng.random()
     seats, settings = [], []
@@ -276,9 +280,8 @@ def random_table(rng, rules, n):
         settings.append(setting)
         seat = naive.Seat(*setting)
         r = rng.random()
-        if naturals and r < 0.2:
+        if tiers and r < 0.2:
             declared = [s.natural for s in seats if s.natural >= 0]
-            tiers = naive._tiers(rules)
             if declared and rng.random() < 0.3:  # the same natural as another seat: a clash
                 seat.natural = declared[int(rng.integers(len(declared)))]
             elif declared and rng.random() < 0.3:  # one of the same tier (maybe another kind)
@@ -286,14 +289,14 @@ def random_table(rng, rules, n):
                 same = [k for k, t in enumerate(tiers) if t == tier]
                 seat.natural = same[int(rng.integers(len(same)))]
             else:
-                seat.natural = int(rng.integers(len(naturals)))
+                seat.natural = int(rng.integers(len(tiers)))
             seat.natural_key = int(rng.integers(3))
         elif can_surrender and r < 0.3:
             seat.surrender = True
         seats.append(seat)
-    bank = int(rng.integers(n)) if str(rules.scoring.game) == "bank" else -1
+    bank = int(rng.integers(n)) if bank_game else -1
     chips = None
-    if rules.extras.chip_limited:
+    if chip_limited:
         chips = [int(c) if rng.random() < 0.85 else -1 for c in rng.integers(0, 14, n)]
     return seats, bank, chips
 
@@ -481,10 +484,9 @@ _TABLES = {}
 
 
 def _random_tables(seed, n, rules):
-    """:data:`N_TABLES` of :func:`random_table`, dealt once for every ruleset that reads the same
-    of its rules (most do: the deals take a minute of Python for all of them)."""
-    key = (seed, n, str(rules.wheel_rank), str(rules.fouls.mode), tuple(naive._tiers(rules)),
-           str(rules.surrender.mode) != "none", str(rules.scoring.game) == "bank", rules.extras.chip_limited)
+    """:data:`N_TABLES` of :func:`random_table`, dealt once for all rulesets alike in what it reads
+    (:func:`dealing_rules`; most are: the deals take a minute of Python for all of them)."""
+    key = (seed, n, dealing_rules(rules))
     if key not in _TABLES:
         rng = np.random.default_rng([seed, n, 1])
         _TABLES[key] = [random_table(rng, rules, n) for _ in range(N_TABLES)]
