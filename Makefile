@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-slow bench notebooks strategies exploits houseways results ofc ofc-strategies paigow-poker clean warm browser serve docs
+.PHONY: demo test coverage test-slow bench notebooks strategies exploits houseways results ofc ofc-strategies paigow-poker clean warm browser serve docs
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "sapsam needs Python 3.11 or newer")'
@@ -37,16 +37,21 @@ demo: warm
 	$(VENV)/bin/sapsam ofc place --board "As Ad | Kc Qc 5d | 9h 9s" --hand "Ah 2c 7d" --top 5
 
 # The lint first (seconds), then the documentation site in strict mode (seconds: a broken link
-# or a missing page fails), then the tests with the public examples in the docstrings, and a
-# coverage report of the Python code (the Numba kernels run compiled, so coverage cannot see
-# inside them; tests/naive.py holds them to a plain-Python reference instead).  The tests run
-# in one process per CPU (pytest-xdist), a test file at a time, each process taking the next
-# file as it finishes one (a file's tests share its fixtures: the wheel's module, one fresh
-# install), in the order collected (tests/conftest.py puts the wheel's first).
+# or a missing page fails), then the tests with the public examples in the docstrings.  The
+# tests run in one process per CPU (pytest-xdist), a test file at a time, each process taking
+# the next file as it finishes one (a file's tests share its fixtures: the wheel's module, one
+# fresh install), in the order collected (tests/conftest.py puts the wheel's first).
+PYTEST_FAST = $(PY) -m pytest -m "not slow" -n auto --dist loadfile --no-loadscope-reorder
 test: warm
 	$(VENV)/bin/ruff check analysis kernels tests benchmarks notebooks
 	$(DOCS_BUILD)
-	$(PY) -m pytest -m "not slow" -n auto --dist loadfile --no-loadscope-reorder --cov --cov-report=term
+	$(PYTEST_FAST)
+
+# The same tests with a coverage report of the Python code (the Numba kernels run compiled, so
+# coverage cannot see inside them; tests/naive.py holds them to a plain-Python reference
+# instead).  Apart from `make test`: its tracing makes the Python-heavy tests half as slow again.
+coverage: warm
+	$(PYTEST_FAST) --cov --cov-report=term
 
 # The documentation site (docs/, mkdocs.yml) into build/site/, strict: a broken link, a missing
 # page or a docstring that does not render fails it; `make test` builds it too.  Serve it while
