@@ -155,9 +155,10 @@ def send(client, case):
 
 def documented(path, method, response):
     """The status is listed for this path and method, and a JSON body fits its model; a method
-    the path does not list is a 405, with the one-line body of a 404."""
+    the path does not list is a 405, with the one-line body of a 404 and the methods it lists."""
     if method.lower() not in DOCUMENT["paths"][path]:
         assert response.status_code == 405, response.text
+        assert response.headers["allow"] == allow(path), (method, path, response.headers)
         jsonschema.validate(response.json(), Message.model_json_schema())
         return
     answers = DOCUMENT["paths"][path][method.lower()]["responses"]
@@ -169,6 +170,21 @@ def documented(path, method, response):
     if media == "application/json":  # a job's file is any file: its JSON has no model
         schema = {**content["application/json"]["schema"], "components": DOCUMENT["components"]}
         jsonschema.validate(response.json(), schema, cls=jsonschema.Draft202012Validator)
+
+
+def allow(path):
+    """A 405's Allow header on ``path``: the methods the document lists for it."""
+    return ", ".join(sorted(method.upper() for method in DOCUMENT["paths"][path]))
+
+
+def test_a_405_names_every_method_of_the_path(client):
+    """A path with a route a method (a job: GET and DELETE) names both, not only the first."""
+    for method, url, path in (("PUT", "/api/jobs/7", "/api/jobs/{job_id}"), ("PATCH", "/api/jobs", "/api/jobs"),
+                              ("GET", "/api/best", "/api/best"), ("PUT", "/api/ofc/place", "/api/ofc/place")):
+        response = client.request(method, url)
+        assert response.status_code == 405 and response.json() == {"detail": "Method Not Allowed"}
+        assert response.headers["allow"] == allow(path), (url, response.headers)
+    assert allow("/api/jobs/{job_id}") == "DELETE, GET"
 
 
 def check(client, case):

@@ -12,6 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 
 from sapsam.base.files import finite
 from sapsam.web.checks import BadInput
@@ -121,11 +122,22 @@ def handle_errors(app):
         if exc.status_code == 400:  # FastAPI could not read the body (not UTF-8): not JSON
             return JSONResponse({"detail": [{"loc": ["body"], "type": "json_invalid", "msg": (
                 "the body is not JSON: JSON is UTF-8 text")}]}, status_code=422)
+        if exc.status_code == 405 and (allowed := allowed_methods(request)):  # Starlette's own Allow
+            exc = HTTPException(405, exc.detail, headers={"Allow": ", ".join(allowed)})  # names one route
         return await http_exception_handler(request, exc)  # 404, 405, 429: {"detail": "..."}
 
     @app.exception_handler(Exception)
     async def internal(request, exc):  # a bug: one line, no traceback to the client
         return JSONResponse({"detail": f"internal error: {type(exc).__name__}"}, status_code=500)
+
+
+def allowed_methods(request):
+    """Every method some route of the app answers on ``request``'s path, sorted: a path may
+    have a route a method (``/api/jobs/{job_id}``: GET and DELETE).  None for a path inside a
+    mounted app (its scope is the mount's): its own 405 stands."""
+    return [method for method in ("DELETE", "GET", "PATCH", "POST", "PUT")
+            if any(route.matches({**request.scope, "method": method})[0] == Match.FULL
+                   for route in request.app.router.routes)]
 
 
 def _loc(error):
