@@ -133,7 +133,7 @@ def handle_errors(app):
 
 def allowed_methods(request):
     """Every method some route of the app answers on ``request``'s path, sorted: a path may
-    have a route a method (``/api/jobs/{job_id}``: GET and DELETE).  None for a path inside a
+    have a route a method (``/api/jobs/{job_id}``: GET and DELETE).  Empty for a path inside a
     mounted app (its scope is the mount's): its own 405 stands."""
     return [method for method in ("DELETE", "GET", "PATCH", "POST", "PUT")
             if any(route.matches({**request.scope, "method": method})[0] == Match.FULL
