@@ -75,8 +75,9 @@ browser:
 serve: warm
 	$(VENV)/bin/sapsam serve --open
 
+# The long statistical tests (marked slow), in one process per CPU as `make test` runs its own
 test-slow: warm
-	$(PY) -m pytest -m slow
+	$(PY) -m pytest -m slow -n auto --dist loadfile --no-loadscope-reorder
 
 # Compiling is not timed (a kernel source changed since the cache was written: the whole cache
 # is dropped and compiled afresh, sapsam.base.jit.forget_stale).
