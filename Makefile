@@ -41,7 +41,8 @@ demo: warm
 # tests run in one process per CPU (pytest-xdist), a test file at a time, each process taking
 # the next file as it finishes one (a file's tests share its fixtures: the wheel's module, one
 # fresh install), in the order collected (tests/conftest.py puts the wheel's first).
-PYTEST_FAST = $(PY) -m pytest -m "not slow" -n auto --dist loadfile --no-loadscope-reorder
+PYTEST = $(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder
+PYTEST_FAST = $(PYTEST) -m "not slow"
 test: warm
 	$(VENV)/bin/ruff check analysis kernels tests benchmarks notebooks
 	$(DOCS_BUILD)
@@ -77,7 +78,7 @@ serve: warm
 
 # The long statistical tests (marked slow), in one process per CPU as `make test` runs its own
 test-slow: warm
-	$(PY) -m pytest -m slow -n auto --dist loadfile --no-loadscope-reorder
+	$(PYTEST) -m slow
 
 # Compiling is not timed (a kernel source changed since the cache was written: the whole cache
 # is dropped and compiled afresh, sapsam.base.jit.forget_stale).
