@@ -15,6 +15,8 @@ from numba import njit, prange
 from sapsam.kernels.evaluate import CATEGORY_OF, QUADS, eval3, eval5
 
 FRONT, MIDDLE, BACK = 0, 1, 2
+ROW_START = np.array([0, 3, 8], np.int64)  # where each row starts on a board, and its size
+ROW_SIZE = np.array([3, 5, 5], np.int64)
 STRENGTH_BITS = 16  # a setting's key: (1000 * value in points) << 16 | sum of its rows' strengths
 MILLI = 1000
 

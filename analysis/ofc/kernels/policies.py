@@ -37,10 +37,10 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from sapsam.kernels.evaluate import eval3, eval5
 from sapsam.kernels.rng import next_u64, shuffle_prefix
 from sapsam.kernels.threads import borrowed
-from sapsam.ofc.kernels.board import BACK, FRONT, MIDDLE, board_terms, pair_points, rows_of
+from sapsam.ofc.kernels.board import BACK, FRONT, MIDDLE, ROW_SIZE, ROW_START, board_terms, pair_points, rows_of
+from sapsam.ofc.kernels.fills import fill_scratch, filled_rows
 
 # An Open-Face ruleset's tables as the kernels take them (sapsam.ofc.play.game_tables): royalty
 # (row, strength) and Fantasyland entry (strength) from the ruleset, cdf (row, strength): where a
@@ -53,8 +53,6 @@ RANDOM, HEURISTIC, ROLLOUT = 0, 1, 2
 H_FOUL, H_ROW, H_FILLS, H_ROLLOUTS, H_INNER_FILLS, H_FANTASY, H_EXPLORE, H_SHORTLIST, H_HALVING = range(9)
 H_LATE_FANTASY = 9
 N_PARAMS = 10
-ROW_START = np.array([0, 3, 8], np.int64)
-ROW_SIZE = np.array([3, 5, 5], np.int64)
 DISCARD = 3
 
 
@@ -142,7 +140,7 @@ def heuristic_choice(board, counts, dealt, nd, keep, known, state, game, params)
     """The heuristic's placement (the module doc): every legal one judged on the same random
     fills.  Every placement leaves the same number of empty places, so the fills (random
     cards from the unseen) are drawn once, not once a placement, and each placement's empty
-    places take them in turn, row by row."""
+    places take them in turn, row by row (its rows' strengths: :func:`filled_rows`)."""
     pool, npool = unseen(known)
     fills = np.int64(params[H_FILLS])
     need = 13 - counts[0] - counts[1] - counts[2] - keep
@@ -151,34 +149,20 @@ def heuristic_choice(board, counts, dealt, nd, keep, known, state, game, params)
         shuffle_prefix(pool[:npool], need, state)
         drawn[k, :] = pool[:need]
     best_code, best_value = -1, -np.inf
-    trial = np.empty(13, np.uint8)
-    trial_counts = np.empty(3, np.int64)
+    scratch = fill_scratch(nd, drawn.shape[0])
+    versions = scratch[0]
     for code in range(1 << (2 * nd)):
-        if not legal(code, nd, keep, counts):
-            continue
-        trial[:] = board
-        trial_counts[:] = counts
-        place(trial, trial_counts, dealt, nd, code)
-        if need <= 0:
-            value = finished_value(trial, game, params)
-        else:  # a row the placement fills is valued once, not once a fill
-            f = eval3(trial[0], trial[1], trial[2]) if trial_counts[0] == 3 else -1
-            m = eval5(trial[3], trial[4], trial[5], trial[6], trial[7]) if trial_counts[1] == 5 else -1
-            b = eval5(trial[8], trial[9], trial[10], trial[11], trial[12]) if trial_counts[2] == 5 else -1
-            total = 0.0
-            for k in range(fills):
-                j = 0
-                for r in range(3):
-                    for i in range(trial_counts[r], ROW_SIZE[r]):
-                        trial[ROW_START[r] + i] = drawn[k, j]
-                        j += 1
-                total += rows_value(f if f >= 0 else eval3(trial[0], trial[1], trial[2]),
-                                    m if m >= 0 else eval5(trial[3], trial[4], trial[5], trial[6], trial[7]),
-                                    b if b >= 0 else eval5(trial[8], trial[9], trial[10], trial[11], trial[12]),
-                                    game, params)
-            value = total / fills
-        if value > best_value:
-            best_code, best_value = code, value
+        if legal(code, nd, keep, counts):
+            f, m, b = filled_rows(board, counts, dealt, nd, code, drawn, scratch)
+            if need <= 0:  # finished: its own value, no fills
+                value = rows_value(versions[f, 0], versions[m, 0], versions[b, 0], game, params)
+            else:
+                total = 0.0
+                for k in range(fills):
+                    total += rows_value(versions[f, k], versions[m, k], versions[b, k], game, params)
+                value = total / fills
+            if value > best_value:
+                best_code, best_value = code, value
     return best_code
 
 
