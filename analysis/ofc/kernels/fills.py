@@ -70,8 +70,9 @@ def _version(r, subset, front_takes, nd):
 @njit(cache=True)
 def _row_versions(board, counts, dealt, nd, r, subset, drawn, start, row, versions, v):
     """Row ``r``'s strength on each fill of ``drawn`` (into ``versions[v]``): its cards on
-    ``board``, then the dealt cards of ``subset`` in their order (as :func:`place` puts them),
-    then the fill's cards from ``start`` on in its empty places."""
+    ``board``, then the dealt cards of ``subset`` in their order (as
+    :func:`sapsam.ofc.kernels.policies.place` puts them), then the fill's cards from ``start``
+    on in its empty places."""
     size = ROW_SIZE[r]
     n = 0
     for i in range(counts[r]):

@@ -140,7 +140,8 @@ def heuristic_choice(board, counts, dealt, nd, keep, known, state, game, params)
     """The heuristic's placement (the module doc): every legal one judged on the same random
     fills.  Every placement leaves the same number of empty places, so the fills (random
     cards from the unseen) are drawn once, not once a placement, and each placement's empty
-    places take them in turn, row by row (its rows' strengths: :func:`filled_rows`)."""
+    places take them in turn, row by row (its rows' strengths:
+    :func:`sapsam.ofc.kernels.fills.filled_rows`)."""
     pool, npool = unseen(known)
     fills = np.int64(params[H_FILLS])
     need = 13 - counts[0] - counts[1] - counts[2] - keep
