@@ -32,7 +32,6 @@ def filled_rows(board, counts, dealt, nd, code, drawn, scratch):
     each as its row of ``scratch[0]``: the row's strength on each fill of ``drawn`` (a full
     row's the same on every fill), computed on first use (``scratch``: :func:`fill_scratch`'s,
     one a decision, on the same fills)."""
-    versions, done, row = scratch
     s0 = s1 = s2 = 0  # the dealt cards each row takes, a bit a card
     n0 = n1 = 0
     for i in range(nd):
@@ -46,25 +45,23 @@ def filled_rows(board, counts, dealt, nd, code, drawn, scratch):
         elif r == 2:
             s2 |= 1 << i
     middle_start = ROW_SIZE[0] - counts[0] - n0
-    f, m, b = _version(0, s0, 0, nd), _version(1, s1, n0, nd), _version(2, s2, 0, nd)
-    if not done[f]:
-        _row_versions(board, counts, dealt, nd, 0, s0, drawn, 0, row, versions, f)
-        done[f] = True
-    if not done[m]:
-        _row_versions(board, counts, dealt, nd, 1, s1, drawn, middle_start, row, versions, m)
-        done[m] = True
-    if not done[b]:
-        back_start = middle_start + ROW_SIZE[1] - counts[1] - n1
-        _row_versions(board, counts, dealt, nd, 2, s2, drawn, back_start, row, versions, b)
-        done[b] = True
-    return f, m, b
+    back_start = middle_start + ROW_SIZE[1] - counts[1] - n1
+    return (_version(board, counts, dealt, nd, 0, s0, 0, drawn, 0, scratch),
+            _version(board, counts, dealt, nd, 1, s1, n0, drawn, middle_start, scratch),
+            _version(board, counts, dealt, nd, 2, s2, 0, drawn, back_start, scratch))
 
 
 @njit(cache=True, inline="always")
-def _version(r, subset, front_takes, nd):
-    """The index in :func:`fill_scratch`'s versions of row ``r`` holding the dealt cards of
-    ``subset`` (the middle's: after a front that takes ``front_takes`` of them)."""
-    return (r * (1 << nd) + subset) * (nd + 1) + front_takes
+def _version(board, counts, dealt, nd, r, subset, front_takes, drawn, start, scratch):
+    """The index in ``scratch``'s versions of row ``r`` holding the dealt cards of ``subset``
+    (the middle's: after a front that takes ``front_takes`` of them), its empty places taking
+    each fill's cards from ``start`` on; computed here on first use."""
+    versions, done, row = scratch
+    v = (r * (1 << nd) + subset) * (nd + 1) + front_takes
+    if not done[v]:
+        _row_versions(board, counts, dealt, nd, r, subset, drawn, start, row, versions, v)
+        done[v] = True
+    return v
 
 
 @njit(cache=True)
@@ -82,13 +79,18 @@ def _row_versions(board, counts, dealt, nd, r, subset, drawn, start, row, versio
         if (subset >> i) & 1:
             row[n] = dealt[i]
             n += 1
+    if n == size:  # full: the same on every fill
+        versions[v, :] = _strength(row, size)
+        return
     for k in range(versions.shape[1]):
-        if k > 0 and n == size:
-            versions[v, k] = versions[v, 0]
-            continue
         for i in range(n, size):
             row[i] = drawn[k, start + i - n]
-        if size == 3:
-            versions[v, k] = eval3(row[0], row[1], row[2])
-        else:
-            versions[v, k] = eval5(row[0], row[1], row[2], row[3], row[4])
+        versions[v, k] = _strength(row, size)
+
+
+@njit(cache=True, inline="always")
+def _strength(row, size):
+    """The strength of a front (``size`` 3) or a middle or back of ``row``'s cards."""
+    if size == 3:
+        return eval3(row[0], row[1], row[2])
+    return eval5(row[0], row[1], row[2], row[3], row[4])

@@ -151,17 +151,14 @@ def heuristic_choice(board, counts, dealt, nd, keep, known, state, game, params)
         drawn[k, :] = pool[:need]
     best_code, best_value = -1, -np.inf
     scratch = fill_scratch(nd, drawn.shape[0])
-    versions = scratch[0]
+    versions = scratch[0]  # one column where the placement finishes the board: its own value
     for code in range(1 << (2 * nd)):
         if legal(code, nd, keep, counts):
             f, m, b = filled_rows(board, counts, dealt, nd, code, drawn, scratch)
-            if need <= 0:  # finished: its own value, no fills
-                value = rows_value(versions[f, 0], versions[m, 0], versions[b, 0], game, params)
-            else:
-                total = 0.0
-                for k in range(fills):
-                    total += rows_value(versions[f, k], versions[m, k], versions[b, k], game, params)
-                value = total / fills
+            total = 0.0
+            for k in range(versions.shape[1]):
+                total += rows_value(versions[f, k], versions[m, k], versions[b, k], game, params)
+            value = total / versions.shape[1]
             if value > best_value:
                 best_code, best_value = code, value
     return best_code
