@@ -173,7 +173,7 @@ ofc-strategies: warm
 
 # Open-Face results (results/ofc/, ~2 hours on 2 cores): the chance of staying in Fantasyland
 # with 13 to 17 cards, hands between policies under each ruleset, the learned policy in duplicate,
-# and the lookahead's self-play (20,000 hands, checkpointed: 65-95 min) and duplicates (26-36 min).
+# and the lookahead's self-play (20,000 hands, checkpointed: 55-80 min) and duplicates (22-30 min).
 ofc: warm
 	mkdir -p results/ofc
 	$(OFC) stay --samples 1000000 --seed 1 --json --quiet > results/ofc/stay-pineapple.json
