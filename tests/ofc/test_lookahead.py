@@ -1,7 +1,8 @@
 """The lookahead Open-Face policy (issue 38): its shortlist is the learned value's best
-placements, its rollouts are the rollout policy's over them, its last street the best
-finished board by brute force, and a table of lookahead seats plays legal, finished hands
-from the command line and the Python API."""
+placements, its rollouts are the rollout policy's over them, its fourth street the best on
+average over every deal of the last and its last street the best finished board (both by brute
+force), and a table of lookahead seats plays legal, finished hands from the command line and
+the Python API."""
 
 import json
 
@@ -72,10 +73,11 @@ def test_a_shortlist_of_one_is_the_learned_choice():
 
 
 def test_a_shortlist_of_every_placement_is_the_rollout_policy():
+    """Before the fourth street (from which the lookahead rolls nothing out: below)."""
     params = PARAMS.copy()
     params[H_SHORTLIST] = 300  # more than a first street's 232 placements
     params[H_ROLLOUTS] = 4
-    for i, (board, counts, dealt, nd, keep, known) in enumerate(positions(3, 6)):
+    for i, (board, counts, dealt, nd, keep, known) in enumerate(positions(3, 6, (0, 5, 7))):
         lookahead = R.lookahead_choice(board, counts, dealt, nd, keep, known, state(i), GAME, params, WEIGHTS)
         rollout = R.decide(board, counts, dealt, nd, keep, known, 2, params, state(i), GAME, WEIGHTS)
         assert lookahead == rollout
@@ -159,3 +161,37 @@ def test_sequential_halving_spends_the_rollouts_in_halving_rounds():
                 R.roll_deal(board, counts, dealt, nd, codes, alive, known, pool, len(pool), s, GAME, params, totals)
             alive = np.sort(alive[np.argsort(-totals[alive], kind="stable")[:(len(alive) + 1) // 2]])
         assert R.rolled_out(board, counts, dealt, nd, codes, known, state(i), GAME, params) == codes[alive[0]]
+
+
+def test_the_second_to_last_street_is_exact_over_every_deal_of_the_last():
+    """On the fourth street the lookahead rolls nothing out: each placement is worth the mean,
+    over every deal of the last street's three cards from those it has not seen, of the best
+    finished board (Fantasyland at its late weight), by brute force here on positions where all
+    but a few cards are seen (every deal of 9 unseen cards: 84)."""
+    import itertools
+
+    late = PARAMS.copy()
+    late[H_FANTASY] = PARAMS[H_LATE_FANTASY]
+    checked = 0
+    for i, (board, counts, dealt, nd, keep, known) in enumerate(positions(10, 12, (9,))):
+        pool = [c for c in range(52) if not (int(known) >> c) & 1][:9]
+        known = np.uint64(sum(1 << c for c in range(52) if c not in pool))
+        best, best_value = None, -np.inf
+        for code in legal_codes(nd, keep, counts):
+            after, after_counts = board.copy(), counts.copy()
+            place(after, after_counts, dealt, nd, code)
+            total = 0.0
+            for deal in itertools.combinations(pool, 3):
+                deal = np.array(deal, np.uint8)
+                values = []
+                for last in legal_codes(3, 2, after_counts):
+                    trial, trial_counts = after.copy(), after_counts.copy()
+                    place(trial, trial_counts, deal, 3, last)
+                    values.append(finished_value(trial, GAME, late))
+                total += max(values)
+            if total > best_value:
+                best, best_value = code, total
+        assert R.one_street_left(counts, keep, GAME)
+        assert R.lookahead_choice(board, counts, dealt, nd, keep, known, state(i), GAME, PARAMS, WEIGHTS) == best
+        checked += 1
+    assert checked == 12

@@ -136,6 +136,22 @@ def unseen(known):
 
 
 @njit(cache=True)
+def next_subset(index, n):
+    """Step ``index`` (increasing positions of ``n``) to the next subset of its size in
+    lexicographic order, in place; False after the last (``index`` then as it was)."""
+    k = index.shape[0]
+    i = k - 1
+    while i >= 0 and index[i] == n - k + i:
+        i -= 1
+    if i < 0:
+        return False
+    index[i] += 1
+    for j in range(i + 1, k):
+        index[j] = index[j - 1] + 1
+    return True
+
+
+@njit(cache=True)
 def heuristic_choice(board, counts, dealt, nd, keep, known, state, game, params):
     """The heuristic's placement (the module doc): every legal one judged on the same random
     fills.  Every placement leaves the same number of empty places, so the fills (random

@@ -18,7 +18,10 @@
   It counts Fantasyland's worth :func:`fantasy_weight` times, in the rollouts' play and their
   boards' value: ``params[H_FANTASY]`` times on the first street, falling in a straight line to
   ``params[H_LATE_FANTASY]`` times on the fourth, since an early street's rollouts play more
-  streets by the heuristic, which under-reaches Fantasyland, than a late one's.
+  streets by the heuristic, which under-reaches Fantasyland, than a late one's.  With one street
+  left it rolls nothing out (:func:`exact_next_street`): a placement is worth the mean, over
+  every deal of the last street's cards from those it has not seen, of the best board that deal
+  finishes, which is what its rollouts estimate, without their noise.
 
 Neither sees the other boards: in a hand, every policy's last street but ``RANDOM``'s is
 :func:`sapsam.ofc.kernels.policies.exact_last_choice`'s, against them."""
@@ -40,7 +43,9 @@ from sapsam.ofc.kernels.policies import (
     RANDOM,
     finished_value,
     heuristic_choice,
+    legal,
     legal_codes,
+    next_subset,
     place,
     play_out,
     random_choice,
@@ -55,7 +60,7 @@ LATE = 9  # cards on a board from which the lookahead counts Fantasyland params[
 def fantasy_weight(counts, params):
     """How many times the lookahead counts Fantasyland's worth on a board whose rows hold
     ``counts`` cards: ``params[H_FANTASY]`` on an empty board, ``params[H_LATE_FANTASY]`` from
-    ``LATE`` cards on (Pineapple's fourth street, its last rolled out), in a straight line
+    ``LATE`` cards on (Pineapple's fourth street), in a straight line
     between."""
     placed = counts[0] + counts[1] + counts[2]
     if placed >= LATE:
@@ -114,6 +119,58 @@ def roll_deal(board, counts, dealt, nd, codes, which, known, deck, npool, state,
 
 
 @njit(cache=True)
+def one_street_left(counts, keep, game):
+    """Whether placing ``keep`` cards on a board whose rows hold ``counts`` leaves it one street."""
+    return counts[0] + counts[1] + counts[2] + keep + game.deal[2] == 13
+
+
+@njit(cache=True)
+def exact_next_street(board, counts, dealt, nd, codes, known, game, params):
+    """Of placements ``codes``, each leaving the board one street, the one whose board is worth
+    most (:func:`finished_value`) on average over every deal of that street's cards from those
+    not in ``known``, each deal's cards placed exactly (its best placement); the first of equals.
+    What the rollouts estimate, without their noise: a finished board's value is its own, so the
+    other seats' cards do not matter."""
+    pool, n = unseen(known)
+    draw, keep = game.deal[1], game.deal[2]
+    after = np.empty(13, np.uint8)
+    after_counts = np.empty(3, np.int64)
+    trial = np.empty(13, np.uint8)
+    trial_counts = np.empty(3, np.int64)
+    index = np.arange(draw)
+    deal = np.empty(draw, np.uint8)
+    lasts = np.empty(1 << (2 * draw), np.int64)
+    best_code, best_total = codes[0], -np.inf
+    for code in codes:
+        after[:] = board
+        after_counts[:] = counts
+        place(after, after_counts, dealt, nd, code)
+        n_lasts = 0
+        for last in range(1 << (2 * draw)):
+            if legal(last, draw, keep, after_counts):
+                lasts[n_lasts] = last
+                n_lasts += 1
+        for i in range(draw):
+            index[i] = i
+        total = 0.0
+        while True:
+            for i in range(draw):
+                deal[i] = pool[index[i]]
+            best = -np.inf
+            for j in range(n_lasts):
+                trial[:] = after
+                trial_counts[:] = after_counts
+                place(trial, trial_counts, deal, draw, lasts[j])
+                best = max(best, finished_value(trial, game, params))
+            total += best
+            if not next_subset(index, n):
+                break
+        if total > best_total:
+            best_code, best_total = code, total
+    return best_code
+
+
+@njit(cache=True)
 def lookahead_choice(board, counts, dealt, nd, keep, known, state, game, params, weights):
     """``LOOKAHEAD``'s placement of ``dealt`` (the module doc)."""
     params = params.copy()
@@ -123,6 +180,8 @@ def lookahead_choice(board, counts, dealt, nd, keep, known, state, game, params,
     if codes.shape[0] > shortlist:
         values = learned_values(board, counts, dealt, nd, keep, known, state, game, params, weights, codes)
         codes = codes[np.argsort(-values, kind="mergesort")[:shortlist]]  # of equals, the first code
+    if one_street_left(counts, keep, game):
+        return exact_next_street(board, counts, dealt, nd, codes, known, game, params)
     return rolled_out(board, counts, dealt, nd, codes, known, state, game, params)
 
 

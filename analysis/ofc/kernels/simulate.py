@@ -18,6 +18,7 @@ from sapsam.ofc.kernels.policies import (
     final_value,
     last_street,
     legal,
+    next_subset,
     next_turn,
     others_terms,
     place,
@@ -239,13 +240,7 @@ def exact_placements(board, counts, dealt, codes, boards, row_counts, pool, game
                     best = max(best, final_value(trial, np.int64(0), terms, versions, views, game))
                 total += best
             deals += 1
-            i = draw - 1  # the next draw-subset of the pool, in lexicographic order
-            while i >= 0 and index[i] == n - draw + i:
-                i -= 1
-            if i < 0:
+            if not next_subset(index, n):
                 break
-            index[i] += 1
-            for j in range(i + 1, draw):
-                index[j] = index[j - 1] + 1
         out[o] = total / deals
     return deals
