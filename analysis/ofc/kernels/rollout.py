@@ -43,7 +43,6 @@ from sapsam.ofc.kernels.policies import (
     RANDOM,
     finished_value,
     heuristic_choice,
-    legal,
     legal_codes,
     next_subset,
     place,
@@ -139,17 +138,12 @@ def exact_next_street(board, counts, dealt, nd, codes, known, game, params):
     trial_counts = np.empty(3, np.int64)
     index = np.arange(draw)
     deal = np.empty(draw, np.uint8)
-    lasts = np.empty(1 << (2 * draw), np.int64)
     best_code, best_total = codes[0], -np.inf
     for code in codes:
         after[:] = board
         after_counts[:] = counts
         place(after, after_counts, dealt, nd, code)
-        n_lasts = 0
-        for last in range(1 << (2 * draw)):
-            if legal(last, draw, keep, after_counts):
-                lasts[n_lasts] = last
-                n_lasts += 1
+        lasts = legal_codes(draw, keep, after_counts)
         for i in range(draw):
             index[i] = i
         total = 0.0
@@ -157,10 +151,10 @@ def exact_next_street(board, counts, dealt, nd, codes, known, game, params):
             for i in range(draw):
                 deal[i] = pool[index[i]]
             best = -np.inf
-            for j in range(n_lasts):
+            for last in lasts:
                 trial[:] = after
                 trial_counts[:] = after_counts
-                place(trial, trial_counts, deal, draw, lasts[j])
+                place(trial, trial_counts, deal, draw, last)
                 best = max(best, finished_value(trial, game, params))
             total += best
             if not next_subset(index, n):
