@@ -56,10 +56,10 @@ DEFAULT_PARAMS = {H_FOUL: 6.0, H_ROW: 1.0, H_FILLS: 16, H_ROLLOUTS: 24, H_INNER_
 # street's 232; a later street has at most 27) rolled out 128 times each on average, by the
 # heuristic with 16 fills, spent in rounds of sequential halving (more rollouts for the placements
 # still close to the best); Fantasyland worth 3.5 times its worth in points on the first street,
-# whose rollouts play three streets by a heuristic that under-reaches it, falling to 2.0 times
+# whose rollouts play three streets by a heuristic that under-reaches it, falling to 1.75 times
 # (H_LATE_FANTASY) from the fourth, which rolls nothing out: every deal of the last street is
 # played best (rollout.fantasy_weight: a straight line between; docs/ofc.md, its tuning)
-LOOKAHEAD_PARAMS = {H_SHORTLIST: 54, H_ROLLOUTS: 128, H_INNER_FILLS: 16, H_FANTASY: 3.5, H_LATE_FANTASY: 2.0,
+LOOKAHEAD_PARAMS = {H_SHORTLIST: 54, H_ROLLOUTS: 128, H_INNER_FILLS: 16, H_FANTASY: 3.5, H_LATE_FANTASY: 1.75,
                     H_HALVING: 1}
 
 
