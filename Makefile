@@ -157,16 +157,18 @@ paigow-poker: warm
 	    --out results/paigow_poker/best-play.json --quiet --resume
 
 # Open-Face Chinese Poker's shipped self-play weights (analysis/ofc/strategies/, the
-# `improved` policy; ~20 min on 2 cores), written there explicitly as `make strategies` does;
-# then the `learned` policy's, fitted by self-play from the improved ones (8-14 min a table).
+# `improved` policy; ~23 min on 2 cores), written there explicitly as `make strategies` does;
+# then the `learned` policy's, fitted by self-play from the improved ones (8-18 min a table).
 OFC := $(VENV)/bin/sapsam ofc
 OFC_SHIPPED := analysis/ofc/strategies
+OFC_TABLES := ofc-pineapple:2 ofc-pineapple:3 ofc-pineapple-progressive:2 ofc-pineapple-progressive:3 \
+    ofc-classic:2 ofc-classic:3
 ofc-strategies: warm
-	for table in ofc-pineapple:2 ofc-pineapple:3 ofc-pineapple-progressive:2 ofc-classic:2; do \
+	for table in $(OFC_TABLES); do \
 	    rules=$${table%:*}; players=$${table#*:}; \
 	    $(OFC) improve --rules $$rules --players $$players --seed 1 --quiet \
 	        --out $(OFC_SHIPPED)/$$rules-$${players}p.json || exit 1; done
-	for table in ofc-pineapple:2 ofc-pineapple:3 ofc-pineapple-progressive:2 ofc-classic:2; do \
+	for table in $(OFC_TABLES); do \
 	    rules=$${table%:*}; players=$${table#*:}; \
 	    $(OFC) learn --rules $$rules --players $$players --rounds 12 --hands 30000 --seed 1 --quiet \
 	        --out $(OFC_SHIPPED)/learned-$$rules-$${players}p.json || exit 1; done

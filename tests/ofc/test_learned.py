@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from sapsam.cli import main
 from sapsam.kernels.evaluate import eval3, eval5
-from sapsam.ofc.game import load_ofc_rules
+from sapsam.ofc.game import load_ofc_rules, ofc_rules_ids
 from sapsam.ofc.kernels import learned as L
 from sapsam.ofc.kernels.policies import H_EXPLORE, HEURISTIC, RANDOM, heuristic_choice, legal
 from sapsam.ofc.kernels.selfplay import TRACE, selfplay_blocks
@@ -235,12 +235,14 @@ def run(*args):
     (("ofc", "duel", "learned", "nobody"), "unknown OFC policy 'nobody'"),
     (("ofc", "duel", "learned", "improved", "--rules", "ofc-nowhere"), "ofc-nowhere"),
     (("ofc", "learn", "--rules", "ofc-nowhere"), "ofc-nowhere"),
-    (("ofc", "simulate", "--rules", "ofc-pineapple-progressive", "--seats", "learned,learned,learned"),
-     "no learned OFC strategy for ofc-pineapple-progressive at 3"),
+    (("ofc", "simulate", "--rules", "MINE", "--seats", "learned,learned,learned"),
+     "no learned OFC strategy for mine at 3"),
 ])
 def test_bad_input_is_one_line_and_status_2(args, message, tmp_path, monkeypatch):
     monkeypatch.setenv("SAPSAM_DATA", str(tmp_path))
-    result = run(*args)
+    mine = tmp_path / "mine.toml"  # a ruleset of the user's own: no weights shipped for it
+    mine.write_text('id = "mine"\nname = "Mine"\nextends = "ofc-pineapple"\n')
+    result = run(*(str(mine) if arg == "MINE" else arg for arg in args))
     assert result.exit_code == 2 and message in result.output
     assert len(result.output.strip().splitlines()) == 1
 
@@ -280,12 +282,18 @@ def test_place_rolls_out_with_the_learned_policy():
     assert_frame_equal(shared.table, alone.table)
 
 
-def test_a_simulation_seats_the_strongest_policy_shipped_unless_told():
+def test_a_simulation_seats_the_strongest_policy_shipped_unless_told(tmp_path, monkeypatch):
     """Issue 38 item 3: the lookahead by default where the learned weights it shortlists by are
-    shipped for every ruleset at the table size, else improved, else the heuristic."""
+    shipped for every ruleset at the table size (every ruleset shipped, at 2 and 3 players),
+    else improved, else the heuristic."""
     from sapsam.ofc.measure.simulate import default_seats
 
-    assert default_seats(["ofc-pineapple"]) == ("lookahead", "lookahead")
-    assert default_seats(["ofc-pineapple"], 3) == ("lookahead",) * 3
-    assert default_seats(["ofc-pineapple-progressive"], 3) == ("heuristic",) * 3
+    for rules in ofc_rules_ids():
+        assert default_seats([rules]) == ("lookahead", "lookahead")
+        assert default_seats([rules], 3) == ("lookahead",) * 3
+    monkeypatch.setenv("SAPSAM_DATA", str(tmp_path))
+    mine = tmp_path / "mine.toml"  # no weights of its own: the heuristic, alone or beside one that has
+    mine.write_text('id = "mine"\nname = "Mine"\nextends = "ofc-pineapple"\n')
+    assert default_seats([str(mine)]) == ("heuristic", "heuristic")
+    assert default_seats(["ofc-pineapple", str(mine)], 3) == ("heuristic",) * 3
 
