@@ -104,10 +104,11 @@ def cold(one_hand=False):
 
 def start_beside(ruleset):
     """Start compiling (or loading) a first ``best``'s kernels of the hand itself, its Pareto
-    frontier and naturals under ``ruleset`` (an id or a ruleset file), in a process beside
-    this one, while this one compiles the sampler (:func:`sapsam.measure.best.warm_sampler`),
-    the longer part: on 2 cores a first ``sapsam best`` takes the sampler's time instead of
-    both's (docs/performance.md, "Compile time").  A plain ``python -c`` process, not
+    frontier and naturals under ``ruleset`` (an id or a ruleset file), and then the
+    sampler's settlement, in a process beside this one, while this one compiles the rest of
+    the sampler (:func:`sapsam.measure.best.warm_sampler`), the longer part: on 2 cores a
+    first ``sapsam best`` takes about the sampler's time instead of both's
+    (docs/performance.md, "Compile time").  A plain ``python -c`` process, not
     multiprocessing's, which would run the caller's script again.  Returns the process, or
     None where none could start (this one then compiles it all, as before); its output is
     dropped, since anything it fails to compile, this one compiles when it needs it."""
@@ -140,12 +141,17 @@ def join_beside(process, timeout=300):
 
 
 def _warm_hand(ruleset):
-    """What :func:`start_beside`'s process runs: the candidates of a hand under ``ruleset``."""
+    """What :func:`start_beside`'s process runs: the candidates of a hand under ``ruleset``,
+    then the sampler's settlement (:func:`sapsam.measure.best.warm_settlement`), which the
+    sampler's compile here reaches last.  In that order: the candidates' kernels include some
+    the sampler reaches early (it compiled them itself, twice the work, when they came
+    second)."""
     from sapsam.game.ruleset_files import load_ruleset
     from sapsam.game.settings import sorted_hand
-    from sapsam.measure.best import candidates
+    from sapsam.measure.best import candidates, warm_settlement
 
     candidates(sorted_hand(HAND), load_ruleset(ruleset))
+    warm_settlement()
 
 
 def best_kernels(rules=None, opponents=None):

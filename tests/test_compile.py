@@ -152,3 +152,18 @@ def test_a_first_best_from_an_empty_cache_answers_as_a_warm_one(tmp_path):
     assert list(tmp_path.rglob("*pareto_frontier*.nbi")) and list(tmp_path.rglob("*sample_block*.nbi"))
     warm = terminal.piped(*arguments)
     assert warm.status == 0 and warm.out == first.out, (first.err, warm.err)
+
+
+def test_the_settlement_compiled_beside_is_the_samplers():
+    """The process beside a first ``best`` compiles the sampler's settlement from its types
+    alone (:func:`settlement_signature`): they must be those the sampler calls it with, the
+    one literal-``True`` entry in ``settle_into``'s cache index (``make test`` compiled the
+    sampler first; a signature of other types, compiled beside, would be a second entry)."""
+    from numba import types
+
+    from sapsam.kernels import settle
+    from sapsam.measure.best import settlement_signature
+
+    index = settle.settle_into._cache._cache_file._load_index()
+    sampler = [key[0] for key in index if key[0][7] == types.literal(True)]
+    assert sampler == [settlement_signature()], sampler

@@ -213,6 +213,34 @@ def warm_sampler(rules, players, policy):
                  [Candidate("warm-up", (0, 0, 0))], 1, 0)
 
 
+def settlement_signature():
+    """The Numba types of the sampler's settling call (:func:`sapsam.kernels.montecarlo.sample_block`:
+    ``settle_into``'s inlined twin on a one-table :class:`~sapsam.kernels.settle.Table`,
+    ``detailed`` the literal ``True``, ``only`` an int64), for :func:`warm_settlement`."""
+    from numba import typeof, types
+
+    from sapsam.kernels import settle as S
+
+    i64 = np.zeros((1, 1), np.int64)
+    rules = S.Rules(np.zeros(S.N_PARAMS, np.int64), i64, i64)
+    table = S.Table(np.zeros((1, 1, 3), np.int16), i64, i64, np.zeros((1, 1), np.bool_), i64,
+                    np.zeros(1, np.int64), i64)
+    net, t, work, detail = i64, np.int64(0), np.zeros((1, 1, 1), np.int64), np.zeros((1, 1, 1), np.int64)
+    results = np.zeros((1, 1, 1), np.int8)
+    arguments = (rules, table, net, t, work, detail, results)
+    return tuple(typeof(a) for a in arguments) + (types.literal(True), types.int64)
+
+
+def warm_settlement():
+    """Compile (or load) the sampler's settlement on its own, the last kernel the sampler's
+    compile reaches (4-5 s of a first ``best``'s 20-24 on 2 cores): the process beside a first
+    ``sapsam best`` compiles it after the hand's kernels (:func:`sapsam.compile.start_beside`),
+    and the sampler then loads it from the cache."""
+    from sapsam.kernels import settle as S
+
+    S.settle_into_inline.compile(settlement_signature())
+
+
 def sampler_search(opponents, rules):
     """The ``search`` argument the sampler is compiled for against opponents named
     ``opponents`` (:func:`sapsam.kernels.policies.search_mode`, told from the name before the policy
