@@ -59,7 +59,10 @@ def _version(board, counts, dealt, nd, r, subset, front_takes, drawn, start, scr
     versions, done, row = scratch
     v = (r * (1 << nd) + subset) * (nd + 1) + front_takes
     if not done[v]:
-        _row_versions(board, counts, dealt, nd, r, subset, drawn, start, row, versions, v)
+        # int64s, not the literal row and zeros of filled_rows' calls (inlined here): each
+        # literal was a compile of its own, six in all
+        _row_versions(board, counts, dealt, nd, np.int64(r), np.int64(subset), drawn, np.int64(start),
+                      row, versions, v)
         done[v] = True
     return v
 
