@@ -136,7 +136,7 @@ def exact_next_street(board, counts, dealt, nd, codes, known, game, params):
     after_counts = np.empty(3, np.int64)
     trial = np.empty(13, np.uint8)
     trial_counts = np.empty(3, np.int64)
-    index = np.arange(draw)
+    index = np.empty(draw, np.int64)  # each placement starts it at 0, 1, ..., draw - 1
     deal = np.empty(draw, np.uint8)
     best_code, best_total = codes[0], -np.inf
     for code in codes:
