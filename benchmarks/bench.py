@@ -41,7 +41,7 @@ QUICK_REPEATS = 3
 REPOSITORY = Path(__file__).resolve().parents[1]
 SAPSAM = Path(sys.executable).with_name("sapsam")  # the console script installed beside Python
 CLI_REPEATS = 5
-FIRST_RUNS = 3  # a first `sapsam best` from an empty cache: 20 s each, a second apart run to run
+FIRST_RUNS = 3  # a first `sapsam best` from an empty cache: about 20 s each, one run 1-2 s off another
 CLI_HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
 
 BENCHMARKS = {}

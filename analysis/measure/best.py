@@ -233,7 +233,7 @@ def settlement_signature():
 
 def warm_settlement():
     """Compile (or load) the sampler's settlement on its own, the last kernel the sampler's
-    compile reaches (4-5 s of a first ``best``'s 20-24 on 2 cores): the process beside a first
+    compile reaches (4-5 s of compiling on 2 cores): the process beside a first
     ``sapsam best`` compiles it after the hand's kernels (:func:`sapsam.compile.start_beside`),
     and the sampler then loads it from the cache."""
     from sapsam.kernels import settle as S
