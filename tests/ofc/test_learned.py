@@ -231,6 +231,15 @@ def run(*args):
     return CliRunner().invoke(main, list(args))
 
 
+@pytest.fixture
+def mine(tmp_path, monkeypatch):
+    """A ruleset file of the user's own, extending Pineapple: no weights are shipped for it."""
+    monkeypatch.setenv("SAPSAM_DATA", str(tmp_path))
+    path = tmp_path / "mine.toml"
+    path.write_text('id = "mine"\nname = "Mine"\nextends = "ofc-pineapple"\n')
+    return path
+
+
 @pytest.mark.parametrize("args, message", [
     (("ofc", "duel", "learned", "nobody"), "unknown OFC policy 'nobody'"),
     (("ofc", "duel", "learned", "improved", "--rules", "ofc-nowhere"), "ofc-nowhere"),
@@ -238,10 +247,7 @@ def run(*args):
     (("ofc", "simulate", "--rules", "MINE", "--seats", "learned,learned,learned"),
      "no learned OFC strategy for mine at 3"),
 ])
-def test_bad_input_is_one_line_and_status_2(args, message, tmp_path, monkeypatch):
-    monkeypatch.setenv("SAPSAM_DATA", str(tmp_path))
-    mine = tmp_path / "mine.toml"  # a ruleset of the user's own: no weights shipped for it
-    mine.write_text('id = "mine"\nname = "Mine"\nextends = "ofc-pineapple"\n')
+def test_bad_input_is_one_line_and_status_2(args, message, mine):
     result = run(*(str(mine) if arg == "MINE" else arg for arg in args))
     assert result.exit_code == 2 and message in result.output
     assert len(result.output.strip().splitlines()) == 1
@@ -282,7 +288,7 @@ def test_place_rolls_out_with_the_learned_policy():
     assert_frame_equal(shared.table, alone.table)
 
 
-def test_a_simulation_seats_the_strongest_policy_shipped_unless_told(tmp_path, monkeypatch):
+def test_a_simulation_seats_the_strongest_policy_shipped_unless_told(mine):
     """Issue 38 item 3: the lookahead by default where the learned weights it shortlists by are
     shipped for every ruleset at the table size (every ruleset shipped, at 2 and 3 players),
     else improved, else the heuristic."""
@@ -291,9 +297,7 @@ def test_a_simulation_seats_the_strongest_policy_shipped_unless_told(tmp_path, m
     for rules in ofc_rules_ids():
         assert default_seats([rules]) == ("lookahead", "lookahead")
         assert default_seats([rules], 3) == ("lookahead",) * 3
-    monkeypatch.setenv("SAPSAM_DATA", str(tmp_path))
-    mine = tmp_path / "mine.toml"  # no weights of its own: the heuristic, alone or beside one that has
-    mine.write_text('id = "mine"\nname = "Mine"\nextends = "ofc-pineapple"\n')
+    # no weights of its own: the heuristic, alone or beside one that has
     assert default_seats([str(mine)]) == ("heuristic", "heuristic")
     assert default_seats(["ofc-pineapple", str(mine)], 3) == ("heuristic",) * 3
 
