@@ -103,10 +103,11 @@ def cold(one_hand=False):
 
 
 def start_beside(ruleset):
-    """Start compiling (or loading) a first ``best``'s kernels of the hand itself, its Pareto
-    frontier and naturals under ``ruleset`` (an id or a ruleset file), and then the
-    sampler's settlement, in a process beside this one, while this one compiles the rest of
-    the sampler (:func:`sapsam.measure.best.warm_sampler`), the longer part: on 2 cores a
+    """Start compiling (or loading) parts of a first ``best``'s kernels in a process beside
+    this one (:func:`_warm_hand`: the opponents' search and the sampler's settlement, then the
+    hand's own kernels, its Pareto frontier and naturals under ``ruleset``, an id or a ruleset
+    file), while this one compiles the rest of the sampler
+    (:func:`sapsam.measure.best.warm_sampler`), the longer part: on 2 cores a
     first ``sapsam best`` takes about the sampler's time instead of both's
     (docs/performance.md, "Compile time").  A plain ``python -c`` process, not
     multiprocessing's, which would run the caller's script again.  Returns the process, or
@@ -141,17 +142,18 @@ def join_beside(process, timeout=300):
 
 
 def _warm_hand(ruleset):
-    """What :func:`start_beside`'s process runs: the candidates of a hand under ``ruleset``,
-    then the sampler's settlement (:func:`sapsam.measure.best.warm_settlement`), which the
-    sampler's compile here reaches last.  In that order: the candidates' kernels include some
-    the sampler reaches early (it compiled them itself, twice the work, when they came
-    second)."""
+    """What :func:`start_beside`'s process runs, in the order the sampler's compile here needs
+    them: the opponents' search (:func:`sapsam.measure.best.warm_search`, which it reaches a
+    third of the way in), its settlement (:func:`sapsam.measure.best.warm_settlement`, reached
+    last), then the hand's candidates, which this process asks for once the sampler is done
+    (their naturals by then in the cache: the sampler compiles the opponents' first)."""
     from sapsam.game.ruleset_files import load_ruleset
     from sapsam.game.settings import sorted_hand
-    from sapsam.measure.best import candidates, warm_settlement
+    from sapsam.measure.best import candidates, warm_search, warm_settlement
 
-    candidates(sorted_hand(HAND), load_ruleset(ruleset))
+    warm_search()
     warm_settlement()
+    candidates(sorted_hand(HAND), load_ruleset(ruleset))
 
 
 def best_kernels(rules=None, opponents=None):

@@ -167,3 +167,16 @@ def test_the_settlement_compiled_beside_is_the_samplers():
     index = settle.settle_into._cache._cache_file._load_index()
     sampler = [key[0] for key in index if key[0][7] == types.literal(True)]
     assert sampler == [settlement_signature()], sampler
+
+
+def test_the_search_compiled_beside_is_the_samplers():
+    """The process beside a first ``best`` compiles the opponents' search from its types alone
+    (:func:`search_signature`): they must be those the sampler's decision calls it with, the
+    one entry in ``best_split``'s cache index (every route of the sampler and of the other
+    commands' decisions makes that one; a signature of other types, compiled beside, would
+    be a second)."""
+    from sapsam.kernels import search
+    from sapsam.measure.best import search_signature
+
+    index = search.best_split._cache._cache_file._load_index()
+    assert [key[0] for key in index] == [search_signature()], list(index)

@@ -231,6 +231,38 @@ def settlement_signature():
     return tuple(typeof(a) for a in arguments) + (types.literal(True), types.int64)
 
 
+def search_signature():
+    """The Numba types of the opponents' search as the sampler reaches it against a valued
+    policy (:func:`sapsam.kernels.policies.choose`'s call of
+    :func:`sapsam.kernels.search.best_split`: the hand's subset strengths, the policy's arrays
+    and card-removal model, the scratch of a thread), for :func:`warm_search`.  The scratch comes
+    from its own constructors, run as Python (nothing compiles)."""
+    from numba import typeof
+
+    from sapsam.kernels.policies import POINTS_SHAPE
+    from sapsam.kernels.removal import no_removal, removal_scratch
+    from sapsam.kernels.search import search_scratch
+    from sapsam.kernels.settings import frontier_scratch
+    from sapsam.kernels.value import N_VALUES, TABLE_SHAPE
+
+    s3, s5 = frontier_scratch.py_func()[:2]
+    tables, values, points = np.zeros(TABLE_SHAPE), np.zeros(N_VALUES), np.zeros(POINTS_SHAPE)
+    arguments = (s3, s5, np.int64(0), np.bool_(False), tables, values, points, no_removal(),
+                 removal_scratch.py_func(), np.zeros(1, np.int64), np.int64(1), search_scratch.py_func())
+    return tuple(typeof(a) for a in arguments)
+
+
+def warm_search():
+    """Compile (or load) the opponents' search on its own: the sampler's compile reaches it
+    after their naturals, a third of the way in, and it is the largest part left (13 s of a
+    first ``best``'s 55 on the slower VM): the process beside a first ``sapsam best``
+    compiles it first (:func:`sapsam.compile.start_beside`), and the sampler then loads it
+    from the cache."""
+    from sapsam.kernels.search import best_split
+
+    best_split.compile(search_signature())
+
+
 def warm_settlement():
     """Compile (or load) the sampler's settlement on its own, the last kernel the sampler's
     compile reaches (4-5 s of compiling on 2 cores): the process beside a first
