@@ -146,7 +146,7 @@ def _warm_hand(ruleset):
     them: the opponents' search (:func:`sapsam.measure.best.warm_search`, which it reaches a
     third of the way in), its settlement (:func:`sapsam.measure.best.warm_settlement`, reached
     last), then the hand's candidates, which this process asks for once the sampler is done
-    (their naturals by then in the cache: the sampler compiles the opponents' first)."""
+    (their naturals' kernel is the opponents' too, in the cache by then)."""
     from sapsam.game.ruleset_files import load_ruleset
     from sapsam.game.settings import sorted_hand
     from sapsam.measure.best import candidates, warm_search, warm_settlement

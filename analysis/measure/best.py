@@ -232,8 +232,8 @@ def settlement_signature():
 
 
 def search_signature():
-    """The Numba types of the opponents' search as the sampler reaches it against a valued
-    policy (:func:`sapsam.kernels.policies.choose`'s call of
+    """The Numba types of the opponents' search as the sampler reaches it, in every route
+    (:func:`sapsam.kernels.policies.choose`'s call of
     :func:`sapsam.kernels.search.best_split`: the hand's subset strengths, the policy's arrays
     and card-removal model, the scratch of a thread), for :func:`warm_search`.  The scratch comes
     from its own constructors, run as Python (nothing compiles)."""
