@@ -255,7 +255,7 @@ def search_signature():
 def warm_search():
     """Compile (or load) the opponents' search on its own: the sampler's compile reaches it
     after their naturals, a third of the way in, and it is the largest part left (13 s of a
-    first ``best``'s 55 on the slower VM): the process beside a first ``sapsam best``
+    first ``best``'s 55 on this project's AMD VM): the process beside a first ``sapsam best``
     compiles it first (:func:`sapsam.compile.start_beside`), and the sampler then loads it
     from the cache."""
     from sapsam.kernels.search import best_split
