@@ -89,7 +89,13 @@ def new_work():
     return np.zeros((7, 4, 4), np.int64)
 
 
-@njit(cache=True, inline="always")
+# settle_into's parts are functions of their own (compiled once, without reference counts,
+# as settle_into is), not Numba-inlined: Numba copied them into each of settle_into's three
+# compiles (Python's, the sampler's and settle_tables') and typed and lowered the whole again,
+# 41 s of `sapsam compile`'s 382 on the AMD VM, against 23-27 s this way; LLVM still inlines
+# them where it pays (settle_tables and `best` ran as fast, within the VM's spread).  The two
+# that other kernels call in their own loops (row_pay, same_player) stay inlined.
+@njit(cache=True, _nrt=False)
 def _natural_amount(params, naturals, ni, ki, nj, kj):
     """Units to the holder of natural ``ni`` (key ``ki``) from that of ``nj`` (-1 = none)."""
     if nj < 0:
@@ -139,13 +145,13 @@ def row_pay(params, roy):
     return (roy if roy > 0 else unit) + 0.0, 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _overall_point(total):
     """The overall point: one more unit to whoever is ahead."""
     return 1 if total > 0 else (-1 if total < 0 else 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _showdown(params, royalty, rows, t, i, j, foul_i, foul_j, bank_side, overall, work):
     """Compare seats i and j (royalties per seat and row already in ``work[W_ROYALTY]``);
     leave in ``work[W_ROW]`` the row results from i's side and the parts (rows, royalties,
@@ -219,13 +225,13 @@ def _showdown(params, royalty, rows, t, i, j, foul_i, foul_j, bank_side, overall
     return wins, losses
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _other_pair(only, i, j):
     """Pair (i, j) is left out: ``only`` names a seat (>= 0) that is neither."""
     return only >= 0 and i != only and j != only
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _multiplied(amount, mult, detail, i, j, detailed):
     """A swept pair's amount times its multiplier (the increment booked as a bonus)."""
     if mult != 1 and detailed:
@@ -233,7 +239,7 @@ def _multiplied(amount, mult, detail, i, j, detailed):
     return amount * mult
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _aces(params, aces, t, i, j, detail, detailed):
     """The aces side bet between seats i and j, to i (0 without it)."""
     if not params[P_ACES_BET]:
@@ -244,7 +250,7 @@ def _aces(params, aces, t, i, j, detail, detailed):
     return amount
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _mirror(detail, i, j):
     """Seat j's side of pair (i, j)'s breakdown."""
     for d in range(D_WON):
@@ -253,7 +259,7 @@ def _mirror(detail, i, j):
     detail[j, i, D_LOST] = detail[i, j, D_WON]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _status(rows, t, natural, surrender, params, work):
     n = rows.shape[1]
     for i in range(n):
@@ -268,7 +274,7 @@ def _status(rows, t, natural, surrender, params, work):
             work[W_SEAT, SEAT_STATUS, i] = FOUL
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _settle_pool(params, rows, t, work, net):
     n = rows.shape[1]
     scale = params[P_SCALE]
@@ -301,7 +307,7 @@ def _settle_pool(params, rows, t, work, net):
         net[t, w] = pot - stake + extra * (n - 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _settle_match(params, rows, t, work, net):
     """A point for the one best hand of each row (tied best: nobody's; a foul wins no row), a
     fourth for winning all three at a table of ``P_MATCH_SWEEP_FROM`` or more."""
@@ -336,7 +342,7 @@ def same_player(params, i, j, n):
     return hands > 1 and n > 2 and (n - 1 - i) // hands == (n - 1 - j) // hands
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _settle_single_winner(params, rows, t, work, net):
     n = rows.shape[1]
     for i in range(n):
@@ -585,7 +591,7 @@ def settle_into(rules, table, net, t, work, detail, results, detailed, only=-1):
     _rake(params, net, t, n)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _rake(params, net, t, n):
     rake = params[P_RAKE] * params[P_SCALE]
     if rake:
