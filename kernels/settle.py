@@ -92,9 +92,10 @@ def new_work():
 # settle_into's parts are functions of their own (compiled once, without reference counts,
 # as settle_into is), not Numba-inlined: Numba copied them into each of settle_into's three
 # compiles (Python's, the sampler's and settle_tables') and typed and lowered the whole again,
-# 41 s of `sapsam compile`'s 382 on the AMD VM, against 23-27 s this way; LLVM still inlines
-# them where it pays (settle_tables and `best` ran as fast, within the VM's spread).  The two
-# that other kernels call in their own loops (row_pay, same_player) stay inlined.
+# 40-43 s on the AMD VM against 27 s this way.  LLVM still inlines their bitcode where it pays,
+# also when the other process of `sapsam compile` compiled them (settle_tables and `best` as
+# fast, docs/performance.md).  The two that other kernels call in their own loops (row_pay,
+# same_player) stay inlined.
 @njit(cache=True, _nrt=False)
 def _natural_amount(params, naturals, ni, ki, nj, kj):
     """Units to the holder of natural ``ni`` (key ``ki``) from that of ``nj`` (-1 = none)."""
