@@ -14,8 +14,10 @@ also a legal setting of highest value, and most settings can be skipped unseen:
    ``V`` are never looked at.
 3. For each other back, one branch-free pass over its completions finds the strongest legal
    middle ``m2`` and front ``f2`` it allows; if ``value(f2, m2, back)`` is under ``V`` the back is
-   skipped.  Otherwise its completions are valued, those whose middle is too weak to reach
-   ``V`` (found by bisection) excepted.
+   skipped (the bound is remembered: backs of equal strength often leave the same ``m2`` and
+   ``f2``).  Otherwise its legal completions are valued, those excepted that the completion
+   with the strongest middle, or the one with the strongest front, beats in both rows: worth
+   no more, they can neither be the frontier's pick nor keep another from it.
 
 Exactly the same decision as the frontier, bit for bit (values come from the one function
 :func:`sapsam.kernels.value.value`): every legal setting of value within ``2 * DELTA`` of the best is
@@ -38,6 +40,7 @@ from sapsam.kernels.value import value
 N_COMPLETIONS = 56  # (middle, front) pairs from the eight cards a back leaves
 DELTA = 1e-9  # see the module doc; values are units or points, rounding is ~1e-13 of them
 CANDIDATE_ROOM = 4096
+BOUND_ROOM = 128  # backs' bounds remembered, see best_split (a power of two)
 
 
 def _build_tables():
@@ -58,9 +61,11 @@ COMPLETION_SPLIT, COMPLETION_MIDDLE, COMPLETION_FRONT, FIVE_CLASSES, FIVE_INDEX,
 
 @njit(cache=True)
 def search_scratch():
-    """Candidates' values, strength triples and splits, one set per thread."""
+    """One set per thread: the candidates' values, strength triples and splits; a back's
+    undominated completions (front and middle strengths, index); the backs' bounds seen."""
     return (np.empty(CANDIDATE_ROOM), np.empty((CANDIDATE_ROOM, 3), np.int16),
-            np.empty(CANDIDATE_ROOM, np.int32))
+            np.empty(CANDIDATE_ROOM, np.int32), np.empty((N_COMPLETIONS, 3), np.int16),
+            np.empty(BOUND_ROOM, np.int64), np.empty(BOUND_ROOM))
 
 
 @njit(cache=True)
@@ -77,24 +82,6 @@ def weakest_back(top, front, middle, floor, kind, tables, values, points, remova
         s = FIVE_CLASSES[mid]
         m = s if middle < 0 else middle
         if value(kind, np.uint16(FRONT_FLOOR[min(front, s)]), np.uint16(m), np.uint16(s), tables, values,
-                 points, removal, prepared, params, opponents) >= floor:
-            hi = mid
-        else:
-            lo = mid + 1
-    return FIVE_CLASSES[lo] if lo < FIVE_CLASSES.shape[0] else N_STRENGTHS
-
-
-@njit(cache=True)
-def _weakest_middle(back, middle, front, floor, kind, tables, values, points, removal, prepared, params,
-                    opponents):
-    """The weakest five-card middle ``m`` (up to ``middle``) that can reach ``floor`` behind a
-    front of at most ``front`` with this back, by bisection; above ``middle`` if none."""
-    lo = 0
-    hi = FIVE_INDEX[middle] + 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        m = FIVE_CLASSES[mid]
-        if value(kind, np.uint16(min(front, FRONT_FLOOR[m])), np.uint16(m), np.uint16(back), tables, values,
                  points, removal, prepared, params, opponents) >= floor:
             hi = mid
         else:
@@ -130,14 +117,17 @@ def best_split(s3, s5, kind, houseway, tables, values, points, removal, prepared
     an increment and a decrement for each array argument per hand, atomics on the tables
     both threads share.
     """
-    cand_value, cand_rows, cand_split = scratch
+    cand_value, cand_rows, cand_split, undominated, bound_key, bound_value = scratch
+    bound_key[:] = -1
     front = np.int16(0)  # the strongest front
     for i in range(N_FRONTS):
         front = max(front, s3[i])
-    top = 0
+    strongest = np.int16(0)  # and the first five that strong: a max, then a search, both branch-free
     for i in range(N_FIVES):
-        if s5[i] > s5[top]:
-            top = i
+        strongest = max(strongest, s5[i])
+    top = 0
+    while s5[top] != strongest:
+        top += 1
     best = -np.inf
     n = np.int64(0)  # not a literal, which would compile _pick once more
     weakest = np.int16(0)  # backs below it cannot reach the best so far
@@ -157,20 +147,13 @@ def best_split(s3, s5, kind, houseway, tables, values, points, removal, prepared
             f2 = max(f2, sf if legal else np.int16(-1))
         if m2 < 0:
             continue
-        floor = best - 3 * DELTA
-        if value(kind, np.uint16(f2), np.uint16(m2), np.uint16(sb), tables, values, points,
-                 removal, prepared, params, opponents) < floor:
+        if step > 0 and _bound(f2, m2, sb, bound_key, bound_value, kind, tables, values, points, removal,
+                               prepared, params, opponents) < best - 3 * DELTA:
             continue
-        middle_from = 0
-        if step > 0:
-            middle_from = _weakest_middle(sb, m2, f2, floor, kind, tables, values, points, removal,
-                                          prepared, params, opponents)
         before = best
-        for j in range(N_COMPLETIONS):
-            sm = s5[COMPLETION_MIDDLE[b, j]]
-            sf = s3[COMPLETION_FRONT[b, j]]
-            if sf > sm or sm > sb or sm < middle_from:
-                continue
+        for q in range(_undominated(b, sb, m2, f2, s3, s5, undominated)):
+            sf = undominated[q, 0]
+            sm = undominated[q, 1]
             v = value(kind, np.uint16(sf), np.uint16(sm), np.uint16(sb), tables, values, points,
                       removal, prepared, params, opponents)
             if v < best - 2 * DELTA:
@@ -191,13 +174,65 @@ def best_split(s3, s5, kind, houseway, tables, values, points, removal, prepared
             cand_rows[n, 0] = sf
             cand_rows[n, 1] = sm
             cand_rows[n, 2] = sb
-            cand_split[n] = COMPLETION_SPLIT[b, j]
+            cand_split[n] = COMPLETION_SPLIT[b, undominated[q, 2]]
             n += 1
         if best > before:
             # middle as an int16, the type the low search passes
             weakest = weakest_back(s5[top], front, np.int16(-1), best - 3 * DELTA, kind, tables,
                                    values, points, removal, prepared, params, opponents)
     return _pick(n, best, houseway, cand_value, cand_rows, cand_split), best
+
+
+@njit(cache=True, inline="always")
+def _bound(f2, m2, sb, bound_key, bound_value, kind, tables, values, points, removal, prepared, params,
+           opponents):
+    """``value(f2, m2, sb)``, remembered: backs of equal strength often leave the same
+    strongest middle and front (about 45 of a hand's 100 bounds repeat one already valued).
+    A table of :data:`BOUND_ROOM` entries, indexed by a hash of the triple, one triple each."""
+    key = (np.int64(f2) << 32) | (np.int64(m2) << 16) | np.int64(sb)
+    slot = np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(57))
+    if bound_key[slot] != key:
+        bound_key[slot] = key
+        bound_value[slot] = value(kind, np.uint16(f2), np.uint16(m2), np.uint16(sb), tables, values,
+                                  points, removal, prepared, params, opponents)
+    return bound_value[slot]
+
+
+@njit(cache=True, inline="always")
+def _undominated(b, sb, m2, f2, s3, s5, out):
+    """Back ``b``'s legal completions that neither its strongest middle (with its strongest
+    front) nor its strongest front (with its strongest middle) beats in both rows, into
+    ``out`` as (front strength, middle strength, completion); returns how many.
+
+    Every completion left out is beaten in both rows by one kept, which by the value's
+    monotonicity is worth at least as much, beats whatever it beats and comes first by the
+    frontier's rule: the frontier would not hold it.  These two leave about 13 completions a
+    back to be valued (``fitted``, 4 players), as many as bisecting for the weakest useful
+    middle did, without its 11 probes; leaving out all that any beats would leave 9, for an
+    all-pairs check that costs more than the values it saves."""
+    fa = np.int16(-1)  # the strongest front beside the strongest middle
+    mb = np.int16(-1)  # the strongest middle beside the strongest front
+    for j in range(N_COMPLETIONS):
+        sm = s5[COMPLETION_MIDDLE[b, j]]
+        sf = s3[COMPLETION_FRONT[b, j]]
+        legal = (sf <= sm) & (sm <= sb)
+        fa = max(fa, sf if legal & (sm == m2) else np.int16(-1))
+        mb = max(mb, sm if legal & (sf == f2) else np.int16(-1))
+    p = 0
+    for j in range(N_COMPLETIONS):
+        sm = s5[COMPLETION_MIDDLE[b, j]]
+        sf = s3[COMPLETION_FRONT[b, j]]
+        if sf > sm or sm > sb:
+            continue
+        if sf <= fa and sm <= m2 and (sf < fa or sm < m2):
+            continue
+        if sf <= f2 and sm <= mb and (sf < f2 or sm < mb):
+            continue
+        out[p, 0] = sf
+        out[p, 1] = sm
+        out[p, 2] = j
+        p += 1
+    return p
 
 
 @njit(cache=True)
