@@ -62,10 +62,12 @@ COMPLETION_SPLIT, COMPLETION_MIDDLE, COMPLETION_FRONT, FIVE_CLASSES, FIVE_INDEX,
 @njit(cache=True)
 def search_scratch():
     """One set per thread: the candidates' values, strength triples and splits; a back's
-    undominated completions (front and middle strengths, index); the backs' bounds seen."""
+    undominated completions (front and middle strengths, index); the backs' bounds seen; the
+    hand's front and five-card strengths as int32 (see best_split)."""
     return (np.empty(CANDIDATE_ROOM), np.empty((CANDIDATE_ROOM, 3), np.int16),
             np.empty(CANDIDATE_ROOM, np.int32), np.empty((N_COMPLETIONS, 3), np.int16),
-            np.empty(BOUND_ROOM, np.int64), np.empty(BOUND_ROOM))
+            np.empty(BOUND_ROOM, np.int64), np.empty(BOUND_ROOM), np.empty(N_FRONTS, np.int32),
+            np.empty(N_FIVES, np.int32))
 
 
 @njit(cache=True)
@@ -116,15 +118,22 @@ def best_split(s3, s5, kind, houseway, tables, values, points, removal, prepared
     Compiled without reference counts (``_nrt=False``; nothing here allocates): Numba kept
     an increment and a decrement for each array argument per hand, atomics on the tables
     both threads share.
+
+    The completions' passes read the strengths from int32 copies (``w3``, ``w5``): LLVM
+    vectorises a pass over them with gathers where the CPU's are fast (Intel's; a decision
+    a fifth quicker there) and keeps it scalar elsewhere, where over int16 it made slow
+    vector code on Intel and the same scalar code elsewhere.
     """
-    cand_value, cand_rows, cand_split, undominated, bound_key, bound_value = scratch
+    cand_value, cand_rows, cand_split, undominated, bound_key, bound_value, w3, w5 = scratch
     bound_key[:] = -1
     front = np.int16(0)  # the strongest front
     for i in range(N_FRONTS):
         front = max(front, s3[i])
+        w3[i] = s3[i]
     strongest = np.int16(0)  # and the first five that strong: a max, then a search, both branch-free
     for i in range(N_FIVES):
         strongest = max(strongest, s5[i])
+        w5[i] = s5[i]
     top = 0
     while s5[top] != strongest:
         top += 1
@@ -137,21 +146,21 @@ def best_split(s3, s5, kind, houseway, tables, values, points, removal, prepared
         if step > 0 and (sb < weakest or b == top):
             continue
         # the strongest legal middle and front this back allows, in one branch-free pass
-        m2 = np.int16(-1)
-        f2 = np.int16(-1)
+        m2 = np.int32(-1)
+        f2 = np.int32(-1)
         for j in range(N_COMPLETIONS):
-            sm = s5[COMPLETION_MIDDLE[b, j]]
-            sf = s3[COMPLETION_FRONT[b, j]]
+            sm = w5[COMPLETION_MIDDLE[b, j]]
+            sf = w3[COMPLETION_FRONT[b, j]]
             legal = (sf <= sm) & (sm <= sb)
-            m2 = max(m2, sm if legal else np.int16(-1))
-            f2 = max(f2, sf if legal else np.int16(-1))
+            m2 = max(m2, sm if legal else np.int32(-1))
+            f2 = max(f2, sf if legal else np.int32(-1))
         if m2 < 0:
             continue
         if step > 0 and _bound(f2, m2, sb, bound_key, bound_value, kind, tables, values, points, removal,
                                prepared, params, opponents) < best - 3 * DELTA:
             continue
         before = best
-        for q in range(_undominated(b, sb, m2, f2, s3, s5, undominated)):
+        for q in range(_undominated(b, sb, m2, f2, w3, w5, undominated)):
             sf = undominated[q, 0]
             sm = undominated[q, 1]
             v = value(kind, np.uint16(sf), np.uint16(sm), np.uint16(sb), tables, values, points,
@@ -202,7 +211,8 @@ def _bound(f2, m2, sb, bound_key, bound_value, kind, tables, values, points, rem
 def _undominated(b, sb, m2, f2, s3, s5, out):
     """Back ``b``'s legal completions that neither its strongest middle (with its strongest
     front) nor its strongest front (with its strongest middle) beats in both rows, into
-    ``out`` as (front strength, middle strength, completion); returns how many.
+    ``out`` as (front strength, middle strength, completion); returns how many.  ``s3`` and
+    ``s5`` are the hand's strengths as best_split's int32 copies.
 
     Every completion left out is beaten in both rows by one kept, which by the value's
     monotonicity is worth at least as much, beats whatever it beats and comes first by the
@@ -210,14 +220,14 @@ def _undominated(b, sb, m2, f2, s3, s5, out):
     back to be valued (``fitted``, 4 players), as many as bisecting for the weakest useful
     middle did, without its 11 probes; leaving out all that any beats would leave 9, for an
     all-pairs check that costs more than the values it saves."""
-    fa = np.int16(-1)  # the strongest front beside the strongest middle
-    mb = np.int16(-1)  # the strongest middle beside the strongest front
+    fa = np.int32(-1)  # the strongest front beside the strongest middle
+    mb = np.int32(-1)  # the strongest middle beside the strongest front
     for j in range(N_COMPLETIONS):
         sm = s5[COMPLETION_MIDDLE[b, j]]
         sf = s3[COMPLETION_FRONT[b, j]]
         legal = (sf <= sm) & (sm <= sb)
-        fa = max(fa, sf if legal & (sm == m2) else np.int16(-1))
-        mb = max(mb, sm if legal & (sf == f2) else np.int16(-1))
+        fa = max(fa, sf if legal & (sm == m2) else np.int32(-1))
+        mb = max(mb, sm if legal & (sf == f2) else np.int32(-1))
     p = 0
     for j in range(N_COMPLETIONS):
         sm = s5[COMPLETION_MIDDLE[b, j]]
