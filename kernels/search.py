@@ -119,10 +119,10 @@ def best_split(s3, s5, kind, houseway, tables, values, points, removal, prepared
     an increment and a decrement for each array argument per hand, atomics on the tables
     both threads share.
 
-    The completions' passes read the strengths from int32 copies (``w3``, ``w5``): LLVM
-    vectorises a pass over them with gathers where the CPU's are fast (Intel's; a decision
-    a fifth quicker there) and keeps it scalar elsewhere, where over int16 it made slow
-    vector code on Intel and the same scalar code elsewhere.
+    The completions' passes read int32 copies of the strengths (``w3``, ``w5``): over them
+    LLVM uses the CPU's gathers where those are fast (Intel's: a decision a fifth quicker on
+    this project's Intel VM) and scalar loads elsewhere (Zen 3), where over the int16
+    strengths it had made slow vector code for Intel (docs/performance.md).
     """
     cand_value, cand_rows, cand_split, undominated, bound_key, bound_value, w3, w5 = scratch
     bound_key[:] = -1
