@@ -208,11 +208,11 @@ def _bound(f2, m2, sb, bound_key, bound_value, kind, tables, values, points, rem
 
 
 @njit(cache=True, inline="always")
-def _undominated(b, sb, m2, f2, s3, s5, out):
+def _undominated(b, sb, m2, f2, w3, w5, out):
     """Back ``b``'s legal completions that neither its strongest middle (with its strongest
     front) nor its strongest front (with its strongest middle) beats in both rows, into
-    ``out`` as (front strength, middle strength, completion); returns how many.  ``s3`` and
-    ``s5`` are the hand's strengths as best_split's int32 copies.
+    ``out`` as (front strength, middle strength, completion); returns how many.  ``w3`` and
+    ``w5``: best_split's int32 copies of the hand's strengths.
 
     Every completion left out is beaten in both rows by one kept, which by the value's
     monotonicity is worth at least as much, beats whatever it beats and comes first by the
@@ -223,15 +223,15 @@ def _undominated(b, sb, m2, f2, s3, s5, out):
     fa = np.int32(-1)  # the strongest front beside the strongest middle
     mb = np.int32(-1)  # the strongest middle beside the strongest front
     for j in range(N_COMPLETIONS):
-        sm = s5[COMPLETION_MIDDLE[b, j]]
-        sf = s3[COMPLETION_FRONT[b, j]]
+        sm = w5[COMPLETION_MIDDLE[b, j]]
+        sf = w3[COMPLETION_FRONT[b, j]]
         legal = (sf <= sm) & (sm <= sb)
         fa = max(fa, sf if legal & (sm == m2) else np.int32(-1))
         mb = max(mb, sm if legal & (sf == f2) else np.int32(-1))
     p = 0
     for j in range(N_COMPLETIONS):
-        sm = s5[COMPLETION_MIDDLE[b, j]]
-        sf = s3[COMPLETION_FRONT[b, j]]
+        sm = w5[COMPLETION_MIDDLE[b, j]]
+        sf = w3[COMPLETION_FRONT[b, j]]
         if sf > sm or sm > sb:
             continue
         if sf <= fa and sm <= m2 and (sf < fa or sm < m2):
