@@ -370,6 +370,18 @@ def policies(context):
                 deals, p.arrays, compiled.arrays, 3, s), threads)
             rows.append(rate_row(f"fitted policy without card removal, {n:,} hands", threads,
                                  seconds, n, "hands/s"))
+    # the same hands with the middle played as a 2-7 low: its own search (kernels/low_search.py)
+    low = load_ruleset("low-middle")
+    try:
+        policy = make_policy("fitted", low, 4)
+    except ValueError as exc:
+        print(f"skipped the low middle: {exc}", file=sys.stderr)
+        return rows
+    states = Stream(SEED, "field").states(CHUNKS)
+    low_rules = low.compile().arrays
+    seconds = context.time(lambda: play_hands(deals, policy.arrays, low_rules, 3, states), threads)
+    rows.append(rate_row(f"fitted policy, 2-7 low middle (low-middle), {n:,} hands", threads, seconds,
+                         n, "hands/s"))
     return rows
 
 

@@ -34,22 +34,21 @@ from sapsam.kernels.value import value
 
 
 @njit(cache=True, inline="always")
-def _wins_tie(sb, sm, sf, split, best_rows, best_split):
+def _wins_tie(sb, sm, sf, split, best_b, best_m, best_f, best_split):
     """Whether an equally valued setting comes first: stronger back, middle, front, then the
     smaller split."""
-    if sb != best_rows[2]:
-        return sb > best_rows[2]
-    if sm != best_rows[1]:
-        return sm > best_rows[1]
-    if sf != best_rows[0]:
-        return sf > best_rows[0]
+    if sb != best_b:
+        return sb > best_b
+    if sm != best_m:
+        return sm > best_m
+    if sf != best_f:
+        return sf > best_f
     return split < best_split
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_low_split(s3, s5, l5, high_order, kind, tables, values, points, removal, prepared, params,
-                   opponents,
-                   prune):
+                   opponents, prune, scratch):
     """The legal setting of highest value with a low middle (see the module doc).
 
     Parameters
@@ -65,53 +64,64 @@ def best_low_split(s3, s5, l5, high_order, kind, tables, values, points, removal
         As :func:`sapsam.kernels.value.value` takes them.
     prune : bool
         The value is monotone: skip what cannot reach the best.
+    scratch : tuple
+        :func:`sapsam.kernels.search.search_scratch`'s: the passes over a back's completions
+        read int32 copies of ``s3``, ``s5`` and ``l5`` made there (over int16, LLVM tuned for
+        an Intel CPU vectorised them into slow code, as in :func:`sapsam.kernels.search.best_split`).
+        Nothing here allocates, so it compiles without reference counts, as that does.
 
     Returns
     -------
     (split, value) : (int, float)
         ``split`` -1 only if no setting is legal (never for 13 cards).
     """
+    w3, w5, wl5 = scratch[6], scratch[7], scratch[8]
     front = np.int16(0)
     for i in range(N_FRONTS):
         front = max(front, s3[i])
+        w3[i] = s3[i]
     low = np.int16(0)
     top = 0
     for i in range(N_FIVES):
         low = max(low, l5[i])
         if s5[i] > s5[top]:
             top = i
+        w5[i] = s5[i]
+        wl5[i] = l5[i]
     best = -np.inf
     best_split = -1
-    best_rows = np.zeros(3, np.int16)
+    best_f = best_m = best_b = np.int32(0)  # the best setting's rows
     weakest = np.int16(0)
+    free = not high_order  # the middle's high strength may lie anywhere
     for step in range(N_FIVES + 1):
         b = top if step == 0 else step - 1
-        sb = s5[b]
+        sb = w5[b]
         if step > 0 and (b == top or (prune and sb < weakest)):
             continue
         if prune and step > 0:  # the strongest legal front and best legal low of this back
-            f2 = np.int16(-1)
-            m2 = np.int16(-1)
+            f2 = np.int32(-1)
+            m2 = np.int32(-1)
             for j in range(N_COMPLETIONS):
-                sf = s3[COMPLETION_FRONT[b, j]]
-                legal = low_legal(sf, s5[COMPLETION_MIDDLE[b, j]], sb, high_order)
-                f2 = max(f2, sf if legal else np.int16(-1))
-                m2 = max(m2, l5[COMPLETION_MIDDLE[b, j]] if legal else np.int16(-1))
+                sf = w3[COMPLETION_FRONT[b, j]]
+                mh = w5[COMPLETION_MIDDLE[b, j]]
+                legal = (sb >= sf) & (free | ((sb >= mh) & (mh >= sf)))  # low_legal, branch-free
+                f2 = max(f2, sf if legal else np.int32(-1))
+                m2 = max(m2, wl5[COMPLETION_MIDDLE[b, j]] if legal else np.int32(-1))
             if m2 < 0 or value(kind, np.uint16(f2), np.uint16(m2), np.uint16(sb), tables, values,
                                points, removal, prepared, params, opponents) < best - DELTA:
                 continue
         before = best
         for j in range(N_COMPLETIONS):
-            sf = s3[COMPLETION_FRONT[b, j]]
-            if not low_legal(sf, s5[COMPLETION_MIDDLE[b, j]], sb, high_order):
+            sf = w3[COMPLETION_FRONT[b, j]]
+            if not low_legal(sf, w5[COMPLETION_MIDDLE[b, j]], sb, high_order):
                 continue
-            sm = l5[COMPLETION_MIDDLE[b, j]]
+            sm = wl5[COMPLETION_MIDDLE[b, j]]
             v = value(kind, np.uint16(sf), np.uint16(sm), np.uint16(sb), tables, values, points,
                       removal, prepared, params, opponents)
             split = COMPLETION_SPLIT[b, j]
-            if v > best or (v == best and _wins_tie(sb, sm, sf, split, best_rows, best_split)):
+            if v > best or (v == best and _wins_tie(sb, sm, sf, split, best_b, best_m, best_f, best_split)):
                 best, best_split = v, split
-                best_rows[0], best_rows[1], best_rows[2] = sf, sm, sb
+                best_f, best_m, best_b = sf, sm, sb
         if prune and best > before:
             weakest = weakest_back(s5[top], front, low, best - DELTA, kind, tables, values,
                                    points, removal, prepared, params, opponents)

@@ -404,7 +404,7 @@ def choose(hand, other, policy, tables, points, removal, params, naturals, held,
     best = 0.0
     if search is not None and low:
         split, best = best_low_split(s3, s5, l5, high_order, kind, tables, values, points, removal,
-                                     prepared, params, opponents, search)
+                                     prepared, params, opponents, search, found)
     elif search is None or search:
         split, best = best_split(s3, s5, kind, policy == HOUSEWAY, tables, values, points, removal,
                                  prepared, params, opponents, found)

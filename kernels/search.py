@@ -63,11 +63,12 @@ COMPLETION_SPLIT, COMPLETION_MIDDLE, COMPLETION_FRONT, FIVE_CLASSES, FIVE_INDEX,
 def search_scratch():
     """One set per thread: the candidates' values, strength triples and splits; a back's
     undominated completions (front and middle strengths, index); the backs' bounds seen; the
-    hand's front and five-card strengths as int32 (see best_split)."""
+    hand's front and five-card strengths as int32 (see best_split), and its five-card low
+    strengths as int32 (for :func:`sapsam.kernels.low_search.best_low_split`)."""
     return (np.empty(CANDIDATE_ROOM), np.empty((CANDIDATE_ROOM, 3), np.int16),
             np.empty(CANDIDATE_ROOM, np.int32), np.empty((N_COMPLETIONS, 3), np.int16),
             np.empty(BOUND_ROOM, np.int64), np.empty(BOUND_ROOM), np.empty(N_FRONTS, np.int32),
-            np.empty(N_FIVES, np.int32))
+            np.empty(N_FIVES, np.int32), np.empty(N_FIVES, np.int32))
 
 
 @njit(cache=True)
@@ -124,7 +125,7 @@ def best_split(s3, s5, kind, houseway, tables, values, points, removal, prepared
     this project's Intel VM) and scalar loads elsewhere (Zen 3), where over the int16
     strengths it had made slow vector code for Intel (docs/performance.md).
     """
-    cand_value, cand_rows, cand_split, undominated, bound_key, bound_value, w3, w5 = scratch
+    cand_value, cand_rows, cand_split, undominated, bound_key, bound_value, w3, w5, _ = scratch
     bound_key[:] = -1
     front = np.int16(0)  # the strongest front
     for i in range(N_FRONTS):
