@@ -90,43 +90,37 @@ def board_outcome(board, royalty, stay, entry):
 # --------------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def _subsets(n, k):
-    """Every k-subset of n positions (n <= 17) as a bit mask, in lexicographic order."""
-    count = 1
-    for i in range(k):
-        count = count * (n - i) // (i + 1)
+def _fives(cards):
+    """Every 5-subset of ``cards`` (up to 17) in lexicographic order of positions: (masks of
+    positions int32, strengths int32)."""
+    n = cards.shape[0]
+    count = n * (n - 1) * (n - 2) * (n - 3) * (n - 4) // 120
     masks = np.empty(count, np.int32)
-    index = np.arange(k)
-    for c in range(count):
-        mask = 0
-        for i in range(k):
-            mask |= 1 << index[i]
-        masks[c] = mask
-        i = k - 1
-        while i >= 0 and index[i] == n - k + i:
-            i -= 1
-        if i >= 0:
-            index[i] += 1
-            for j in range(i + 1, k):
-                index[j] = index[j - 1] + 1
-    return masks
+    strengths = np.empty(count, np.int32)
+    i = 0
+    for a in range(n - 4):
+        for b in range(a + 1, n - 3):
+            for c in range(b + 1, n - 2):
+                for d in range(c + 1, n - 1):
+                    for e in range(d + 1, n):
+                        masks[i] = (1 << a) | (1 << b) | (1 << c) | (1 << d) | (1 << e)
+                        strengths[i] = eval5(cards[a], cards[b], cards[c], cards[d], cards[e])
+                        i += 1
+    return masks, strengths
 
 
 @njit(cache=True)
-def _strengths(cards, masks, k):
-    out = np.empty(masks.shape[0], np.int32)
-    picked = np.empty(5, np.uint8)
-    for c in range(masks.shape[0]):
-        j = 0
-        for i in range(cards.shape[0]):
-            if masks[c] >> i & 1:
-                picked[j] = cards[i]
-                j += 1
-        if k == 5:
-            out[c] = eval5(picked[0], picked[1], picked[2], picked[3], picked[4])
-        else:
-            out[c] = eval3(picked[0], picked[1], picked[2])
-    return out
+def _three_strengths(cards):
+    """The strengths (int32) of every 3-subset of ``cards``."""
+    n = cards.shape[0]
+    strengths = np.empty(n * (n - 1) * (n - 2) // 6, np.int32)
+    i = 0
+    for a in range(n - 2):
+        for b in range(a + 1, n - 1):
+            for c in range(b + 1, n):
+                strengths[i] = eval3(cards[a], cards[b], cards[c])
+                i += 1
+    return strengths
 
 
 @njit(cache=True)
@@ -142,10 +136,8 @@ def best_fantasyland(cards, royalty, stay, worth_milli):
     ``key = (1000 * value) << 16 | strength sum``, -1 if no setting is legal.
     """
     n = cards.shape[0]
-    fives = _subsets(n, 5)
-    threes = _subsets(n, 3)
-    s5 = _strengths(cards, fives, 5)
-    s3 = _strengths(cards, threes, 3)
+    fives, s5 = _fives(cards)
+    s3 = _three_strengths(cards)
     w = np.int64(worth_milli) << STRENGTH_BITS
     back_key = np.empty(fives.shape[0], np.int64)
     middle_key = np.empty(fives.shape[0], np.int64)
@@ -157,7 +149,7 @@ def best_fantasyland(cards, royalty, stay, worth_milli):
     # front_cap[s], middle_cap[s]: the most a front (a middle) of strength at most s can add
     front_cap = np.zeros(royalty.shape[1], np.int64)
     middle_cap = np.zeros(royalty.shape[1], np.int64)
-    for c in range(threes.shape[0]):
+    for c in range(s3.shape[0]):
         s = s3[c]
         key = ((MILLI * np.int64(royalty[FRONT, s])) << STRENGTH_BITS) + s + (w if stay[FRONT, s] else 0)
         front_cap[s] = max(front_cap[s], key)
@@ -215,53 +207,65 @@ def best_fantasyland(cards, royalty, stay, worth_milli):
 
 
 @njit(cache=True)
-def _two_disjoint_at_least(cards, skip, fives, floor):
-    """Whether the cards outside ``skip`` hold two disjoint 5-card hands of strength >= floor."""
+def _best_five(cards):
+    """The strength of the strongest 5-card hand among ``cards``."""
     n = cards.shape[0]
-    picked = np.empty(5, np.uint8)
-    good = np.empty(fives.shape[0], np.int32)
+    best = np.int16(0)
+    for a in range(n - 4):
+        for b in range(a + 1, n - 3):
+            for c in range(b + 1, n - 2):
+                for d in range(c + 1, n - 1):
+                    for e in range(d + 1, n):
+                        best = max(best, eval5(cards[a], cards[b], cards[c], cards[d], cards[e]))
+    return best
+
+
+@njit(cache=True)
+def _two_disjoint_at_least(cards, skip, floor, rest, good):
+    """Whether the cards outside ``skip`` (a mask of positions) hold two disjoint 5-card hands
+    of strength >= floor.  ``rest`` (room for the cards) and ``good`` (for every 5-subset's
+    mask) are scratch."""
+    n = 0
+    for i in range(cards.shape[0]):
+        if not skip >> i & 1:
+            rest[n] = cards[i]
+            n += 1
     count = 0
-    for c in range(fives.shape[0]):
-        if fives[c] & skip:
-            continue
-        j = 0
-        for i in range(n):
-            if fives[c] >> i & 1:
-                picked[j] = cards[i]
-                j += 1
-        if eval5(picked[0], picked[1], picked[2], picked[3], picked[4]) >= floor:
-            for g in range(count):
-                if not good[g] & fives[c]:
-                    return True
-            good[count] = fives[c]
-            count += 1
+    for a in range(n - 4):
+        for b in range(a + 1, n - 3):
+            for c in range(b + 1, n - 2):
+                for d in range(c + 1, n - 1):
+                    for e in range(d + 1, n):
+                        if eval5(rest[a], rest[b], rest[c], rest[d], rest[e]) < floor:
+                            continue
+                        mask = (1 << a) | (1 << b) | (1 << c) | (1 << d) | (1 << e)
+                        for g in range(count):
+                            if not good[g] & mask:
+                                return True
+                        good[count] = mask
+                        count += 1
     return False
 
 
 @njit(cache=True)
-def can_stay(cards, stay, fives, full_house):
+def can_stay(cards, stay, full_house):
     """Whether some setting of 13 of ``cards`` that is not fouled stays in Fantasyland.
 
     The back stays with quads or better exactly when the best 5-card hand of the cards does
     (it goes in the back, the best of the rest in the middle, and any 3 left are below that);
     front's trips need two disjoint 5-card hands of the rest above them (the stronger the
     back); a middle full house (when it stays) needs two disjoint full houses or better
-    (``full_house``: the weakest one's strength).  ``fives`` holds every 5-subset mask of
-    ``len(cards)`` positions.
+    (``full_house``: the weakest one's strength).  The 5-card hands are looped over
+    directly, position by position (over a table of subsets' masks, picking each one's cards
+    took longer than valuing them).
     """
     n = cards.shape[0]
-    best = 0
-    picked = np.empty(5, np.uint8)
-    for c in range(fives.shape[0]):
-        j = 0
-        for i in range(n):
-            if fives[c] >> i & 1:
-                picked[j] = cards[i]
-                j += 1
-        best = max(best, eval5(picked[0], picked[1], picked[2], picked[3], picked[4]))
+    best = _best_five(cards)
     if stay[BACK, best] and CATEGORY_OF[best] >= QUADS:
         return True
-    if stay[MIDDLE, full_house] and _two_disjoint_at_least(cards, np.int64(0), fives, np.int64(full_house)):
+    rest = np.empty(n, np.uint8)
+    good = np.empty(n * (n - 1) * (n - 2) * (n - 3) * (n - 4) // 120, np.int32)
+    if stay[MIDDLE, full_house] and _two_disjoint_at_least(cards, np.int64(0), np.int64(full_house), rest, good):
         return True
     for rank in range(12, -1, -1):
         where = 0
@@ -278,7 +282,7 @@ def can_stay(cards, stay, fives, full_house):
             if count == 4 and not where >> i & 1:
                 continue
             skip = where & ~(1 << i) if count == 4 else where
-            if _two_disjoint_at_least(cards, skip, fives, np.int64(trips)):
+            if _two_disjoint_at_least(cards, skip, np.int64(trips), rest, good):
                 return True
     return False
 
@@ -295,6 +299,5 @@ def _bits(mask):
 @njit(cache=True, parallel=True)
 def stay_counts(decks, n, stay, full_house, out):
     """For each row of ``decks`` (shuffled decks), whether its first ``n`` cards can stay."""
-    fives = _subsets(n, 5)
     for d in prange(decks.shape[0]):
-        out[d] = can_stay(decks[d, :n], stay, fives, full_house)
+        out[d] = can_stay(decks[d, :n], stay, full_house)
