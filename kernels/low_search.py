@@ -92,7 +92,6 @@ def best_low_split(s3, s5, l5, high_order, kind, tables, values, points, removal
     best_split = -1
     best_f = best_m = best_b = np.int32(0)  # the best setting's rows
     weakest = np.int16(0)
-    free = not high_order  # the middle's high strength may lie anywhere
     for step in range(N_FIVES + 1):
         b = top if step == 0 else step - 1
         sb = w5[b]
@@ -103,8 +102,7 @@ def best_low_split(s3, s5, l5, high_order, kind, tables, values, points, removal
             m2 = np.int32(-1)
             for j in range(N_COMPLETIONS):
                 sf = w3[COMPLETION_FRONT[b, j]]
-                mh = w5[COMPLETION_MIDDLE[b, j]]
-                legal = (sb >= sf) & (free | ((sb >= mh) & (mh >= sf)))  # low_legal, branch-free
+                legal = low_legal(sf, w5[COMPLETION_MIDDLE[b, j]], sb, high_order)
                 f2 = max(f2, sf if legal else np.int32(-1))
                 m2 = max(m2, wl5[COMPLETION_MIDDLE[b, j]] if legal else np.int32(-1))
             if m2 < 0 or value(kind, np.uint16(f2), np.uint16(m2), np.uint16(sb), tables, values,

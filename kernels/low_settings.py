@@ -49,8 +49,9 @@ def low_subset_strengths(hand, l5):
 @njit(cache=True, inline="always")
 def low_legal(front, middle_high, back, high_order):
     """Whether a setting is legal with a low middle, from its front, its middle's *high*
-    strength and its back."""
-    return back >= front and (not high_order or (back >= middle_high and middle_high >= front))
+    strength and its back.  Without branches, so that a loop over settings can be vectorised
+    (the low search's pass over a back's completions)."""
+    return (back >= front) & ((not high_order) | ((back >= middle_high) & (middle_high >= front)))
 
 
 @njit(cache=True)
