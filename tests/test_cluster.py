@@ -3,6 +3,7 @@
 (even killed) and resumed from its checkpoint."""
 
 import json
+import logging
 import signal
 import socket
 import subprocess
@@ -101,6 +102,12 @@ def test_dask_local_cluster_gives_same_totals(local, tmp_path):
         # each worker compiled the simulation once, however many blocks it ran
         cached = backend.client.run(_cached_simulations)
         assert len(cached) == 2 and set(cached.values()) <= {0, 1} and sum(cached.values()) >= 1
+        # the workers' log lines stay off the user's terminal (a worker's heartbeat failing
+        # while Ctrl-C closed the scheduler printed two tracebacks under the progress bar)
+        levels = backend.client.run(lambda: [h.level for h in logging.getLogger("distributed").handlers
+                                             if isinstance(h, logging.StreamHandler)])
+        assert len(levels) == 2 and all(levels.values())
+        assert {level for each in levels.values() for level in each} == {logging.CRITICAL}
         # results from workers that compiled something else are refused
         backend.digest = "0" * 64
         with pytest.raises(RuntimeError, match="compiled this simulation differently"):

@@ -129,11 +129,13 @@ class DaskCompute:
 
         n = workers if workers is not None else max(1, os.cpu_count() or 1)
         with _workers_ignore_ctrl_c():
-            # workers' warnings (a cancelled task on shutdown, a busy event loop) are not the
-            # user's business; their errors still show
+            # the workers' own log lines stay off the user's terminal: a task's exception comes
+            # back to the client (which reports it in one line), and the rest is Dask's
+            # housekeeping, racy on shutdown (a worker still busy in a block when Ctrl-C closes
+            # the scheduler logs its next heartbeat's failure as an ERROR with two tracebacks)
             self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                         host="127.0.0.1", dashboard_address=None,
-                                        silence_logs=logging.ERROR)
+                                        silence_logs=logging.CRITICAL)
         self.client = Client(self.cluster)
 
     def _connect(self, address, timeout):
