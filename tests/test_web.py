@@ -10,8 +10,10 @@ import time
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
+from pydantic import TypeAdapter
 
 from sapsam.cli import main
+from sapsam.web import answer_models as am
 from sapsam.web import requests as rq
 from sapsam.web.app import create_app
 
@@ -268,10 +270,17 @@ def test_malformed_json_and_a_body_too_large(client):
 
 # --- jobs --------------------------------------------------------------------------------------
 
+JOB = TypeAdapter(am.Job)
+
+
 def wait(client, job_id, states=("done", "failed", "cancelled"), seconds=300):
+    """The job once it is in one of ``states``; every answer on the way is held to its kind's
+    model of the OpenAPI document (its params the request's, its result its command's)."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
-        job = client.get(f"/api/jobs/{job_id}").json()
+        answer = client.get(f"/api/jobs/{job_id}")
+        job = answer.json()
+        assert JOB.validate_json(answer.content).kind == job["kind"]
         if job["state"] in states:
             return job
         time.sleep(0.2)

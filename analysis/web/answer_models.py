@@ -8,7 +8,7 @@ Points are units of the ruleset's scoring, per hand, from the player's seat; a s
 to 1; an interval is a 95% one, ``[low, high]``.  Cards are text, strongest first: ``"As Kd
 Qh"``; a setting is ``"front | middle | back"``."""
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, RootModel
 
@@ -28,6 +28,7 @@ from sapsam.game.mechanisms import (
     WheelRank,
 )
 from sapsam.web.contract import Answer
+from sapsam.web.requests import ChartJob, ExploitJob, HousewayJob, SimulateJob
 
 
 def absent(description):
@@ -270,3 +271,120 @@ class ScoreAnswer(Answer):
     pairs: list[ScorePair]
     players: dict[str, Units] = absent('Criss-cross: net units per player (two seats each), '
                                               'e.g. {"P1+P2": -4}.')
+
+
+# --- jobs --------------------------------------------------------------------------------------
+
+
+class Progress(Answer):
+    stage: str = Field(description="The stage the job is at, e.g. \"tables\".")
+    done: float
+    total: float | None
+
+
+class SimulateSeat(Answer):
+    """One seat of one ruleset over the simulated tables (a row of the report's seats.csv): its
+    units per hand (mean, SD and 95% interval, null where one hand leaves them undefined), how
+    often each event came its way, with the 95% interval of that count, and the hands it held
+    the bank."""
+
+    ruleset: str
+    seat: int = Field(ge=1, description="Counted from 1.")
+    policy: str
+    hands: int
+    total_units: float
+    mean: float
+    sd: float | None
+    ci_low: float | None
+    ci_high: float | None
+    fouls: int
+    surrenders: int
+    naturals: int
+    sweeps_given: int
+    sweeps_taken: int
+    home_runs: int
+    bank_hands: int
+    fouls_low: float
+    fouls_high: float
+    surrenders_low: float
+    surrenders_high: float
+    naturals_low: float
+    naturals_high: float
+    sweeps_given_low: float
+    sweeps_given_high: float
+    sweeps_taken_low: float
+    sweeps_taken_high: float
+    home_runs_low: float
+    home_runs_high: float
+
+
+class SimulateResult(Answer):
+    seats: list[SimulateSeat] = Field(description="Every ruleset's seats, ruleset by ruleset: the "
+                                                   "rows of the report's seats.csv.")
+
+
+class ExploitResult(Answer):
+    """How much a best response wins against the policy (sapsam exploit --json), units a hand."""
+
+    gap: float = Field(description="On held-out deals.")
+    ci: Interval
+    gap_in_sample: float = Field(description="On the deals the best responses were chosen on.")
+    ci_in_sample: Interval
+    deals: int
+    hands: int
+    samples: int
+
+
+class HousewayResult(Answer):
+    """A house way derived for the ruleset, and what it costs against the fitted policy."""
+
+    rules: str
+    players: int
+    house_way: str = Field(description="Its rules, as Markdown.")
+    cost: float = Field(description="Units a hand it gives up to the fitted policy.")
+    ci: Interval
+    tables: int
+
+
+class ChartResult(Answer):
+    chart: str
+    files: list[str] = Field(description="The figures it drew: GET /api/jobs/{job_id}/files/{name}.")
+
+
+class _Job(Answer):
+    """A job of the server: what it does, how far it is, and what it left."""
+
+    id: str
+    state: Literal["queued", "running", "done", "failed", "cancelled"]
+    progress: Progress
+    error: str = Field(description="Why it failed; empty otherwise.")
+    files: list[str] = Field(description="The files it wrote: GET /api/jobs/{job_id}/files/{name}.")
+    seconds: float | None = Field(description="How long it ran, once it has stopped.")
+
+
+class SimulateJobAnswer(_Job):
+    kind: Literal["simulate"]
+    params: SimulateJob = Field(description="The body it was started with, defaults filled in.")
+    result: SimulateResult | None = Field(description="Once done: the report's seats.")
+
+
+class ExploitJobAnswer(_Job):
+    kind: Literal["exploit"]
+    params: ExploitJob = Field(description="The body it was started with, defaults filled in.")
+    result: ExploitResult | None = Field(description="Once done: what sapsam exploit --json holds.")
+
+
+class HousewayJobAnswer(_Job):
+    kind: Literal["houseway"]
+    params: HousewayJob = Field(description="The body it was started with, defaults filled in.")
+    result: HousewayResult | None = Field(description="Once done: the house way and its cost.")
+
+
+class ChartJobAnswer(_Job):
+    kind: Literal["chart"]
+    params: ChartJob = Field(description="The body it was started with, defaults filled in.")
+    result: ChartResult | None = Field(description="Once done: the figures it drew.")
+
+
+Job = Annotated[SimulateJobAnswer | ExploitJobAnswer | HousewayJobAnswer | ChartJobAnswer,
+                Field(discriminator="kind")]

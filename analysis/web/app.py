@@ -33,7 +33,7 @@ from sapsam.strategy.registry import make_policy
 from sapsam.web import answer_models as am
 from sapsam.web import requests as rq
 from sapsam.web.checks import BadInput, checking, named
-from sapsam.web.contract import FILE, Chart, Job, answers, handle_errors
+from sapsam.web.contract import FILE, Chart, answers, handle_errors
 from sapsam.web.jobs import Jobs, QueueFull
 from sapsam.web.limits import BodyLimit
 from sapsam.web.page import assemble
@@ -219,7 +219,7 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
 
     @app.post("/api/jobs", status_code=202,
               summary="Start long work: simulate, exploit, houseway or chart",
-              responses=answers(400, 422, 429, ok=(202, Job, "The job, queued.")))
+              responses=answers(400, 422, 429, ok=(202, am.Job, "The job, queued.")))
     def job_start(body: rq.JobRequest):
         if body.kind == "simulate":
             for rid in body.rules:
@@ -252,7 +252,7 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
         return job.to_dict()
 
     @app.get("/api/jobs", summary="Every job of this server",
-             responses=answers(ok=(200, list[Job], "Every job, oldest first.")))
+             responses=answers(ok=(200, list[am.Job], "Every job, oldest first.")))
     def job_list():
         return [job.to_dict() for job in jobs.list()]
 
@@ -263,7 +263,7 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
         return job
 
     @app.get("/api/jobs/{job_id}", summary="A job's state, progress and result",
-             responses=answers(404, 422, ok=(200, Job, "The job.")))
+             responses=answers(404, 422, ok=(200, am.Job, "The job.")))
     def job_get(job_id: str):
         return JSONResponse(finite(_job(job_id).to_dict()))
 
@@ -277,7 +277,7 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
         return FileResponse(job.folder / name)
 
     @app.delete("/api/jobs/{job_id}", summary="Cancel a job",
-                responses=answers(404, 422, ok=(200, Job, "The job: cancelled, or to stop at its "
+                responses=answers(404, 422, ok=(200, am.Job, "The job: cancelled, or to stop at its "
                                                           "next progress report.")))
     def job_cancel(job_id: str):
         job = jobs.cancel(job_id)

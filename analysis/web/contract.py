@@ -1,11 +1,9 @@
 """The contract of the web API: the body of every answer that is not a route's own success (a
-400, 404, 413, 422, 429 or 500), the body of a job, and :func:`answers`, each route's
-``responses=``, so that the OpenAPI document (``/openapi.json``, ``/docs``) lists every status a
-route can answer, each with the model of the body it is sent with; and :func:`handle_errors`,
-which makes every error of the app one of these bodies.  The core's routes (:mod:`sapsam.web.app`)
-and every game's router use it."""
-
-from typing import Any, Literal
+400, 404, 413, 422, 429 or 500), and :func:`answers`, each route's ``responses=``, so that the
+OpenAPI document (``/openapi.json``, ``/docs``) lists every status a route can answer, each with
+the model of the body it is sent with; and :func:`handle_errors`, which makes every error of the
+app one of these bodies.  The core's routes (:mod:`sapsam.web.app`) and every game's router use
+it."""
 
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
@@ -44,26 +42,6 @@ class Message(Answer):
     """An answer in one line: what was not found, why a job waits no more, a bug (no traceback)."""
 
     detail: str
-
-
-class Progress(Answer):
-    stage: str = Field(description="The stage the job is at, e.g. \"tables\".")
-    done: float
-    total: float | None
-
-
-class Job(Answer):
-    """A job of the server: what it does, how far it is, and what it left."""
-
-    id: str
-    kind: Literal["simulate", "exploit", "houseway", "chart"]
-    params: dict[str, Any] = Field(description="The body it was started with, defaults filled in.")
-    state: Literal["queued", "running", "done", "failed", "cancelled"]
-    progress: Progress
-    error: str = Field(description="Why it failed; empty otherwise.")
-    result: dict[str, Any] | None = Field(description="Once done: what the command's --json holds.")
-    files: list[str] = Field(description="The files it wrote: GET /api/jobs/{job_id}/files/{name}.")
-    seconds: float | None = Field(description="How long it ran, once it has stopped.")
 
 
 class Chart(Answer):
