@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test coverage test-slow bench notebooks strategies exploits houseways results ofc ofc-strategies paigow-poker clean warm browser serve docs
+.PHONY: demo test coverage test-slow bench notebooks strategies exploits houseways results ofc ofc-strategies paigow-poker clean warm browser serve docs screenshots
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "sapsam needs Python 3.11 or newer")'
@@ -71,6 +71,11 @@ browser:
 	    $$SUDO apt-get update -qq && \
 	    DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	fi
+
+# The documentation's screenshots of the web app (results/screenshots/), as the browser tests
+# see each view; the tests themselves write theirs under build/screenshots/.
+screenshots: warm browser
+	SAPSAM_SCREENSHOTS=results/screenshots $(PYTEST) tests/test_browser.py
 
 # The web app on http://localhost:8000/ (the API's docs at /docs)
 serve: warm

@@ -3,7 +3,9 @@ Selenium through Debian's chromedriver; nothing is downloaded): a person picks a
 hand, sets one by clicks and submits it, reviews a CSV, looks at the charts, on a desktop and
 at phone width, with the mouse and with the keyboard.  Every number the page shows is checked
 against the API's answer to the same request.  Screenshots of each view go to
-``results/screenshots/``.
+``build/screenshots/`` (``SAPSAM_SCREENSHOTS`` names another folder: ``make screenshots``
+refreshes the documentation's, ``results/screenshots/``), so a test run leaves the checkout as
+it found it.
 
 Without chromium these tests skip on a person's machine (one line naming the packages) and
 fail under CI (``CI`` set), where ``.ci/run`` installs them.
@@ -22,7 +24,8 @@ from pathlib import Path
 import pytest
 
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
-SHOTS = Path(__file__).resolve().parents[1] / "results" / "screenshots"
+ROOT = Path(__file__).resolve().parents[1]
+SHOTS = ROOT / os.environ.get("SAPSAM_SCREENSHOTS", "build/screenshots")  # relative: to the checkout
 HAND = ["As", "Kd", "Qh", "Jc", "Ts", "9s", "9h", "5c", "5d", "4h", "3s", "2c", "2d"]
 RANKS = "AKQJT98765432"
 
