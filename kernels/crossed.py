@@ -14,9 +14,9 @@ that one deal) before the player answers the opponent's last field.
 """
 
 import numpy as np
-from numba import njit
 
 from sapsam.kernels import settle as S
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.evaluate import N_CATEGORIES, N_STRENGTHS
 from sapsam.kernels.policies import TABLE, decide, policy_scratch, split_rows
 from sapsam.kernels.removal import removal_scratch

@@ -22,7 +22,9 @@ from collections import Counter
 from itertools import combinations, combinations_with_replacement
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
+
+from sapsam.kernels.compiler import njit
 
 HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
 N_CATEGORIES = 9

@@ -18,8 +18,8 @@ monotone) give the same split, bit for bit.
 """
 
 import numpy as np
-from numba import njit
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.low_settings import low_legal
 from sapsam.kernels.search import (
     COMPLETION_FRONT,

@@ -19,8 +19,8 @@ O(1), kept up to date by walking down from each new member until it meets a bett
 """
 
 import numpy as np
-from numba import njit
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.evaluate import WHEEL_SECOND, eval3, eval5
 from sapsam.kernels.lowball import N_LOW, eval5_low
 from sapsam.kernels.settings import (

@@ -12,8 +12,9 @@ of the rank multiset into a table, and the 13-bit rank mask for flushes.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.evaluate import (
     CARD_WEIGHT,
     FLUSH,

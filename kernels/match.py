@@ -18,7 +18,8 @@ deals in five moves by 1e-4: tests/test_match.py).
 """
 
 import numpy as np
-from numba import njit
+
+from sapsam.kernels.compiler import njit
 
 CLIP = 12  # differences kept in a tie for the lead (see the module doc)
 

@@ -8,9 +8,9 @@ exact sample variance; nothing depends on the number of threads.
 """
 
 import numpy as np
-from numba import njit
 
 from sapsam.kernels import settle as S
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.evaluate import is_ace
 from sapsam.kernels.policies import _borrowed_removal, decide, place, policy_scratch
 from sapsam.kernels.rng import shuffle_prefix, sorted_hand

@@ -24,8 +24,9 @@ Kinds (codes are positions in :data:`NATURAL_KINDS`) and their ``parameter``:
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.evaluate import eval3, eval5
 from sapsam.kernels.settings import (
     FIVE_POSITIONS,

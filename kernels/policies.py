@@ -28,9 +28,10 @@ back and the best legal low behind it, and the valued policies take
 from collections import namedtuple
 
 import numpy as np
-from numba import get_num_threads, njit
+from numba import get_num_threads
 
 from sapsam.kernels import settle as S
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.evaluate import N_STRENGTHS, WHEEL_SECOND, eval3, eval5
 from sapsam.kernels.low_search import best_low_split
 from sapsam.kernels.low_settings import low_legal, low_subset_strengths

@@ -31,9 +31,9 @@ rows, each by its place in its row's field (mid-rank, 0 to 1), on a grid of
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from sapsam.kernels import settle as S
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.evaluate import CATEGORY_OF, N_STRENGTHS
 
 WIN, TIE = 0, 1  # sapsam.kernels.value's table columns (which imports this module)

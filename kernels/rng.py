@@ -8,7 +8,8 @@ pseudorandom number generators", OOPSLA 2014) passes BigCrush and needs one word
 """
 
 import numpy as np
-from numba import njit
+
+from sapsam.kernels.compiler import njit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -31,8 +31,8 @@ the frontier.
 """
 
 import numpy as np
-from numba import njit
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.evaluate import N_STRENGTHS, THREE_CARD
 from sapsam.kernels.settings import BACK_SPLITS, N_FIVES, N_FRONTS, SPLIT_ROWS, copy_row
 from sapsam.kernels.value import value

@@ -25,8 +25,9 @@ meets a better back) and to drop the group's members a new one beats.
 from itertools import combinations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.evaluate import CARD_WEIGHT, FLUSH5, NONFLUSH5, RANK3_TABLE, WHEEL_SECOND
 from sapsam.kernels.threads import parallel_ranges
 

@@ -35,8 +35,8 @@ are never compared with each other (:func:`same_player`).
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.evaluate import CATEGORY_OF
 from sapsam.kernels.naturals import NAT_KIND, NAT_TIER, NAT_VALUE
 from sapsam.kernels.threads import parallel_ranges

@@ -21,9 +21,9 @@ ruleset's naturals (detected, whether or not declared).
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
 from sapsam.kernels import settle as S
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.evaluate import WHEEL_SECOND, is_ace
 from sapsam.kernels.low_settings import low_subset_strengths
 from sapsam.kernels.naturals import best_held, kind_keys

@@ -10,9 +10,10 @@ lets the search skip most settings.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from sapsam.kernels import settle as S
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.evaluate import CATEGORY_OF, N_STRENGTHS, THREE_CARD
 from sapsam.kernels.lowball import N_LOW
 from sapsam.kernels.removal import row_entry, sweep_chances

@@ -23,8 +23,8 @@ t3``, 1 = ``t0 t2 | t1 t3``, 2 = ``t0 t3 | t1 t2``; its low hand is the weaker h
 from itertools import combinations
 
 import numpy as np
-from numba import njit
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.threads import parallel_ranges
 
 N_TILES = 32

@@ -10,8 +10,9 @@ A board is 13 card codes: front ``[0:3]``, middle ``[3:8]``, back ``[8:13]``.
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.evaluate import CATEGORY_OF, QUADS, eval3, eval5
 
 FRONT, MIDDLE, BACK = 0, 1, 2

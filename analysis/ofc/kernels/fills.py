@@ -11,8 +11,8 @@ on a later street of Pineapple 26 versions at most, where the 27 placements have
 heuristic's hands about 1.3x as fast, the same placements bit for bit: CHANGELOG.md)."""
 
 import numpy as np
-from numba import njit
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.evaluate import eval3, eval5
 from sapsam.ofc.kernels.board import ROW_SIZE, ROW_START
 

@@ -34,8 +34,8 @@ A learned seat's params row: ``H_FILLS`` (the fills, and its exact last street's
 uniformly random legal placement instead (self-play's exploration; 0 in play)."""
 
 import numpy as np
-from numba import njit
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.evaluate import eval3, eval5
 from sapsam.kernels.rng import next_u64, shuffle_prefix
 from sapsam.ofc.kernels.policies import H_EXPLORE, H_FILLS, ROW_SIZE, ROW_START, legal, place, random_choice, unseen

@@ -35,8 +35,8 @@ A Fantasyland hand is set by :func:`sapsam.ofc.kernels.board.best_fantasyland`; 
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.rng import next_u64, shuffle_prefix
 from sapsam.kernels.threads import borrowed
 from sapsam.ofc.kernels.board import BACK, FRONT, MIDDLE, ROW_SIZE, ROW_START, board_terms, pair_points, rows_of

@@ -19,8 +19,8 @@ opponent's street but its last.
 """
 
 import numpy as np
-from numba import njit
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.rng import next_u64, shuffle_prefix
 from sapsam.kernels.threads import borrowed, parallel_for
 from sapsam.ofc.kernels.board import rows_of, settle_boards

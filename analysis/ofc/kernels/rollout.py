@@ -27,8 +27,8 @@ Neither sees the other boards: in a hand, every policy's last street but ``RANDO
 :func:`sapsam.ofc.kernels.policies.exact_last_choice`'s, against them."""
 
 import numpy as np
-from numba import njit
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.rng import shuffle_prefix
 from sapsam.ofc.kernels.learned import LEARNED, learned_choice, learned_values
 from sapsam.ofc.kernels.policies import (

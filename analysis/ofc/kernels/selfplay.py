@@ -4,8 +4,8 @@ board kept with the seat's final result of the hand (``selfplay_blocks``), and t
 features (``trace_features``) for the least-squares fit."""
 
 import numpy as np
-from numba import njit
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.rng import shuffle_prefix
 from sapsam.kernels.threads import borrowed, parallel_for
 from sapsam.ofc.kernels.board import board_outcome, settle_boards

@@ -6,8 +6,8 @@ where every deal left can be enumerated (``exact_placements``; sampled ones race
 :mod:`sapsam.ofc.kernels.learned`'s and :mod:`sapsam.ofc.kernels.rollout`'s."""
 
 import numpy as np
-from numba import njit
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.rng import next_u64, shuffle_prefix
 from sapsam.kernels.threads import borrowed, parallel_for
 from sapsam.ofc.kernels.board import best_fantasyland, board_outcome, settle_boards

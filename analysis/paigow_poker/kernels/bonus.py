@@ -10,8 +10,8 @@ bonus pay tables do).  A hand counts once, under the best bonus hand it makes.
 """
 
 import numpy as np
-from numba import njit
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.evaluate import (
     FLUSH,
     FULL_HOUSE,

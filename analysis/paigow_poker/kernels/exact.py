@@ -10,8 +10,8 @@ has its share of large and small ones, run on the kernel threads
 """
 
 import numpy as np
-from numba import njit
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.threads import parallel_for
 from sapsam.paigow_poker.kernels.hands import BINOM, N_HIGH, N_LOW
 from sapsam.paigow_poker.kernels.houseway import N_SETTINGS, house_setting, settings_of

@@ -21,8 +21,8 @@ from collections import namedtuple
 from math import comb
 
 import numpy as np
-from numba import njit
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.evaluate import (
     FLUSH,
     N_STRENGTHS,

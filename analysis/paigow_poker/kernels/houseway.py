@@ -19,8 +19,8 @@ A setting of seven ascending cards ``h`` is its index ``k`` in 0 .. 20: the low 
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.evaluate import FLUSH, STRAIGHT, STRAIGHT_FLUSH
 from sapsam.paigow_poker.kernels.hands import (
     ACE,

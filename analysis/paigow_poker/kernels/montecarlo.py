@@ -9,8 +9,8 @@ draws from its own SplitMix64 state, so the tallies do not depend on the threads
 """
 
 import numpy as np
-from numba import njit
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.rng import shuffle_prefix
 from sapsam.kernels.threads import parallel_for
 from sapsam.paigow_poker.kernels.hands import BINOM

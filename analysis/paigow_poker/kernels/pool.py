@@ -14,8 +14,8 @@ cells, and its cumulative sums give every setting's win and loss counts, banking
 """
 
 import numpy as np
-from numba import njit
 
+from sapsam.kernels.compiler import njit
 from sapsam.kernels.rng import shuffle_prefix
 from sapsam.kernels.threads import parallel_for, parallel_ranges
 from sapsam.paigow_poker.kernels.hands import LOW_PACKED, N_HIGH, N_LOW
