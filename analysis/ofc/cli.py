@@ -29,10 +29,16 @@ def _notice(quiet, command):
     compile_notice(quiet, *command_kernels(command))
 
 
-def _reach(*frames):
-    from sapsam.ofc.measure.simulate import shares_reach
+def _reach(*frames, fantasyland=False):
+    """The fouls' and entries' intervals at most, in a line under the table; ``fantasyland``:
+    the stays' and Fantasyland's worth's too, where a seat played Fantasyland hands."""
+    from sapsam.ofc.measure.simulate import interval_reach, shares_reach
 
-    return f"fouls and FL in: 95% intervals within ±{100 * shares_reach(*frames):.1f} points"
+    text = f"fouls and FL in: 95% intervals within ±{100 * shares_reach(*frames):.1f} points"
+    for name, column, scale in (("stays", "stays", 100), ("FL worth", "fl_worth", 1)) if fantasyland else ():
+        reach = interval_reach(frames, column)
+        text += f"; {name} ±{scale * reach:.1f}" if reach == reach else ""  # NaN: no Fantasyland hands
+    return text
 
 
 def _rules(ruleset):
@@ -53,15 +59,16 @@ def ofc_command():
 @json_option()
 @reports_bad_input
 def fantasyland_command(cards, ruleset, as_json):
-    """The best setting of a Fantasyland hand of 13 to 17 CARDS, exactly: the most royalties
-    plus the worth of staying in Fantasyland, discards chosen too (ties: the strongest rows).
+    """The best setting of a Fantasyland hand of CARDS, as many as the ruleset deals (13 to 17),
+    exactly: the most royalties plus the worth of staying in Fantasyland, discards chosen too
+    (ties: the strongest rows).
 
     CARDS: "As Ad Ac Kh Kd Qs Qh Jc Tc 9c 8c 7c 2d 3h"
     """
     from sapsam.ofc.measure.fantasyland import best_fantasyland, parse_fantasyland_cards
 
     rules = _rules(ruleset)
-    hand = parse_fantasyland_cards(cards)
+    hand = parse_fantasyland_cards(cards, rules)
     _notice(as_json, "fantasyland")
     best = best_fantasyland(hand, rules)
     answer = best.to_dict()
@@ -264,12 +271,12 @@ def simulate_command(rulesets, seats, hands, seed, as_json, out, resume, fresh, 
         out.print(f"{run.rules}: {run.hands:,} hands (seed {seed})")
         grid = table(">seat", "policy", ">points", ">95% CI", ">fouls", ">FL in", ">stays", ">FL worth")
         frame = run.frame()
-        for r in frame.itertuples():
-            grid.add_row(str(r.seat), r.policy, f"{r.points:+.3f}", interval_text(r.ci_low, r.ci_high),
+        for r in frame.itertuples():  # seats counted from 1, as the 13-card game's (the JSON's from 0)
+            grid.add_row(str(r.seat + 1), r.policy, f"{r.points:+.3f}", interval_text(r.ci_low, r.ci_high),
                          f"{r.fouls:.1%}", f"{r.entries:.1%}", "-" if r.fl_hands == 0 else f"{r.stays:.0%}",
                          "-" if r.fl_hands < 2 else f"{r.fl_worth:+.1f}")
         out.print(grid)
-        out.print(f"[dim]{_reach(frame)}[/dim]")
+        out.print(f"[dim]{_reach(frame, fantasyland=True)}[/dim]")
     out.print("[dim]points a hand; fouls and FL in: of normal hands; stays: of Fantasyland hands; FL worth: "
               "points in a Fantasyland hand less in a normal one (--json: every interval)[/dim]")
 

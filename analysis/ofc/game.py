@@ -10,7 +10,7 @@ with any row short of cards while the hand is being built.
 (17, {'QQ': 14})
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
 
@@ -20,7 +20,8 @@ from pydantic.dataclasses import dataclass as validated
 
 from sapsam.game.cards import RANKS, format_cards, parse_cards
 from sapsam.game.mechanisms import STRICT, Flag, bounded
-from sapsam.game.ruleset_files import build_ruleset, read_ruleset
+from sapsam.game.rules import Ruleset
+from sapsam.game.ruleset_files import RULESET_DIR, RulesetError, build_ruleset, read_ruleset
 from sapsam.kernels.evaluate import CATEGORY_OF, N_STRENGTHS, ORDINAL_TO_PACKED, THREE_CARD
 
 OFC_DIR = Path(__file__).with_name("rulesets")
@@ -93,6 +94,11 @@ class Fantasyland:
     stay_back_quads: Flag = True
     stay_middle_full_house: Flag = False
     worth: float = 9.6  # points: a Fantasyland hand's over a normal one (RULES.md E3)
+
+    @property
+    def dealt(self):
+        """The counts of cards a Fantasyland hand is dealt, entering or staying, ascending."""
+        return sorted({*self.entry.values(), self.stay_cards})
 
     @model_validator(mode="after")
     def _known(self):
@@ -179,11 +185,41 @@ def ofc_rules_ids():
 
 
 def load_ofc_rules(name):
-    """An OFC ruleset by id (``"ofc-pineapple"``) or by path to a TOML file."""
+    """An OFC ruleset by id (``"ofc-pineapple"``) or by path to a TOML file; a 13-card
+    ruleset is refused in a sentence that says so (:func:`_not_thirteen_card`)."""
     if isinstance(name, OfcRuleset):
         return name
-    data, path = read_ruleset(str(name), OFC_DIR)
+    try:
+        data, path = read_ruleset(str(name), OFC_DIR)
+    except RulesetError:
+        _not_thirteen_card(name)  # a 13-card id, or a file that extends one
+        raise
+    _not_thirteen_card(name, data, path)
     return build_ruleset(OfcRuleset, data, path)
+
+
+def _not_thirteen_card(name, data=None, path=None):
+    """Refuse a 13-card Chinese Poker ruleset given where an Open-Face one is wanted: without
+    this, every key of it is listed as unknown, on one line of some 900 characters.  It is one
+    when its keys are all the 13-card ruleset's and one at least is not Open-Face's (a file of
+    Open-Face keys, a misspelt one among them, keeps its key-by-key errors).  ``data`` not
+    given: ``name`` did not read as an Open-Face ruleset; read as a 13-card one, it may be."""
+    if data is None:
+        try:
+            data, path = read_ruleset(str(name), RULESET_DIR)
+        except RulesetError:
+            return
+    keys = set(data)
+    if not (keys <= _THIRTEEN_CARD_KEYS and keys - _OFC_KEYS):
+        return
+    what = path if Path(str(name)).suffix == ".toml" else repr(str(name))
+    raise RulesetError(f"{what} is a 13-card Chinese Poker ruleset (for best, simulate, match and the other "
+                       f"13-card commands), not an Open-Face one: use {', '.join(ofc_rules_ids())} or a TOML "
+                       f"file extending one")
+
+
+_THIRTEEN_CARD_KEYS = {f.name for f in fields(Ruleset)}
+_OFC_KEYS = {f.name for f in fields(OfcRuleset)}
 
 
 # --------------------------------------------------------------------------------------------

@@ -73,6 +73,28 @@ def test_a_malformed_ruleset_names_the_file_and_the_key(tmp_path, text, message)
     assert result.exit_code == 2 and message in result.output
 
 
+def test_a_13_card_ruleset_is_refused_as_one(tmp_path):
+    """A 13-card ruleset's file (as ``sapsam rules standard`` prints it), one extending a
+    13-card ruleset, or a 13-card id, given to an Open-Face command: a short line that says
+    what it is and what to use, not every key listed as unknown (~900 characters); a file of
+    Open-Face keys with a stray 13-card one keeps its key-by-key error."""
+    full, extending, stray = tmp_path / "std.toml", tmp_path / "mine.toml", tmp_path / "ofc.toml"
+    full.write_text(run("rules", "standard").output)
+    extending.write_text('id = "mine"\nname = "Mine"\nextends = "standard"\n[scoring]\nbase = 2\n')
+    stray.write_text('id = "ofc"\nname = "Mine"\nextends = "ofc-pineapple"\nsurrender = true\n')
+    place = ("ofc", "place", "--board", "As Ad | Kc Qc 5d | 9h 9s", "--hand", "Ah 2c 7d")
+    for rules, named in ((full, str(full)), (extending, str(extending)), ("standard", "'standard'")):
+        for args in (place, ("ofc", "fantasyland", FL_HAND), ("ofc", "simulate", "--hands", "10")):
+            result = run(*args, "--rules", str(rules))
+            assert result.exit_code == 2, result.output
+            line = " ".join(result.output.split())  # as wrapped at the terminal's width
+            assert line.startswith(f"Error: {named} is a 13-card Chinese Poker ruleset (for best, simulate, match")
+            assert "not an Open-Face one: use ofc-classic, ofc-pineapple, ofc-pineapple-progressive" in line
+            assert len(line) - len(named) < 220 and "unknown key" not in line, line
+    result = run(*place, "--rules", str(stray))
+    assert result.exit_code == 2 and f"{stray}: key 'surrender': unknown key" in result.output
+
+
 # --------------------------------------------------------------------------------------------
 # Settling boards, and a board's outcome, against the reference
 # --------------------------------------------------------------------------------------------
@@ -264,6 +286,34 @@ def test_cli_simulate_writes_its_result_and_leaves_no_checkpoint(tmp_path):
     assert json.loads(out.read_text())["provenance"]["seats"] == ["improved", "heuristic"]
 
 
+def test_cli_simulate_gives_stays_and_fl_worth_their_intervals_and_counts_seats_from_1():
+    """Every Monte Carlo figure with its error: the stays' (Wilson) and Fantasyland's worth's
+    95% intervals reach, at most, as the line under the table says, as the fouls' and
+    entries' do, and the JSON has them (``stays_low``, ``stays_high``; NaN, shown as none,
+    without Fantasyland hands, as classic's 100 hands have).  Seats are counted from 1 as in
+    the 13-card game's tables; the JSON's ``seat`` stays the index of ``seats``."""
+    from sapsam.base.stats import wilson_interval
+
+    args = ("ofc", "simulate", "--seats", "improved,heuristic", "--hands", "100", "--rules",
+            "ofc-pineapple,ofc-classic")
+    shown = CliRunner().invoke(main, list(args), env={"COLUMNS": "80"})
+    assert shown.exit_code == 0, shown.output
+    rows = [line.split()[:2] for line in shown.output.splitlines()
+            if line.split()[1:2] in (["improved"], ["heuristic"])]
+    assert rows == [["1", "improved"], ["2", "heuristic"]] * 2
+    pineapple, classic = (run_["by_seat"] for run_ in json.loads(run(*args, "--json").output)["runs"])
+    assert [s["seat"] for s in pineapple] == [0, 1]
+    for s in pineapple:
+        assert s["fl_hands"] > 0 and s["stays_low"] <= s["stays"] <= s["stays_high"]
+        assert (s["stays_low"], s["stays_high"]) == pytest.approx(
+            wilson_interval(round(s["stays"] * s["fl_hands"]), s["fl_hands"]))
+    stays = max(max(s["stays"] - s["stays_low"], s["stays_high"] - s["stays"]) for s in pineapple)
+    worth = max(max(s["fl_worth"] - s["fl_worth_low"], s["fl_worth_high"] - s["fl_worth"]) for s in pineapple)
+    reach = [line for line in shown.output.splitlines() if "95% intervals within" in line]
+    assert len(reach) == 2 and reach[0].endswith(f"; stays ±{100 * stays:.1f}; FL worth ±{worth:.1f}"), reach
+    assert all(s["fl_hands"] == 0 and s["stays_low"] is None for s in classic) and reach[1].endswith(" points")
+
+
 def test_three_players_and_classic_deals():
     """Three seats of Pineapple (17 cards each, 51 of the pack) and classic's one card a street:
     zero-sum, every hand counted; a decision with two opponents' boards."""
@@ -335,6 +385,19 @@ def test_the_improved_policy_reads_its_weights_and_names_what_is_missing(tmp_pat
 # The command line
 # --------------------------------------------------------------------------------------------
 
+def test_cli_fantasyland_takes_the_hand_sizes_its_ruleset_deals():
+    """Classic deals a Fantasyland hand 13 cards, Pineapple 14, progressive 14 to 17 (RULES.md
+    E3): each is set; another size is refused (the bad-input table below)."""
+    extra = "4h 5h 6h".split()
+    for rules, sizes in (("ofc-classic", [13]), ("ofc-pineapple", [14]),
+                         ("ofc-pineapple-progressive", [14, 15, 16, 17])):
+        assert load_ofc_rules(rules).fantasyland.dealt == sizes
+        for n in sizes:
+            cards = " ".join((FL_HAND.split() + extra)[:n])
+            result = run("ofc", "fantasyland", cards, "--rules", rules, "--json")
+            assert result.exit_code == 0 and len(json.loads(result.output)["cards"].split()) == n, result.output
+
+
 def test_cli_fantasyland_json():
     result = run("ofc", "fantasyland", FL_HAND + " 4h 5h 6h", "--rules", "ofc-pineapple-progressive", "--json")
     assert result.exit_code == 0, result.output
@@ -349,6 +412,12 @@ def test_cli_fantasyland_json():
     (["ofc", "fantasyland", FL_HAND.replace("3h", "As")], "duplicate card 'As'"),
     (["ofc", "fantasyland", FL_HAND.replace("3h", "3x")], "unknown card '3x'"),
     (["ofc", "fantasyland", FL_HAND, "--rules", "ofc-nope"], "unknown ruleset 'ofc-nope'"),
+    (["ofc", "fantasyland", FL_HAND, "--rules", "ofc-classic"],
+     "ofc-classic deals 13 cards in Fantasyland, not 14 (ofc-pineapple and ofc-pineapple-progressive deal 14"),
+    (["ofc", "fantasyland", FL_HAND + " 4h"], "ofc-pineapple deals 14 cards in Fantasyland, not 15 "
+     "(ofc-pineapple-progressive deals 15: --rules ofc-pineapple-progressive)"),
+    (["ofc", "fantasyland", FL_HAND[:-3], "--rules", "ofc-pineapple-progressive"],
+     "ofc-pineapple-progressive deals 14 or 15 or 16 or 17 cards in Fantasyland, not 13 (ofc-classic deals 13"),
     (["ofc", "place", "--board", "As Ad | Kc Qc 5d | 9h 9s", "--hand", "Ah 2c As"], "card As is given twice"),
     (["ofc", "place", "--board", "As Ad | Kc Qc 5d | 9h 9s", "--hand", "Ah 2c 7d", "--dead", "7d"],
      "card 7d is given twice (in hand and in dead cards)"),

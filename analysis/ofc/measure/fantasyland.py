@@ -14,7 +14,7 @@ import numpy as np
 from sapsam.base.stats import wilson_interval
 from sapsam.game.cards import format_cards, parse_cards
 from sapsam.game.hands import describe, strength
-from sapsam.ofc.game import ROWS, load_ofc_rules
+from sapsam.ofc.game import ROWS, load_ofc_rules, ofc_rules_ids
 from sapsam.ofc.kernels.board import STRENGTH_BITS, stay_counts
 from sapsam.ofc.kernels.board import best_fantasyland as _solve
 from sapsam.play.seeds import Stream
@@ -57,10 +57,19 @@ class FantasylandSetting:
         return pd.DataFrame([{"row": name, **row} for name, row in rows.items()]).set_index("row")
 
 
-def parse_fantasyland_cards(text):
+def parse_fantasyland_cards(text, rules=None):
+    """The cards of a Fantasyland hand, 13 to 17; with ``rules``, only as many as that ruleset
+    deals a Fantasyland hand (``sapsam ofc fantasyland``: 14 cards are no hand of classic's,
+    which deals 13).  The solver itself sets any 13 to 17 (``ofc stay`` asks of every n)."""
     cards = parse_cards(text, what="Fantasyland hand")
     if not 13 <= len(cards) <= 17:
         raise ValueError(f"a Fantasyland hand has 13 to 17 cards, got {len(cards)}")
+    if rules is not None and len(cards) not in rules.fantasyland.dealt:
+        dealt = " or ".join(map(str, rules.fantasyland.dealt))
+        others = [rid for rid in ofc_rules_ids() if len(cards) in load_ofc_rules(rid).fantasyland.dealt]
+        raise ValueError(f"{rules.id} deals {dealt} cards in Fantasyland, not {len(cards)}"
+                         + (f" ({' and '.join(others)} {'deal' if len(others) > 1 else 'deals'} "
+                            f"{len(cards)}: --rules {others[0]})" if others else ""))
     return cards
 
 

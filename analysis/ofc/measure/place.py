@@ -154,7 +154,7 @@ def parse_opponent(text, i, rules):
     word, colon, count = text.strip().partition(":")
     if word.strip().lower() != "fantasyland":
         return parse_board(text, name), 0
-    dealt = sorted({*rules.fantasyland.entry.values(), rules.fantasyland.stay_cards})
+    dealt = rules.fantasyland.dealt
     if not colon:
         return Board(), dealt[0]
     if not count.strip().isdigit() or int(count) not in dealt:

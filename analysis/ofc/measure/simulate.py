@@ -49,8 +49,10 @@ class OfcRun:
         return int(self.tally[:, 0, A_HANDS].sum() + self.tally[:, 0, A_FL_HANDS].sum())
 
     def frame(self):
-        """A row per seat: points a hand (95% CI over blocks), fouls, entries and stays,
-        royalties, and Fantasyland's worth (points in a Fantasyland hand less in a normal one)."""
+        """A row per seat (``seat`` counted from 0, the index of ``seats``): points a hand (95%
+        CI over blocks), fouls, entries and stays (95% Wilson intervals), royalties, and
+        Fantasyland's worth (points in a Fantasyland hand less in a normal one, its normal 95%
+        interval); a stay's figures are NaN without Fantasyland hands."""
         total = self.tally.sum(axis=0)
         per_block = self.tally[:, :, A_POINTS] / (self.tally[:, :, A_HANDS] + self.tally[:, :, A_FL_HANDS])
         rows = []
@@ -60,13 +62,15 @@ class OfcRun:
             normal, fl = t[A_HANDS], t[A_FL_HANDS]
             foul_low, foul_high = wilson_interval(t[A_FOULS], normal)
             entry_low, entry_high = wilson_interval(t[A_ENTRIES], normal)
+            stay_low, stay_high = wilson_interval(t[A_STAYS], fl) if fl else (float("nan"),) * 2
             worth, worth_half = _difference(t[A_FL_POINTS], t[A_FL_SQUARES], fl,
                                             t[A_POINTS] - t[A_FL_POINTS], t[A_SQUARES] - t[A_FL_SQUARES], normal)
             rows.append({"seat": seat, "policy": policy, "points": mean, "ci_low": low, "ci_high": high,
                          "fouls": t[A_FOULS] / normal, "fouls_low": foul_low, "fouls_high": foul_high,
                          "entries": t[A_ENTRIES] / normal, "entries_low": entry_low,
                          "entries_high": entry_high, "fl_hands": int(fl),
-                         "stays": t[A_STAYS] / fl if fl else float("nan"),
+                         "stays": t[A_STAYS] / fl if fl else float("nan"), "stays_low": stay_low,
+                         "stays_high": stay_high,
                          "royalties": t[A_ROYALTIES] / (normal + fl),
                          "fl_worth": worth, "fl_worth_low": worth - worth_half, "fl_worth_high": worth + worth_half})
         return pd.DataFrame(rows)
@@ -83,8 +87,17 @@ class OfcRun:
 def shares_reach(*frames):
     """How far the fouls' and entries' 95% (Wilson) intervals reach from their shares, at most,
     over the rows of ``frames`` (:meth:`OfcRun.frame` each)."""
-    return max(max(r.fouls - r.fouls_low, r.fouls_high - r.fouls, r.entries - r.entries_low,
-                   r.entries_high - r.entries) for frame in frames for r in frame.itertuples())
+    return interval_reach(frames, "fouls", "entries")
+
+
+def interval_reach(frames, *columns):
+    """How far the 95% intervals of ``columns`` (each with its ``_low`` and ``_high`` columns)
+    reach from their figures, at most, over the rows of ``frames`` (:meth:`OfcRun.frame` each)
+    that have them: NaN where none has (no seat played a Fantasyland hand)."""
+    reaches = [np.maximum(f[c] - f[f"{c}_low"], f[f"{c}_high"] - f[c]).to_numpy(np.float64)
+               for f in frames for c in columns]
+    reaches = np.concatenate(reaches)
+    return float(np.max(reaches[np.isfinite(reaches)])) if np.isfinite(reaches).any() else float("nan")
 
 
 def _difference(sum_a, squares_a, n_a, sum_b, squares_b, n_b):
