@@ -259,10 +259,9 @@ def report(folder, render=True):
 
     >>> sapsam.report("results/simulations/all-4p-fitted", render=False)  # doctest: +SKIP
     """
-    import json
-
     import pandas as pd
 
+    from sapsam.base.files import load_json
     from sapsam.measure.simulate import Simulation
     from sapsam.output.answers import SimulationReport
     from sapsam.output.report import MANIFEST, TABLES, render_report
@@ -274,7 +273,7 @@ def report(folder, render=True):
         render_report(folder)
     elif not (folder / MANIFEST).is_file():
         raise ValueError(f"{folder} holds a checkpoint but no report yet: render it")
-    manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    manifest = load_json(folder / MANIFEST, "simulation manifest")
     frames = {name: pd.read_parquet(folder / f"{name}.parquet") for name in TABLES}
     return SimulationReport(Simulation.from_description(manifest["run"]), frames, folder, manifest)
 

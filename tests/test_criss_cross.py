@@ -110,7 +110,7 @@ def test_simulated_players_are_zero_sum_and_own_both_hands():
     assert acc.shape[1] == 2 and (acc[0, :, K.A_HANDS] == 60).all()
     assert acc[0, :, K.A_SUM].sum() == 0
     assert hist[0].sum() == 120
-    with pytest.raises(ValueError, match="on their own"):
+    with pytest.raises(ValueError, match="criss-cross deals two hands to each player: simulate it on its own"):
         compile_simulation(Simulation(("criss-cross", "basic"), 2, ("greedy",) * 2, tables=1))
     with pytest.raises(ValueError, match="heads-up"):
         compile_simulation(Simulation(("criss-cross",), 4, ("greedy",) * 4, tables=1))

@@ -140,3 +140,37 @@ def test_a_bar_copes_with_a_total_not_known_yet(monkeypatch, capsys):
     drawn = capsys.readouterr().err
     assert "spinning" in drawn and "counting" in drawn and "3/3" in drawn
 
+
+
+@pytest.mark.parametrize("args", [["rules"], ["rules", "--json"], ["settings", HAND],
+                                  ["paigow-poker", "house-ways"], ["paigow-poker", "house-ways", "--json"]],
+                         ids=["table", "json", "settings", "paigow-poker", "paigow-poker-json"])
+def test_a_reader_that_left_is_no_error(args):
+    """``sapsam rules | head -1``: the reader of the pipe leaves; status 0 and nothing on stderr
+    (rich's console and click's own main each exit with status 1 there, unless told).  The pipe
+    is closed before the command writes, so that its first line breaks it, not a race with head."""
+    import os
+    import subprocess
+
+    from terminal import sapsam
+
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        proc = subprocess.run([sapsam(), *args], stdout=write, stderr=subprocess.PIPE, text=True,
+                              env=environment(), timeout=600, stdin=subprocess.DEVNULL)
+    finally:
+        os.close(write)
+    assert (proc.returncode, proc.stderr) == (0, "")
+
+
+def test_no_stdout_at_all_is_no_error():
+    """A command whose stdout is closed outright (``sapsam rules >&-``) writes nowhere, quietly."""
+    import os
+    import subprocess
+
+    from terminal import sapsam
+
+    proc = subprocess.run([sapsam(), "rules"], stderr=subprocess.PIPE, text=True, env=environment(),
+                          timeout=600, stdin=subprocess.DEVNULL, preexec_fn=lambda: os.close(1))
+    assert (proc.returncode, proc.stderr) == (0, "")

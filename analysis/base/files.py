@@ -167,6 +167,16 @@ def load_npz(path, what, required=()):
     return arrays
 
 
+def load_json(path, what):
+    """The JSON document in ``path``; a ``ValueError`` naming the file, ``what`` it should be and
+    why it cannot be read (missing, not JSON)."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise ValueError(f"{path} is not a readable {what} ({' '.join(reason.split())})") from None
+
+
 def read_checkpoint(path, expected, resume=True, fresh=False):
     """Arrays of the checkpoint at ``path`` to continue from, or None to start from nothing.
 
@@ -190,10 +200,29 @@ def read_checkpoint(path, expected, resume=True, fresh=False):
     except ValueError as exc:
         raise ValueError(f"{str(exc).rstrip('.')}; run with --fresh to discard it and start "
                          "over") from None
-    if stored != json.loads(json.dumps(expected)):
-        raise ValueError(f"{path} is a checkpoint of another run ({stored}); run with --fresh "
-                         "to discard it and start over, or write elsewhere")
+    expected = json.loads(json.dumps(expected))
+    if stored != expected:
+        raise ValueError(f"{path} is a checkpoint of another run ({_differences(stored, expected)}); run "
+                         "with --fresh to discard it and start over, or write elsewhere")
     return arrays
+
+
+def _differences(stored, expected):
+    """What a checkpoint's run settings ``stored`` and this run's ``expected`` (dicts) differ in,
+    in words: ``rules standard, here basic; ...``."""
+    if not (isinstance(stored, dict) and isinstance(expected, dict)):
+        return f"{_short(stored)}, here {_short(expected)}"
+    keys = [k for k in {**stored, **expected} if stored.get(k) != expected.get(k)]
+    if keys == ["digest"]:  # the settings' own data (rulesets, strategies), where the rest agree
+        return "the same settings, but their rulesets' or strategies' contents have changed since"
+    return "; ".join(f"{k} {_short(stored.get(k, 'none'))}, here {_short(expected.get(k, 'none'))}"
+                     for k in keys if k != "digest")
+
+
+def _short(value, room=60):
+    """A run setting as text, cut to ``room`` characters."""
+    text = ",".join(map(str, value)) if isinstance(value, list) else str(value)
+    return text if len(text) <= room else text[:room - 3] + "..."
 
 
 @contextmanager

@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from sapsam.cli.common import interrupted_line
+from sapsam.cli.common import interrupted_line, reader_left
 from sapsam.cli.decide import best_command, review_command
 from sapsam.cli.hands import rules_command, score_command, settings_command
 from sapsam.cli.match import match_command
@@ -62,9 +62,14 @@ class Sapsam(click.Group):
                        f"({exc.__context__ or 'EOFError'})", err=True)
             sys.exit(1)
         except BrokenPipeError:  # the reader of a pipe left (`sapsam rules | head`)
-            sys.stderr.close()
-            sys.exit(0)
+            reader_left()
         sys.exit(code if isinstance(code, int) else 0)
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:  # before click's main, which would exit with status 1
+            reader_left()
 
 
 @click.group(cls=Sapsam, context_settings={"help_option_names": ["-h", "--help"]})

@@ -59,6 +59,8 @@ class Names(click.ParamType):
             self.fail(f"{value!r} has an empty name: separate names by single commas", param, ctx)
         if self.every and names == (self.every,):
             return names
+        if self.every and self.every in names:
+            self.fail(f"{self.every!r} stands for every name and goes alone: {value!r}", param, ctx)
         if self.whole:
             if not all(x.isdigit() for x in names):
                 self.fail(f"{value!r}: use whole numbers separated by commas", param, ctx)
@@ -132,7 +134,7 @@ def resume_options(command):
     command = click.option("--fresh", is_flag=True,
                            help="Discard the checkpoint of an earlier run and start over.")(command)
     return click.option("--resume", is_flag=True,
-                        help="Continue an interrupted run from its checkpoint.")(command)
+                        help="Continue an interrupted run from its checkpoint (none: start at the beginning).")(command)
 
 
 def resume_or_fresh(resume, fresh, out=True):
@@ -199,9 +201,37 @@ def console():
     from rich.console import Console
 
     term = Console()
-    if term.is_terminal or os.environ.get("COLUMNS", "").isdigit():
-        return term
-    return Console(width=200)
+    if not (term.is_terminal or os.environ.get("COLUMNS", "").isdigit()):
+        term = Console(width=200, file=None if sys.stdout is None else _Unpadded(sys.stdout))
+    term.on_broken_pipe = reader_left  # rich's own exits with status 1
+    return term
+
+
+def reader_left():
+    """The reader of a pipe left (``sapsam rules | head``): exit with status 0, what is left to
+    write (Python flushes stdout at exit) going nowhere."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no file behind stdout (a test's runner): nothing to flush
+        pass
+    sys.exit(0)
+
+
+class _Unpadded:
+    """A text stream writing to ``stream`` without the spaces rich pads a table's lines with
+    to its width (on a terminal they do not show; in a file or a pipe they would)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text):
+        return self.stream.write("\n".join(line.rstrip(" ") for line in text.split("\n")))
+
+    def flush(self):
+        self.stream.flush()
+
+    def isatty(self):
+        return False
 
 
 def wide(out):
@@ -218,12 +248,21 @@ def fitting(out, build):
     """``(build(True), True)``, the wide table, where the console has room for the whole of
     it, else ``(build(False), False)``, the compact one: a wide table squeezed into fewer
     columns than it needs cuts its numbers to an ellipsis."""
+    grid, level = fitting_level(out, lambda level: build(level == 0), 1)
+    return grid, level == 0
+
+
+def fitting_level(out, build, last):
+    """``(build(level), level)`` for the first level of 0 (the whole table) to ``last`` (the
+    most compact) whose table the console has room for whole, else ``last``'s: :func:`fitting`
+    over more than two tables, so that a table gives up only as much as the terminal needs."""
     from rich.measure import Measurement
 
-    grid = build(True)
-    if Measurement.get(out, out.options.update(max_width=10**4), grid).maximum <= out.width:
-        return grid, True
-    return build(False), False
+    for level in range(last):
+        grid = build(level)
+        if Measurement.get(out, out.options.update(max_width=10**4), grid).maximum <= out.width:
+            return grid, level
+    return build(last), last
 
 
 def table(*columns, title=None):
@@ -283,6 +322,7 @@ def print_verdict(out, payload, best_found):
         out.print(best_found)
         return
     low, high = payload["loss_ci"]
-    out.print(f"Best: {payload['best']} (EV {payload['best_ev']:+.3f})")
+    best_low, best_high = payload["best_ci"]
+    out.print(f"Best: {payload['best']} (EV {payload['best_ev']:+.3f} [{best_low:+.3f}, {best_high:+.3f}])")
     out.print(f"Loss: {payload['loss']:.3f} [{low:.3f}, {high:.3f}]"
               + ("" if payload["distinguishable"] else " (not distinguishable from 0)"))

@@ -140,6 +140,9 @@ def score_command(declarations, ruleset, bank, chips, names, as_json):
                          f"{p['units']:+g}", *(f"{b[k]:+g}" for k in shown))
         out.print(grid)
         out.print("[dim]units: paid to the first seat of the pair by the second[/dim]")
+    if chips:
+        stacks = ", ".join(f"{n} {c}" for n, c in zip(result.names, chips))
+        out.print(f"[dim]chip-limited ({stacks}): units as paid, the other columns before the limit[/dim]")
     out.print("Totals: " + ", ".join(f"{n} {t:+g}" for n, t in zip(result.names, result.totals)))
     if result.rules.hands > 1:
         out.print("Players: " + ", ".join(f"{n} {t:+g}" for n, t in result.player_totals.items()))

@@ -39,7 +39,7 @@ def match_command(ruleset, seats, matches, seed, strategy, as_json, quiet):
     """
     from sapsam.base.progress import Progress
     from sapsam.compile import match_kernels
-    from sapsam.measure.match import match_rules, play_matches
+    from sapsam.measure.match import CHUNK, match_rules, play_matches
 
     rules = match_rules(ruleset, len(seats))
     quiet = quiet or as_json
@@ -55,13 +55,15 @@ def match_command(ruleset, seats, matches, seed, strategy, as_json, quiet):
     out = console()
     out.print(f"{rules.id}: first to {rules.match.target}, {len(seats)} players, "
               f"{result.matches:,} matches (seed {seed}), {result.lengths.mean():.1f} deals a match")
-    grid = table(">seat", "policy", ">won", ">share", ">95% CI", ">points/deal")
+    grid = table(">seat", "policy", ">won", ">share", ">95% CI", ">points/deal", ">±95%")
     for row in result.frame().itertuples(index=False):
         grid.add_row(str(row.seat), row.policy, f"{row.wins:,}", f"{row.share:.3f}",
-                     f"[{row.ci_low:.3f}, {row.ci_high:.3f}]", f"{row.points_per_deal:.3f}")
+                     f"[{row.ci_low:.3f}, {row.ci_high:.3f}]", f"{row.points_per_deal:.3f}",
+                     f"{(row.points_ci_high - row.points_ci_low) / 2:.3f}")
     out.print(grid)
     out.print("[dim]share: of the matches won (Wilson 95% interval); a player's share is "
-              f"1/{len(seats)} when all play alike[/dim]")
+              f"1/{len(seats)} when all play alike; points/deal: over all {result.deals:,} tables "
+              f"dealt (in chunks of {CHUNK:,}), those past the last match too[/dim]")
 
 
 def print_match_decision(result, top=None):

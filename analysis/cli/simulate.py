@@ -65,6 +65,7 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
         compile_simulation,
         elapsed,
         run,
+        table_hands,
     )
     from sapsam.output.report import write_report
     from sapsam.output.simulation_frames import seats_frame
@@ -78,6 +79,7 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
         ids = list(rulesets)
     distinct_rulesets(ids)  # unknown ids, malformed files and one ruleset twice fail here
     players = players or _rules.load_ruleset(ids[0]).players
+    table_hands([_rules.load_ruleset(i) for i in ids], players)  # a table it can deal, before fitting or --out
     sim = Simulation(tuple(ids), players, tuple(seats * players if len(seats) == 1 else seats),
                      tables, seed, block_size)
     compile_notice(quiet or bool(scheduler or workers), *simulate_kernels())
@@ -112,7 +114,8 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
     out_console = console()
     out_console.print(grid)
     sessions = "" if abs(seconds - session) < 0.05 else f" over all sessions ({session:.1f} s in this one)"
-    out_console.print(f"{tables:,} tables x {len(ids)} rulesets in {seconds:.1f} s{sessions} "
+    rulesets = f"{len(ids)} ruleset{'s' if len(ids) != 1 else ''}"
+    out_console.print(f"{tables:,} tables x {rulesets} in {seconds:.1f} s{sessions} "
                       f"({tables / seconds:,.0f} tables/s); report, plots and manifest in {out}")
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sapsam.game.cards import count_aces, format_cards, parse_hand, parse_setting
+from sapsam.game.cards import count_aces, format_cards, format_setting, parse_hand, parse_setting
 from sapsam.game.hands import setting_strengths
 from sapsam.game.mechanisms import Game, SurrenderMode
 from sapsam.game.rules import Ruleset
@@ -36,7 +36,7 @@ class Declaration:
 
     kind: str  # "set" | "natural" | "surrender"
     cards: np.ndarray  # (13,) uint8: front, middle, back order for a setting
-    text: str
+    text: str  # as the commands write it: each row (or the 13 cards) from its highest card down
 
     @classmethod
     def parse(cls, text):
@@ -44,12 +44,13 @@ class Declaration:
         head, sep, tail = text.partition(":")
         word = head.strip().lower()
         if sep and word in ("natural", "surrender"):
-            return cls(word, parse_hand(tail), text.strip())
+            cards = parse_hand(tail)
+            return cls(word, cards, f"{word}:{format_cards(cards, descending=True)}")
         if sep:
             raise ValueError(f"unknown declaration {head.strip()!r}: use 'natural:<13 cards>', "
                              "'surrender:<13 cards>' or 'front | middle | back'")
         front, middle, back = parse_setting(text)
-        return cls("set", np.concatenate([front, middle, back]), text.strip())
+        return cls("set", np.concatenate([front, middle, back]), format_setting(front, middle, back))
 
     def rows(self, wheel_rank="ace-low", middle_plays="high"):
         """Strength triple of a setting (zeros for a natural or surrender)."""
@@ -150,10 +151,11 @@ def score_showdown(rules, declarations, bank=None, chips=None, names=None):
     names = tuple(names) if names is not None else tuple(f"P{i + 1}" for i in range(n))
     if len(names) != n or len(set(names)) != n:
         raise ValueError(f"need {n} distinct names, got {', '.join(names)}")
-    everything = np.concatenate([d.cards for d in decl])
-    if len(set(everything.tolist())) != len(everything):
-        dup = [c for c in set(everything.tolist()) if (everything == c).sum() > 1]
-        raise ValueError(f"card {format_cards(dup[:1])} is held by two players")
+    seen = set()
+    for c in np.concatenate([d.cards for d in decl]).tolist():  # the first card held twice, as given
+        if c in seen:
+            raise ValueError(f"card {format_cards([c])} is held by two players")
+        seen.add(c)
     compiled = rules.compile()
     rows = np.stack([d.rows(rules.wheel_rank, rules.middle.plays) for d in decl])
     natural = np.full(n, -1, np.int64)

@@ -45,11 +45,12 @@ def review_of(result, rows):
 
 def _verdict(result, rank):
     """Candidate ``rank`` (0-based) of a result against its best: rank, EV and CI, the best
-    setting, the loss and its CI, whether the loss is distinguishable from 0."""
+    setting, its EV and CI, the loss and its CI, whether the loss is distinguishable from 0."""
     ranking = result.table
     row, best = ranking.iloc[rank], ranking.iloc[0]
     return {"rank": rank + 1, "candidates": len(ranking), "ev": row.ev,
             "ci": [row.ci_low, row.ci_high], "best": best.setting, "best_ev": best.ev,
+            "best_ci": [best.ci_low, best.ci_high],
             # 0.0 - x, not -x: the best's loss is 0.0, never -0.0 ("-0.000" when printed)
             "loss": 0.0 - row.gap, "loss_ci": [0.0 - row.gap_high, 0.0 - row.gap_low],
             "distinguishable": bool(row.distinguishable), "samples": result.samples}

@@ -175,9 +175,11 @@ def table_hands(rulesets, players):
     (which is heads-up); a run cannot mix the two, as its tables are dealt once for all."""
     hands = {r.hands for r in rulesets}
     if len(hands) > 1:
-        crossed = ", ".join(r.id for r in rulesets if r.hands == 2)
-        raise ValueError(f"{crossed} deal two hands to each player: simulate them on their own, "
-                         f"not beside rulesets of one hand")
+        crossed = [r.id for r in rulesets if r.hands == 2]
+        one = len(crossed) == 1
+        raise ValueError(f"{', '.join(crossed)} deal{'s' if one else ''} two hands to each player: simulate "
+                         f"{'it' if one else 'them'} on {'its' if one else 'their'} own, not beside rulesets "
+                         "of one hand")
     hands = hands.pop()
     if hands == 2 and players != 2:
         raise ValueError(f"criss-cross is heads-up: use --players 2 (got {players})")

@@ -158,6 +158,7 @@ class ReviewResult(_Answer):
     ci: list
     best: str
     best_ev: float
+    best_ci: list
     loss: float  # the best's EV less this one's, paired
     loss_ci: list
     distinguishable: bool  # the loss from 0, at 95%
@@ -192,6 +193,7 @@ class HouseWayReview(_Answer):
     ci: list
     best: str
     best_ev: float
+    best_ci: list
     loss: float
     loss_ci: list
     distinguishable: bool

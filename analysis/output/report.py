@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sapsam.base.files import load_npz, provenance, write_atomic, write_npz
+from sapsam.base.files import load_json, load_npz, provenance, write_atomic, write_npz
 from sapsam.base.stats import wilson_interval
 from sapsam.game.cards import RANKS
 from sapsam.game.exact import natural_probability
@@ -178,7 +178,7 @@ def render_report(out_dir):
                          "move one of them away")
     manifest = None
     if (out / MANIFEST).is_file():
-        manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+        manifest = load_json(out / MANIFEST, "simulation manifest")
     use_report = report is not None and (
         checkpoint is None or report["done"].sum() >= checkpoint["done"].sum())
     data = report if use_report else checkpoint

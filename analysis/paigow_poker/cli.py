@@ -10,6 +10,7 @@ from sapsam.cli.common import (
     compile_notice,
     console,
     fitting,
+    fitting_level,
     json_option,
     quiet_option,
     reports_bad_input,
@@ -63,21 +64,23 @@ def best_command(cards, way, banking, commission, wheel, deck, as_json):
     out.print(f"Cards: [bold]{answer['cards']}[/bold]   {'banking' if banking else 'not banking'}, "
               f"{100 * commission:g}% commission, against the {chosen.name} house way")
 
-    def settings(full):  # compact: the hands' names go, and the marks shorten (b: best, h: house way)
-        grid = table("high hand", "low hand", ">win %", ">push %", ">loss %", ">value", "")
+    def settings(level):  # 0: whole; 1: no hands' names; 2: marks shortened (b, h); 3: no push %
+        names = ("high hand", "low hand") if level == 0 else ("high", "low")  # a low's two cards are 5 wide
+        grid = table(*names, ">win %", *((">push %",) if level < 3 else ()), ">loss %", ">value", "")
         for s in answer["settings"]:
-            marks = ", ".join(m if full else m[0] for m, on in (("best", s["best"]), ("house way", s["house_way"]))
-                              if on)
-            high = f"{s['high']['cards']}  {s['high']['hand']}" if full else s["high"]["cards"]
-            low = f"{s['low']['cards']}  {s['low']['hand']}" if full else s["low"]["cards"]
-            grid.add_row(high, low, f"{100 * s['p_win']:.3f}", f"{100 * s['p_push']:.3f}",
-                         f"{100 * s['p_loss']:.3f}", f"{s['value']:+.5f}", marks)
+            on = [m for m, mark in (("best", s["best"]), ("house way", s["house_way"])) if mark]
+            marks = ", ".join(m if level < 2 else m[0] for m in on)
+            high, low = (f"{s[k]['cards']}  {s[k]['hand']}" if level == 0 else s[k]["cards"] for k in ("high", "low"))
+            push = (f"{100 * s['p_push']:.3f}",) if level < 3 else ()
+            grid.add_row(high, low, f"{100 * s['p_win']:.3f}", *push, f"{100 * s['p_loss']:.3f}",
+                         f"{s['value']:+.5f}", marks)
         return grid
 
-    grid, full = fitting(out, settings)
+    grid, level = fitting_level(out, settings, 3)
     out.print(grid)
-    if not full:
-        out.print("[dim]b: the best setting, h: the house way's; the hands' names in a wider terminal[/dim]")
+    if level:  # what the terminal's width shortened or left out
+        shortened = "b: the best setting, h: the house way's; " if level >= 2 else ""
+        out.print(f"[dim]{shortened}the hands' names{' and push %' if level == 3 else ''} in a wider terminal[/dim]")
     gives = answer["house_way_gives_up"]
     out.print(f"house way's setting: {'the best' if gives == 0 else f'gives up {gives:.5f} a unit'}")
     out.print(f"[dim]exact, against all {answer['dealer_hands']:,} dealer hands of the "
@@ -199,7 +202,7 @@ def _share(answer):  # how often the best play departs, with its Wilson 95% inte
 @click.option("--house-way", "ways", default="foxwoods", show_default=True,
               help="House ways, comma-separated (foxwoods, canterbury-park, harrahs-reno, .toml "
                    "files), or all.")
-@click.option("--hands", type=int, default=600, show_default=True,
+@click.option("--hands", type=click.IntRange(2, 10**6), default=600, show_default=True,
               help="Random hands, the same for every house way, each valued exactly (about a "
                    "quarter of a second each per house way).")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
@@ -224,14 +227,12 @@ def chart_command(ways, hands, seed, banking, commission, out, deck, edge_deals,
     from sapsam.paigow_poker.output.chart_files import best_play_lines, write_chart
     from sapsam.paigow_poker.output.departures import chart_answer, house_way_names, parse_chart_deck
 
-    if hands < 1:
-        raise ValueError(f"--hands must be at least 1, got {hands}")
     chosen = house_way_names(ways)
     cards = None if deck is None else parse_chart_deck(deck)
     compile_notice(as_json, *compiled_kernels())
     _tables_notice(chosen, as_json or cards is not None)
     if not as_json:
-        click.echo(f"valuing {hands:,} hand{'s' * (hands > 1)} exactly against {len(chosen)} house way"
+        click.echo(f"valuing {hands:,} hands exactly against {len(chosen)} house way"
                    f"{'s' if len(chosen) > 1 else ''}...", err=True)
     answer = chart_answer(chosen, hands, seed, commission, banking, cards, edge_deals=edge_deals)
     if out is not None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sapsam.base.stats import wilson_interval
 from sapsam.game.cards import RANKS
 from sapsam.kernels import policies as _kp
 from sapsam.kernels import value as _kv
@@ -137,8 +138,9 @@ class HouseWay:
             out.append(f"{n}. {text}")
             if kind == "score":
                 out += [f"   - {row}: {self.row_text(row, markdown)}" for row in ROWS]
+        low, high = wilson_interval(round(self.agreement * self.hands), self.hands)
         out.append(f"\n(Matches the fitted strategy's setting on {self.agreement:.0%} of "
-                   f"{self.hands:,} sampled hands.)")
+                   f"{self.hands:,} sampled hands, 95% CI {low:.0%}-{high:.0%}.)")
         return "\n".join(out)
 
     def to_dict(self):

@@ -183,6 +183,7 @@ class Graded(Answer):
     ci: Interval = Field(description="The EV's 95% interval.")
     best: str = Field(description=SETTING)
     best_ev: float
+    best_ci: Interval = Field(description="The best's EV's 95% interval.")
     loss: float = Field(description="The best's EV less the decision's, paired (>= 0).")
     loss_ci: Interval = Field(description="The loss's paired 95% interval.")
     distinguishable: bool = Field(description="The loss's interval lies above 0.")

@@ -3,6 +3,7 @@ a plain-Python meeting of every dealer hand, on small decks; the API, the comman
 bad input; the house way's table against setting every hand now (slow: the table)."""
 
 import json
+import re
 from itertools import combinations
 
 import numpy as np
@@ -103,12 +104,26 @@ def test_bad_input_is_one_line_and_status_2(args, words):
     assert len(run.err.strip().splitlines()) == 1
 
 
-def test_best_in_a_terminal_80_columns_wide():
-    run = terminal.in_terminal("paigow-poker", "best", "Jk As Kd Th 9s 2d 2h", "--deck", DECK)
-    assert run.status == 0
+# the house way's setting the best (both marks on its row: the widest marks), and not
+SAME, APART = "Jk As Kd Th 9s 2d 2h", "2s 8d Jh Ah Th 9s Ad"
+
+
+@pytest.mark.parametrize("cards, columns, marks, note", [
+    (SAME, 80, ["best, house way"], "the hands' names in a wider terminal"),
+    (APART, 80, ["best", "house way"], "the hands' names in a wider terminal"),
+    (APART, 60, ["b", "h"], "b: the best setting, h: the house way's; the hands' names and push % in a wider"),
+], ids=["80-same", "80-apart", "60-apart"])
+def test_best_in_a_terminal_gives_up_only_what_it_must(cards, columns, marks, note):
+    """The table gives up the hands' names first, then the marks' words (b, h), then push %, as
+    the terminal's width asks: its marks in full at 80 columns, and no number or mark cut to an
+    ellipsis at 60."""
+    run = terminal.in_terminal("paigow-poker", "best", cards, "--deck", DECK, columns=columns)
+    assert run.status == 0, run.out
     lines = run.out.strip().splitlines()
-    assert all(len(line) <= 80 for line in lines)
-    assert any("best" in line for line in lines) and "31,824 dealer hands" in run.out
+    assert max(len(line) for line in lines) <= columns and "…" not in run.out, run.out
+    rows = [line.rstrip() for line in lines if re.match(r"(Jk|[2-9TJQKA][shdc]) ", line)]
+    assert [row.rsplit("   ", 1)[1] for row in rows if not row[-1].isdigit()] == marks, run.out
+    assert note in " ".join(run.out.split()) and "31,824 dealer hands" in run.out
 
 
 def test_house_ways_command():

@@ -5,6 +5,7 @@ way's table is needed (the slow tests use the whole deck)."""
 
 import json
 
+import click
 import numpy as np
 import pandas as pd
 import pytest
@@ -111,8 +112,8 @@ def test_the_command_and_the_api_agree():
 @pytest.mark.parametrize("args, words", [
     (["--house-way", "nowhere"], "unknown house way 'nowhere'"),
     (["--house-way", "foxwoods,,harrahs-reno"], "an empty name"),
-    (["--hands", "0"], "--hands must be at least 1, got 0"),
-    (["--hands", "-3"], "--hands must be at least 1"),
+    (["--hands", "1"], "Invalid value for '--hands': 1 is not in the range 2<=x<=1000000"),  # no interval
+    (["--hands", "-3"], "Invalid value for '--hands': -3 is not in the range 2<=x<=1000000"),
     (["--deck", "Jk As Kd"], "a deck needs at least 14 cards"),
     (["--commission", "2"], "--commission"),
 ])
@@ -121,6 +122,20 @@ def test_bad_input_is_one_line_and_status_2(args, words):
     assert run.status == 2, run.err
     assert words in run.err and "Traceback" not in run.err
     assert len(run.err.strip().splitlines()) == 1
+
+
+def test_hands_as_cost_and_best_play_take_them():
+    """At least two hands (one hand's cost has no interval), the type of ``cost``'s --hands,
+    its range shown in --help as theirs is."""
+    from sapsam.paigow_poker.cli import paigow_poker_command
+
+    def hands(command):
+        return next(p.type for p in paigow_poker_command.commands[command].params if p.name == "hands")
+
+    assert isinstance(hands("chart"), click.IntRange) and hands("chart").to_info_dict() == hands("cost").to_info_dict()
+    assert hands("chart").min == hands("best-play").min == 2
+    run = terminal.piped("paigow-poker", "chart", "--help")
+    assert "[default: 600; 2<=x<=1000000]" in " ".join(run.out.split()), run.out
 
 
 def test_the_api_refuses_no_hands():

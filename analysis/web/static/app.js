@@ -25,6 +25,8 @@ function el(tag, attrs = {}, ...children) {
 const isRed = (card) => card[1] === "h" || card[1] === "d";
 const byRank = (a, b) => RANKS.indexOf(a[0]) - RANKS.indexOf(b[0]) || "shdc".indexOf(a[1]) - "shdc".indexOf(b[1]);
 const fmt = (x, digits = 3) => (x == null ? "-" : (x >= 0 ? "+" : "") + x.toFixed(digits));
+// an estimate with its 95% interval, as the command line writes it
+const evNote = (ev, ci) => `EV ${fmt(ev)} [${fmt(ci[0])}, ${fmt(ci[1])}]`;
 
 function cardFace(card, tag = "span", attrs = {}) {
   return el(tag, { class: "card" + (isRed(card) ? " red" : ""), title: card, ...attrs },
@@ -401,9 +403,9 @@ async function submit() {
         : `Rank ${answer.rank} of ${answer.candidates}` + (answer.distinguishable ? "." : "; not distinguishable from the best.") }),
       answer.legal ? null : el("p", { class: "error", text: "Foul: the rows are not in order, so this hand loses every row." })),
     el("div", {},
-      el("h2", { text: "Yours" }), rowsFaces(answer.setting), el("p", { class: "note", text: `EV ${fmt(answer.ev)}` })),
+      el("h2", { text: "Yours" }), rowsFaces(answer.setting), el("p", { class: "note", text: evNote(answer.ev, answer.ci) })),
     el("div", {},
-      el("h2", { text: "Best" }), rowsFaces(answer.best), el("p", { class: "note", text: `EV ${fmt(answer.best_ev)}` }))));
+      el("h2", { text: "Best" }), rowsFaces(answer.best), el("p", { class: "note", text: evNote(answer.best_ev, answer.best_ci) }))));
   const log = stats();
   log.push({ hand: body.hand, setting, best: answer.best, loss: answer.loss,
     loss_lo: answer.loss_ci[0], loss_hi: answer.loss_ci[1], rank: answer.rank });
