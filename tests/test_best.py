@@ -557,6 +557,7 @@ def test_cli_review_ranks_the_played_setting():
     assert foul["candidates"] == len(full) + 1
     assert foul["rank"] == len(full) + 1 and foul["loss"] > 0 and foul["distinguishable"]
     assert foul["best_ev"] == pytest.approx(full[0]["ev"], abs=0)
+    assert foul["best_ci"] == pytest.approx(full[0]["ci"], abs=0)  # the best's estimate with its error
 
 
 def swap_across_rows(setting):

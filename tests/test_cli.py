@@ -108,3 +108,33 @@ def test_console_script_bad_input():
     assert len(lines) == 1, proc.stderr
     assert lines[0].startswith("Error:") and "Xs" in lines[0]
     assert proc.stdout == ""
+
+
+def test_score_writes_declarations_as_settings_are_written_and_says_what_chips_did():
+    """``score`` echoes each declaration normalised (rows from the highest card down), names
+    the first card held twice as given, and says under its table when chips limited the units."""
+    a = "6S 6D 4C|TS td 9s qd 8c|3s 3d 3c 2s 2d"
+    b = "As Kd Qc | 9c 9d 5s 5d 4s | Kh Jh 9h 8h 7h"
+    result = run("score", a, b)
+    assert result.exit_code == 0 and "P1: 6s 6d 4c | Qd Ts Td 9s 8c | 3s 3d 3c 2s 2d" in result.stdout
+    assert "chip-limited" not in result.stdout
+    limited = run("score", "--chips", "0,0", a, b)
+    assert limited.exit_code == 0 and "chip-limited (P1 0, P2 0)" in limited.stdout
+    twice = run("score", a, a)
+    assert twice.exit_code == 2 and "card 6s is held by two players" in twice.stderr
+
+
+def test_all_goes_alone(tmp_path):
+    result = run("simulate", "--rules", "all,standard", "--tables", "100", "--out", str(tmp_path))
+    assert result.exit_code == 2 and "'all' stands for every name and goes alone" in result.stderr
+
+
+def test_a_corrupt_manifest_is_named(tmp_path):
+    from sapsam.measure.simulate import Simulation
+    from sapsam.measure.simulate import run as simulate
+
+    simulate(Simulation(("basic",), 2, ("greedy",) * 2, tables=20, seed=1, block_size=10), tmp_path)
+    (tmp_path / "manifest.json").write_text("{")
+    result = run("report", str(tmp_path))
+    assert result.exit_code == 2
+    assert f"{tmp_path / 'manifest.json'} is not a readable simulation manifest" in result.stderr

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from conftest import SEED, deal_hands
 
 from sapsam.base.fits import isotonic, segmentations
+from sapsam.base.stats import wilson_interval
 from sapsam.cli import main
 from sapsam.game.cards import parse_setting
 from sapsam.game.hands import setting_strengths
@@ -84,6 +85,9 @@ def test_the_chart_is_short_increasing_and_is_what_the_policy_scores(standard):
                 assert standard.points[k, np.flatnonzero(scale == s)[0]] == line.points
     text = standard.describe()
     assert "Declare a natural" in text and "Surrender" in text  # standard has both
+    # its agreement with the fitted strategy, a share of sampled hands, with its Wilson interval
+    low, high = wilson_interval(round(standard.agreement * standard.hands), standard.hands)
+    assert f"of {standard.hands:,} sampled hands, 95% CI {low:.0%}-{high:.0%}." in text
     assert "Declare a natural" not in H.derive("basic", 4).describe()
 
 

@@ -155,6 +155,11 @@ def test_cli_match_and_best_score():
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
     assert payload["matches"] == 50 and len(payload["seats"]) == 2
+    # the table: points a deal with the half-width of its 95% interval, over every table dealt
+    table = run("match", "--seats", "fitted,greedy", "--matches", "50")
+    half = (payload["seats"][0]["points_ci_high"] - payload["seats"][0]["points_ci_low"]) / 2
+    assert "±95%" in table.stdout and f"{half:.3f}" in table.stdout
+    assert f"over all {payload['deals']:,} tables dealt" in " ".join(table.stdout.split())
     result = run("best", HAND, "--rules", RULES, "--score", "8,10,3,6", "--samples", "400",
                  "--opponents", "balanced")
     assert result.exit_code == 0, result.output

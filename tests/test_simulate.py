@@ -234,8 +234,11 @@ def test_resume_after_an_interruption_gives_the_same_numbers(tmp_path):
     for a, b in zip(whole, resumed):
         assert np.array_equal(a, b)
     other = Simulation(("basic", "standard"), 4, ("greedy",) * 4, tables=50, seed=9, block_size=10)
-    with pytest.raises(ValueError, match="checkpoint of another run"):
+    with pytest.raises(ValueError, match="checkpoint of another run") as refused:
         run(other, tmp_path, resume=True)
+    # what differs, in words, and nothing of the rest (nor the digest, which follows the rulesets)
+    assert "(seed 8, here 9)" in str(refused.value)
+    assert "digest" not in str(refused.value) and "{" not in str(refused.value)
 
 
 def test_blocks_stream_through_the_threads_and_an_interrupt_keeps_every_finished_one(tmp_path):
