@@ -7,10 +7,10 @@ from sapsam.cli.common import (
     OutputFolder,
     compile_notice,
     console,
+    fitting_level,
     json_option,
     reports_bad_input,
     table,
-    wide,
 )
 
 
@@ -52,20 +52,26 @@ def best_command(tiles, banking, commission, as_json):
     out = console()
     out.print(f"Tiles: [bold]{'  '.join(tile_label(t) for t in hand)}[/bold]   "
               f"{'banking' if banking else 'not banking'}, {100 * commission:g}% commission")
-    full = wide(out)
 
-    def cell(half):  # "1-1 4-2  8 (high day)", or "1-1 4-2  8" in 80 columns
-        words = half["hand"] if full else half["hand"].split(" (")[0]
-        return f"{' '.join(half['tiles'])}  {words}"
+    def settings(level):  # 0: whole; 1: hands' names short; 2: tiles alone; 3: marks b and h; 4: no push %
+        def cell(half):  # "1-1 4-2  8 (high day)", "1-1 4-2  8", "1-1 4-2"
+            words = half["hand"] if level == 0 else half["hand"].split(" (")[0]
+            return " ".join(half["tiles"]) + (f"  {words}" if level < 2 else "")
 
-    grid = table("low hand", "high hand", ">win %", ">push %", ">loss %", ">value", "")
-    for s in answer["settings"]:
-        marks = ", ".join(m for m, on in (("best", s["best"]), ("house way", s["house_way"]))
-                          if on)
-        grid.add_row(cell(s["low"]), cell(s["high"]), f"{100 * s['win']:.2f}",
-                     f"{100 * s['push']:.2f}", f"{100 * s['loss']:.2f}", f"{s['value']:+.4f}",
-                     marks)
+        push = level < 4
+        grid = table("low hand", "high hand", ">win %", *((">push %",) if push else ()), ">loss %", ">value", "")
+        for s in answer["settings"]:
+            marks = [m if level < 3 else m[0] for m, on in (("best", s["best"]), ("house way", s["house_way"])) if on]
+            grid.add_row(cell(s["low"]), cell(s["high"]), f"{100 * s['win']:.2f}",
+                         *((f"{100 * s['push']:.2f}",) if push else ()), f"{100 * s['loss']:.2f}",
+                         f"{s['value']:+.4f}", ", ".join(marks))
+        return grid
+
+    grid, level = fitting_level(out, settings, 4)
     out.print(grid)
+    if level >= 2:  # what the terminal's width left out
+        marks = "b: the best setting, h: the house way's; " if level >= 3 else ""
+        out.print(f"[dim]{marks}the hands' names{' and push %' if level == 4 else ''} in a wider terminal[/dim]")
     out.print("[dim]exact, against all 20,475 banker hands; value per unit bet[/dim]")
 
 

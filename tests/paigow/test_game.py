@@ -3,6 +3,7 @@ reference, the exact table's invariants, the published figures, the house way's 
 command line's answers to bad input."""
 
 import json
+import re
 import subprocess
 from itertools import combinations
 
@@ -271,3 +272,22 @@ def test_best_and_table_as_json():
     teen = json.loads(sapsam("table", "--high-three", "6-6", "--json").stdout)
     assert teen["high_three"] == "teen"
     assert [r["push"] for r in teen["rows"]] == [r.push for r in exact.house_edge_table("teen")]
+
+
+@pytest.mark.parametrize("tiles, columns, marks, note", [
+    ("6-6 1-1 4-2 5-3", 80, ["best, house way"], None),  # short names: the whole table fits
+    ("2-1 4-2 6-6 1-1", 80, ["best, house way"], "the hands' names in a wider terminal"),
+    ("2-1 4-2 6-6 1-1", 60, ["b, h"], "b: the best setting, h: the house way's; the hands' names and push %"),
+])
+def test_best_in_a_terminal_gives_up_only_what_it_must(tiles, columns, marks, note):
+    """``paigow best`` gives up the hands' names first (their words, then all), then the marks'
+    words (b, h), then push %, as the terminal's width asks: nothing cut to an ellipsis at 80 or
+    60 columns (a gee-joon pair's long name cut every cell at 80)."""
+    run = terminal.in_terminal("paigow", "best", tiles, columns=columns)
+    assert run.status == 0, run.out
+    lines = run.out.strip().splitlines()
+    assert max(len(line) for line in lines) <= columns and "…" not in run.out, run.out
+    rows = [line.rstrip() for line in lines if re.match(r"\d-\d \d-\d", line)]
+    assert [row.rsplit("   ", 1)[1] for row in rows if not row[-1].isdigit()] == marks, run.out
+    text = " ".join(run.out.split())
+    assert (note in text) if note else ("wider terminal" not in text), run.out
