@@ -138,3 +138,12 @@ def test_a_corrupt_manifest_is_named(tmp_path):
     result = run("report", str(tmp_path))
     assert result.exit_code == 2
     assert f"{tmp_path / 'manifest.json'} is not a readable simulation manifest" in result.stderr
+
+
+def test_a_strategy_file_for_opponents_that_are_not_fitted_is_refused():
+    """``best --opponents greedy --strategy F`` would ignore F: refused, and named."""
+    from sapsam.play.strategy_files import strategy_path
+
+    result = run("best", HAND, "--opponents", "greedy", "--strategy", str(strategy_path("standard", 4)),
+                 "--samples", "100")
+    assert result.exit_code == 2 and "--strategy is for fitted opponents, and these are greedy" in result.stderr

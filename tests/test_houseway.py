@@ -242,6 +242,9 @@ def test_cli_houseway_one_hand():
     (["As Kd Qh Jc 9s 8d 7h 5c 4s 3d 2h 2c Ts", "--rules", "standard,basic"], "one ruleset"),
     (["--ship", "--seed", "3"], "seed 0"),
     (["--other", "As Kd Qh Jc 9s 8d 7h 5c 4s 3d 2h 2c Ts"], "goes with a HAND"),
+    (["--json"], "'--json': goes with a HAND"),  # not ignored: each option serves one use
+    (["--samples", "500", "--rules", "basic"], "'--samples': goes with a HAND"),
+    (["As Kd Qh Jc 9s 8d 7h 5c 4s 3d 2h 2c Ts", "--price"], "'--price': goes without a HAND"),
     (["As Kd Qh Jc 9s 8d 7h 5c 4s 3d 2h 2c Ts", "--rules", "criss-cross", "--players", "2"],
      "give your other hand"),
 ])

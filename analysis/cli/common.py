@@ -137,6 +137,16 @@ def resume_options(command):
                         help="Continue an interrupted run from its checkpoint (none: start at the beginning).")(command)
 
 
+def given(*names):
+    """The options (as written: ``--json``) of the running command's parameters ``names`` that
+    were given, on the command line or by an environment variable, not left at their defaults."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    return [p.opts[0] for p in ctx.command.params if p.name in names and ctx.get_parameter_source(p.name)
+            in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)]
+
+
 def resume_or_fresh(resume, fresh, out=True):
     """Refuse --resume with --fresh, and either without ``out`` (a command whose --out is
     optional keeps its checkpoints beside that file): the API's check, in the options' names."""

@@ -29,6 +29,9 @@ def _opponents(bars, quiet, name, rules, players, strategy):
     seconds)."""
     from sapsam.strategy.registry import make_policy
 
+    if strategy is not None and name != "fitted":  # it would be silently ignored
+        raise ValueError(f"--strategy is for fitted opponents, and these are {name}: "
+                         "drop it, or play --opponents fitted")
     if strategy is None:
         fits_ready([rules], players, [name], bars, quiet)
     return make_policy(name, rules, players, strategy, stage=bars.task)

@@ -12,6 +12,7 @@ from sapsam.cli.common import (
     console,
     distinct_rulesets,
     fits_ready,
+    given,
     json_option,
     print_verdict,
     quiet_option,
@@ -251,11 +252,15 @@ def houseway_command(hand, rulesets, players, tables, samples, opponents, other,
 
     if players is None:  # one ruleset: its own table; several: four players each
         players = load_ruleset(rulesets[0]).players if len(rulesets) == 1 and rulesets != ("all",) else 4
+    # each option serves one of the two uses: refuse one given for the other, never ignore it
+    with_hand, without = ("samples", "opponents", "other", "as_json"), ("tables", "out", "price", "ship")
+    stray = given(*(without if hand is not None else with_hand))
+    if stray:
+        raise click.BadParameter(f"goes {'without' if hand is not None else 'with'} a HAND",
+                                 param_hint=f"'{stray[0]}'")
     if hand is not None:
         return _houseway_hand(hand, rulesets, players, opponents, samples, seed, as_json, quiet,
                               other)
-    if other is not None:
-        raise click.BadParameter("goes with a HAND", param_hint="'--other'")
     if ship and seed != 0:
         raise click.BadParameter("only the house way derived with seed 0 ships",
                                  param_hint="'--ship'")
