@@ -29,6 +29,7 @@ class Game:
     warm: str       #: a function compiling them on tiny runs, for ``sapsam compile`` (``measure``)
     page: str       #: its part of the web page, a :class:`sapsam.web.page.Page` (``web``)
     rulebook: str   #: its part of RULES.md, a Markdown file in its package
+    rulesets: str = ""  #: the folder in its package of its ruleset files (``<id>.toml``), if any
 
     @property
     def package(self):
@@ -49,6 +50,18 @@ class Game:
         """Its part of RULES.md."""
         return files(self.package).joinpath(self.rulebook).read_text(encoding="utf-8")
 
+    def ruleset_ids(self):
+        """The ids of its named rulesets (none without :attr:`rulesets`)."""
+        if not self.rulesets:
+            return []
+        folder = files(self.package).joinpath(self.rulesets)
+        return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def game_of_ruleset(rid):
+    """The game beside the 13-card core whose named ruleset ``rid`` is, or None."""
+    return next((game for game in GAMES if rid in game.ruleset_ids()), None)
+
 
 GAMES = (
     Game("paigow", "Pai Gow tiles", commands="sapsam.paigow.cli:paigow_command",
@@ -56,7 +69,8 @@ GAMES = (
          warm="sapsam.paigow.measure:warm", page="sapsam.paigow.web:page", rulebook="rules.md"),
     Game("ofc", "Open-Face Chinese Poker", commands="sapsam.ofc.cli:ofc_command",
          routes="sapsam.ofc.web:router", kernels="sapsam.ofc.measure.compile:compiled_kernels",
-         warm="sapsam.ofc.measure.compile:warm", page="sapsam.ofc.web:page", rulebook="rules.md"),
+         warm="sapsam.ofc.measure.compile:warm", page="sapsam.ofc.web:page", rulebook="rules.md",
+         rulesets="rulesets"),
     Game("paigow_poker", "Pai Gow Poker", commands="sapsam.paigow_poker.cli:paigow_poker_command",
          routes="sapsam.paigow_poker.web:router", kernels="sapsam.paigow_poker.measure.exact:compiled_kernels",
          warm="sapsam.paigow_poker.measure.exact:warm", page="sapsam.paigow_poker.web:page",

@@ -440,6 +440,22 @@ def test_cli_unknown_ruleset_id():
     assert result.exit_code == 2
 
 
+def test_cli_an_open_face_ruleset_is_refused_as_one(tmp_path):
+    """An Open-Face ruleset where a 13-card one is wanted, by its id, by a file extending it or
+    by a copy of its file: one line saying whose it is and where it goes (not 'unknown ruleset'
+    with the 13-card ids, nor every key listed as unknown)."""
+    from sapsam.ofc.game import OFC_DIR
+
+    copy = tmp_path / "copy.toml"
+    copy.write_text((OFC_DIR / "ofc-pineapple.toml").read_text())
+    extending = write(tmp_path, "mine", 'extends = "ofc-pineapple"\n')
+    for name in ("ofc-pineapple", str(extending), str(copy)):
+        result = run("score", "--rules", name, *C2)
+        lines = result.stderr.strip().splitlines()
+        assert result.exit_code == 2 and len(lines) == 1, result.stderr
+        assert "'ofc-pineapple' is a ruleset of Open-Face Chinese Poker: use it with 'sapsam ofc'" in lines[0]
+
+
 # ---- user files extending a named id -------------------------------------------------------
 
 USER = ('id = "my-two-four"\nname = "2-4 with the overall point"\nsource = "house rules"\n'

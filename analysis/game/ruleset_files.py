@@ -37,8 +37,14 @@ def ruleset_ids():
 
 
 def load_ruleset(name):
-    """A ruleset by id (``"standard"``) or by path to a TOML file."""
-    return build_ruleset(Ruleset, *read_ruleset(str(name), RULESET_DIR))
+    """A ruleset by id (``"standard"``) or by path to a TOML file; another game's (by its id,
+    what it extends or the id it names) is refused as that game's."""
+    data, path = read_ruleset(str(name), RULESET_DIR)
+    try:
+        return build_ruleset(Ruleset, data, path)
+    except RulesetError:
+        _another_games(data.get("id"), f"{path}: ")
+        raise
 
 
 def build_ruleset(kind, data, path):
@@ -106,8 +112,22 @@ def _locate(name, chain, folder):
         raise RulesetError(f"{where}no ruleset file {candidate}: "
                            + ("it is a folder" if candidate.is_dir() else "it does not exist"))
     ids = sorted(p.stem for p in folder.glob("*.toml")) if folder != RULESET_DIR else ruleset_ids()
+    if folder == RULESET_DIR:
+        _another_games(name, where)
     raise RulesetError(f"{where}unknown ruleset {name!r}: use a TOML file path or one of "
                        f"{', '.join(ids)}")
+
+
+def _another_games(rid, where):
+    """Refuse ``rid`` if it is the id of a ruleset of another game (Open-Face's), where an
+    unknown id or a list of unknown keys would leave the user guessing."""
+    from sapsam.games import game_of_ruleset
+
+    game = game_of_ruleset(rid) if isinstance(rid, str) else None
+    if game is not None:
+        raise RulesetError(f"{where}{rid!r} is a ruleset of {game.title}: use it with 'sapsam {game.command}', "
+                           f"or one of the 13-card rulesets here ({', '.join(ruleset_ids()[:3])}, ...: "
+                           "sapsam rules)")
 
 
 def _merge(base, override):
