@@ -174,3 +174,15 @@ def test_no_stdout_at_all_is_no_error():
     proc = subprocess.run([sapsam(), "rules"], stderr=subprocess.PIPE, text=True, env=environment(),
                           timeout=600, stdin=subprocess.DEVNULL, preexec_fn=lambda: os.close(1))
     assert (proc.returncode, proc.stderr) == (0, "")
+
+
+def test_best_at_60_columns_writes_each_setting_over_three_lines():
+    """Too narrow for a setting on one line, ``best`` writes its rows one under another rather
+    than cutting the setting and its EV to an ellipsis."""
+    run = in_terminal("best", HAND, "--samples", "500", "--top", "3", columns=60)
+    assert run.status == 0 and "…" not in run.out, run.out
+    lines = run.out.splitlines()
+    assert max(len(line) for line in lines) <= 60
+    first = next(i for i, line in enumerate(lines) if line.startswith("1 "))
+    front, middle, back = lines[first].split()[1:4], lines[first + 1].split(), lines[first + 2].split()
+    assert (len(middle), len(back)) == (5, 5) and all(len(c) == 2 for c in front + middle + back), run.out

@@ -9,7 +9,7 @@ from sapsam.cli.common import (
     compile_notice,
     console,
     fits_ready,
-    fitting,
+    fitting_level,
     json_option,
     print_verdict,
     quiet_option,
@@ -175,15 +175,18 @@ def _print_ranking(result, top):
     out.print(f"{result.rules.id}, {result.players} players, {result.opponents} opponents, "
               f"{result.samples:,} sampled tables (seed {result.seed})")
 
-    def ranking(full):
+    def ranking(level):  # 0: whole; 1: compact; 2: compact, each setting's rows on lines of their own
+        full = level == 0
         columns = (">#", "setting", ">EV", ">95% CI" if full else ">±95%", ">gap to best")
         if full:
             columns += (">gap CI", ">F w/t/l", ">M w/t/l", ">B w/t/l", ">sweep", ">swept")
         grid = table(*columns)
+        grid.show_lines = level == 2
         for i, row in enumerate(result.table.head(top).itertuples(index=False), 1):
             gap = "best" if i == 1 else f"{row.gap:+.3f}" + ("" if row.distinguishable else " ~")
             ci = f"[{row.ci_low:+.3f}, {row.ci_high:+.3f}]" if full else f"{(row.ci_high - row.ci_low) / 2:.3f}"
-            cells = [str(i), row.setting, f"{row.ev:+.3f}", ci, gap]
+            cells = [str(i), row.setting.replace(" | ", "\n") if level == 2 else row.setting, f"{row.ev:+.3f}",
+                     ci, gap]
             if full:
                 cells += ["" if i == 1 else f"[{row.gap_low:+.3f}, {row.gap_high:+.3f}]",
                           *(f"{getattr(row, r + '_win'):.2f}/{getattr(row, r + '_tie'):.2f}/"
@@ -192,7 +195,8 @@ def _print_ranking(result, top):
             grid.add_row(*cells)
         return grid
 
-    grid, full = fitting(out, ranking)
+    grid, level = fitting_level(out, ranking, 2)
+    full = level == 0
     out.print(grid)
     out.print("[dim]EV: units per hand; ~: not distinguishable from the best at 95%"
               + ("; w/t/l per opponent" if full else "") + "[/dim]")
