@@ -59,6 +59,8 @@ def parse_tiles(text, count=4):
     sorted tile indices.  Raises ``ValueError`` naming what is wrong."""
     text = re.sub(r"(?i)\bgee[\s-]+joon\b", "gee-joon", str(text))
     tokens = [x for x in re.split(r"[\s,|]+", text.strip()) if x]
+    if len(tokens) != count:  # first: the hand's size, then its tiles
+        raise ValueError(f"{len(tokens)} tiles given: a Pai Gow hand is {count} tiles")
     tiles = []
     for token in tokens:
         free = [t for t in candidates(token) if t not in tiles]
@@ -67,8 +69,6 @@ def parse_tiles(text, count=4):
             raise ValueError(f"{token!r} more times than the set of 32 tiles holds "
                              f"(it has {held})")
         tiles.append(free[0])
-    if len(tiles) != count:
-        raise ValueError(f"{len(tiles)} tiles given: a Pai Gow hand is {count} tiles")
     return sorted(tiles)
 
 

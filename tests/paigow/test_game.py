@@ -248,7 +248,8 @@ def sapsam(*args):
     (["best", "6-6 1-1 4-2"], "3 tiles given"),
     (["best", "6-6 1-1 4-2 7-1"], "unknown tile '7-1'"),
     (["best", "teen day dragon nine"], "unknown tile 'dragon'"),
-    (["best", "teen day nine nine nine"], "more times"),
+    (["best", "teen nine nine nine"], "more times"),
+    (["best", "6-6 1-1 2-1 2-1 2-1"], "5 tiles given"),  # the size first, then the tiles
     (["best", "teen day nine eight", "--commission", "1.5"], "--commission"),
     (["table", "--high-three", "dragon"], "unknown tile 'dragon' for the house way's high 3"),
 ])
