@@ -262,6 +262,16 @@ def test_bad_input_is_a_value_error_saying_what_the_command_says(call, args):
     (lambda: sapsam.paigow.best("6-6 1-1 4-2 5-3", commission="x"), "commission must be a finite number"),
     (lambda: sapsam.paigow.best("6-6 1-1 4-2 5-3", banking="no"), "banking must be True or False"),
     (lambda: sapsam.paigow_poker.house_edge(deals="10"), "deals must be a whole number"),
+    # card codes reach a kernel only from the deck: 99 crashed the interpreter (a segmentation fault)
+    (lambda: sapsam.ofc.fantasyland(list(range(13)) + [99]), "card codes lie in 0 to 51"),
+    (lambda: sapsam.ofc.fantasyland([0] * 14), "duplicate card 2c in Fantasyland hand"),
+    (lambda: sapsam.ofc.fantasyland(list(range(20))), "13 to 17 cards, got 20"),
+    (lambda: sapsam.ofc.fantasyland(5), "expected Fantasyland hand as text"),
+    (lambda: sapsam.score([1, 2]), "a declaration is text"),
+    (lambda: sapsam.review(HAND, PLAYED.split(" | ")), "a setting is text"),
+    (lambda: sapsam.houseway(5), "expected hand as text"),
+    (lambda: sapsam.paigow_poker.best(5), "expected hand as text"),
+    (lambda: sapsam.ofc.place("Ah 2c 7d", board=5), "a board is text"),
 ])
 def test_a_python_caller_s_wrong_types_are_value_errors_naming_the_argument(call, says):
     """What the command line's types refuse, the API refuses in words: never a ``TypeError``
@@ -290,3 +300,10 @@ def test_the_api_takes_cards_and_tiles_as_lists_of_text_and_is_an_attribute():
     assert sapsam.paigow.best(["6-6", "1-1", "4-2", "5-3"]).tiles == sapsam.paigow.best("6-6 1-1 4-2 5-3").tiles
     assert sapsam.best(HAND, rules="first-to-11", samples=100, scores="3,5").to_dict()["scores"] == [3, 5]
     assert sapsam.api.best is sapsam.best and "best" in sapsam.api.__all__ and "Path" not in sapsam.api.__all__
+
+
+
+def test_fantasyland_takes_cards_as_a_list_too():
+    as_text, as_list = (sapsam.ofc.fantasyland(c).to_dict() for c in (FANTASYLAND, FANTASYLAND.split()))
+    as_text.pop("seconds"), as_list.pop("seconds")
+    assert as_list == as_text

@@ -49,7 +49,9 @@ def parse_cards(text, count=None, what="cards"):
     ndarray(uint8), shape (k,)
         In the order given.
     """
-    tokens = text.replace(",", " ").split() if isinstance(text, str) else [str(t) for t in text]
+    if not isinstance(text, str) and (np.ndim(text) != 1 or not all(isinstance(t, str) for t in text)):
+        raise ValueError(f"expected {what} as text, e.g. 'As Kd Qh', or a list of such cards, got {text!r}")
+    tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     codes = [parse_card(tok) for tok in tokens]
     seen = {}
     for tok, code in zip(tokens, codes):
@@ -61,6 +63,25 @@ def parse_cards(text, count=None, what="cards"):
     return np.array(codes, dtype=CARD_DTYPE)
 
 
+def card_codes(cards, what="cards"):
+    """Distinct card codes, in the order given, from text (:func:`parse_cards`), a list of cards
+    as text, or integer codes 0 to 51: ndarray(uint8); a ``ValueError`` naming what is wrong
+    (before any kernel sees a code outside the deck)."""
+    if isinstance(cards, str) or (np.ndim(cards) == 1 and all(isinstance(c, str) for c in cards)):
+        return parse_cards(cards, what=what)
+    codes = np.asarray(cards) if np.ndim(cards) == 1 else None
+    if codes is None or (codes.size and codes.dtype.kind not in "iu"):
+        raise ValueError(f"expected {what} as text, e.g. 'As Kd Qh', or card codes 0 to 51, got {cards!r}")
+    if codes.size and (codes.min() < 0 or codes.max() > 51):
+        raise ValueError(f"card codes lie in 0 to 51, got {codes.tolist()} in {what}")
+    seen = set()
+    for code in codes.tolist():
+        if code in seen:
+            raise ValueError(f"duplicate card {format_card(code)} in {what}")
+        seen.add(code)
+    return codes.astype(CARD_DTYPE)
+
+
 def parse_hand(text):
     """A 13-card hand: ndarray(uint8), shape (13,), in the order given."""
     return parse_cards(text, 13, "hand")
@@ -68,6 +89,8 @@ def parse_hand(text):
 
 def parse_setting(text):
     """``front | middle | back`` -> three uint8 arrays of 3, 5 and 5 distinct cards."""
+    if not isinstance(text, str):
+        raise ValueError(f"a setting is text, 'front | middle | back' (3 | 5 | 5 cards), got {text!r}")
     parts = text.split("|")
     if len(parts) != 3:
         raise ValueError(f"a setting is 'front | middle | back' (3 | 5 | 5 cards), got {text!r}")

@@ -41,6 +41,9 @@ class Declaration:
     @classmethod
     def parse(cls, text):
         """``front | middle | back``, ``natural:<13 cards>`` or ``surrender:<13 cards>``."""
+        if not isinstance(text, str):
+            raise ValueError(f"a declaration is text: 'front | middle | back', 'natural:<13 cards>' or "
+                             f"'surrender:<13 cards>', got {text!r}")
         head, sep, tail = text.partition(":")
         word = head.strip().lower()
         if sep and word in ("natural", "surrender"):

@@ -70,16 +70,17 @@ def place(hand, board="", dead="", opponents=(), rules=RULES, samples=500, seed=
 
 
 def fantasyland(cards, rules=RULES):
-    """The best setting of a Fantasyland hand of 13 to 17 cards, exactly (``sapsam ofc
-    fantasyland``): a :class:`~sapsam.ofc.measure.fantasyland.FantasylandSetting`, whose
+    """The best setting of a Fantasyland hand of 13 to 17 cards (text, a list of cards as text,
+    or card codes), exactly (``sapsam ofc fantasyland``, which also refuses a count the ruleset
+    never deals; here any 13 to 17 is set by its rules): a
+    :class:`~sapsam.ofc.measure.fantasyland.FantasylandSetting`, whose
     ``to_frame()`` has a row per row of the board.  Its ``to_dict()["seconds"]`` is the time
     the search took, which varies."""
     from sapsam.ofc.game import load_ofc_rules
     from sapsam.ofc.measure.fantasyland import best_fantasyland, parse_fantasyland_cards
 
     rules = load_ofc_rules(rules)
-    return best_fantasyland(parse_fantasyland_cards(cards) if isinstance(cards, str) else cards,
-                            rules)
+    return best_fantasyland(parse_fantasyland_cards(cards), rules)
 
 
 @dataclass(frozen=True)
@@ -150,7 +151,9 @@ def simulate(rules=RULES, seats=None, hands=1000, seed=1, *, out=None,
     :func:`sapsam.ofc.measure.simulate.default_seats`), Fantasyland carried from hand to hand,
     under each of ``rules`` (an id or a list, each on the same decks).  With ``out``, the
     result and its provenance are written there as JSON and finished hands checkpointed beside
-    it (``resume``, ``fresh``).
+    it (``resume``, ``fresh``).  Hands are played in blocks of 50 (``hands`` rounded up to
+    whole blocks) and the points' 95% interval comes from the spread of the blocks' means: NaN
+    with one block.
 
     >>> import sapsam
     >>> sapsam.ofc.simulate(seats=["improved", "heuristic"], hands=50).to_frame()["seat"].tolist()

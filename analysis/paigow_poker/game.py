@@ -46,7 +46,9 @@ def parse_card53(token):
 
 def parse_hand(text, count=7, what="hand"):
     """Seven distinct cards of the 53 from text, ascending: ndarray(uint8), shape (7,)."""
-    tokens = text.replace(",", " ").split() if isinstance(text, str) else [str(t) for t in text]
+    if not isinstance(text, str) and (np.ndim(text) != 1 or not all(isinstance(t, str) for t in text)):
+        raise ValueError(f"expected {what} as text, e.g. 'Jk As Kd', or a list of such cards, got {text!r}")
+    tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
     codes, seen = [], {}
     for tok in tokens:
         code = parse_card53(tok)

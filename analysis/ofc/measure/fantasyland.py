@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sapsam.base.stats import wilson_interval
-from sapsam.game.cards import format_cards, parse_cards
+from sapsam.game.cards import card_codes, format_cards, parse_cards
 from sapsam.game.hands import describe, strength
 from sapsam.ofc.game import ROWS, load_ofc_rules, ofc_rules_ids
 from sapsam.ofc.kernels.board import STRENGTH_BITS, stay_counts
@@ -61,7 +61,7 @@ def parse_fantasyland_cards(text, rules=None):
     """The cards of a Fantasyland hand, 13 to 17; with ``rules``, only as many as that ruleset
     deals a Fantasyland hand (``sapsam ofc fantasyland``: 14 cards are no hand of classic's,
     which deals 13).  The solver itself sets any 13 to 17 (``ofc stay`` asks of every n)."""
-    cards = parse_cards(text, what="Fantasyland hand")
+    cards = card_codes(text, "Fantasyland hand")
     if not 13 <= len(cards) <= 17:
         raise ValueError(f"a Fantasyland hand has 13 to 17 cards, got {len(cards)}")
     if rules is not None and len(cards) not in rules.fantasyland.dealt:
@@ -77,7 +77,7 @@ def best_fantasyland(cards, rules="ofc-pineapple"):
     """The setting of 13 of ``cards`` (text or codes, 13 to 17) with the most royalties plus
     the worth of staying in Fantasyland, by exact search (RULES.md E4)."""
     rules = load_ofc_rules(rules)
-    cards = parse_fantasyland_cards(cards) if isinstance(cards, str) else np.asarray(cards, np.uint8)
+    cards = parse_fantasyland_cards(cards)  # checked whatever their form: a kernel meets only the deck's
     tables = rules.tables
     start = time.perf_counter()
     key, *masks = _solve(cards, tables.royalty, tables.stay, tables.worth_milli)

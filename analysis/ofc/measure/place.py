@@ -117,6 +117,9 @@ def parse_position(rules, board, hand, dead="", opponents=()):
     boards when none are given."""
     rules = load_ofc_rules(rules)
     mine = parse_board(board, "board") if isinstance(board, str) else board
+    if not isinstance(mine, Board):
+        raise ValueError(f"a board is text, 'front | middle | back' of the cards placed so far, or a Board, "
+                         f"got {board!r}")
     if mine.complete:
         raise ValueError(f"board {mine} is complete: nothing is left to place")
     cards = parse_cards(hand, what="hand")
