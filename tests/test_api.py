@@ -272,6 +272,9 @@ def test_bad_input_is_a_value_error_saying_what_the_command_says(call, args):
     (lambda: sapsam.houseway(5), "expected hand as text"),
     (lambda: sapsam.paigow_poker.best(5), "expected hand as text"),
     (lambda: sapsam.ofc.place("Ah 2c 7d", board=5), "a board is text"),
+    (lambda: sapsam.simulate([]), "rules: a name or a list of names, got []"),
+    (lambda: sapsam.simulate("standard", seats=3), "seats: a name or a list of names, got 3"),
+    (lambda: sapsam.best(HAND, rules="first-to-11", scores=5), "scores are a player's score each"),
 ])
 def test_a_python_caller_s_wrong_types_are_value_errors_naming_the_argument(call, says):
     """What the command line's types refuse, the API refuses in words: never a ``TypeError``

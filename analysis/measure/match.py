@@ -175,6 +175,8 @@ def score_list(scores):
     refuse)."""
     if isinstance(scores, str):
         return tuple(int(x) if x.isdigit() else x for x in re.split(r"[\s,]+", scores.strip()))
+    if not hasattr(scores, "__iter__"):
+        raise ValueError(f"scores are a player's score each, e.g. [8, 10] or '8,10', got {scores!r}")
     return tuple(scores)
 
 
