@@ -18,7 +18,7 @@ raises ``ValueError`` with the command's one-line error.  The other games have t
 from contextlib import nullcontext
 from pathlib import Path
 
-from sapsam.base.arguments import counts, maybe_whole, resume_or_fresh, whole
+from sapsam.base.arguments import counts, maybe_whole, name_list, resume_or_fresh, whole
 
 __all__ = ["best", "review", "score", "settings", "rulesets", "ruleset", "simulate", "report", "exploit", "houseway",
            "chart"]
@@ -189,15 +189,6 @@ def settings(hand, rules=None, wheel_rank=None):
     return SettingsResult.of(settings_frontier(hand, wheel_rank or "ace-low", rules))
 
 
-def _names(what, value):
-    """A name or a list of names (rulesets, seats' policies) as a tuple; a ``ValueError`` for
-    none or for anything else."""
-    names = (value,) if isinstance(value, str) else tuple(value) if hasattr(value, "__iter__") else ()
-    if not names or not all(isinstance(n, str) for n in names):
-        raise ValueError(f"{what}: a name or a list of names, got {value!r}")
-    return names
-
-
 def simulate(rules, players=None, seats="fitted", tables=100000, seed=0, block_size=500,
              out=None, *, resume=False, fresh=False, scheduler=None, workers=None):
     """Deal many tables, set them by the seats' policies, score them under every ruleset
@@ -229,14 +220,14 @@ def simulate(rules, players=None, seats="fitted", tables=100000, seed=0, block_s
     block_size, workers = whole("block_size", block_size, 1), maybe_whole("workers", workers, 1)
     if scheduler and workers:
         raise ValueError("give scheduler or workers, not both")
-    names = _names("rules", rules)
+    names = name_list("rules", rules)
     if names == ("all",):  # criss-cross deals two hands a player: it runs on its own
         names = tuple(i for i in ruleset_ids() if load_ruleset(i).hands == 1)
     ids = [load_ruleset(name).id for name in names]  # unknown ids, malformed files fail here
     if len(set(ids)) < len(ids):
         raise ValueError(f"rules names a ruleset twice: {', '.join(map(str, names))}")
     players = players or load_ruleset(names[0]).players
-    seats = _names("seats", seats)
+    seats = name_list("seats", seats)
     sim = sim_.Simulation(names, players, seats * players if len(seats) == 1 else seats,
                           tables, seed, block_size)
     folder = None if out is None else writable_folder(out)

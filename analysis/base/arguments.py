@@ -1,4 +1,4 @@
-"""The Python API's checks of its plain arguments: a count, a seed, a fraction, a flag.
+"""The Python API's checks of its plain arguments: a count, a seed, a fraction, a flag, names.
 
 The command line's options are typed by click; a Python caller can pass anything, and a
 ``"100"`` for ``samples`` would otherwise fail deep inside with a ``TypeError`` about ``<``.
@@ -58,3 +58,12 @@ def flag(name, value):
     if not (isinstance(value, bool) or numpy_bool):
         raise ValueError(f"{name} must be True or False, got {value!r}")
     return bool(value)
+
+
+def name_list(name, value):
+    """A name or a list of names (rulesets, seats' policies) as a tuple; a ``ValueError`` for
+    none or for anything else."""
+    names = (value,) if isinstance(value, str) else tuple(value) if hasattr(value, "__iter__") else ()
+    if not names or not all(isinstance(n, str) for n in names):
+        raise ValueError(f"{name}: a name or a list of names, got {value!r}")
+    return names
