@@ -130,6 +130,11 @@ class Ruleset:
                              f"players must be 2, got {players}")
         return players
 
+    def __repr__(self):
+        """Its id and what it plays, in one line: every result that names its ruleset prints it,
+        and its every field (the sources' words among them) ran to some 6,500 characters."""
+        return f"<Ruleset {self.id!r}: {self.describe()}>"
+
     def describe(self):
         """One line for ``sapsam rules``."""
         s = self.scoring
