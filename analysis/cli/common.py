@@ -275,6 +275,12 @@ def fitting_level(out, build, last):
     return build(last), last
 
 
+def best_marks(best, house_way, short=False):
+    """A setting's marks in a table's last column: ``best``, ``house way``, both or neither
+    (``short``: ``b``, ``h``, as a narrow terminal has room for)."""
+    return ", ".join(m[0] if short else m for m, on in (("best", best), ("house way", house_way)) if on)
+
+
 def table(*columns, title=None):
     """A compact rich table; a column named with a leading '>' is right-aligned."""
     from rich import box

@@ -78,8 +78,9 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
     else:
         ids = list(rulesets)
     distinct_rulesets(ids)  # unknown ids, malformed files and one ruleset twice fail here
-    players = players or _rules.load_ruleset(ids[0]).players
-    table_hands([_rules.load_ruleset(i) for i in ids], players)  # a table it can deal, before fitting or --out
+    loaded = [_rules.load_ruleset(i) for i in ids]
+    players = players or loaded[0].players
+    table_hands(loaded, players)  # a table it can deal, before fitting or touching --out
     sim = Simulation(tuple(ids), players, tuple(seats * players if len(seats) == 1 else seats),
                      tables, seed, block_size)
     compile_notice(quiet or bool(scheduler or workers), *simulate_kernels())

@@ -33,7 +33,7 @@ def parse_card(token):
     return RANKS.lower().index(rank) * 4 + SUITS.index(match[2])
 
 
-def parse_cards(text, count=None, what="cards"):
+def parse_cards(text, count=None, what="cards", card=parse_card):
     """Distinct card codes from text.
 
     Parameters
@@ -43,6 +43,8 @@ def parse_cards(text, count=None, what="cards"):
         Required number of cards.
     what : str
         What the cards are, for error messages ("hand", "front", ...).
+    card : callable
+        One card's code from its text (a game's own deck: Pai Gow Poker's joker).
 
     Returns
     -------
@@ -52,7 +54,7 @@ def parse_cards(text, count=None, what="cards"):
     if not isinstance(text, str) and (np.ndim(text) != 1 or not all(isinstance(t, str) for t in text)):
         raise ValueError(f"expected {what} as text, e.g. 'As Kd Qh', or a list of such cards, got {text!r}")
     tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-    codes = [parse_card(tok) for tok in tokens]
+    codes = [card(tok) for tok in tokens]
     seen = {}
     for tok, code in zip(tokens, codes):
         if code in seen:
@@ -66,12 +68,15 @@ def parse_cards(text, count=None, what="cards"):
 def card_codes(cards, what="cards"):
     """Distinct card codes, in the order given, from text (:func:`parse_cards`), a list of cards
     as text, or integer codes 0 to 51: ndarray(uint8); a ``ValueError`` naming what is wrong
-    (before any kernel sees a code outside the deck)."""
+    (before any kernel sees a code outside the deck), a ``TypeError`` for codes that are not
+    whole numbers."""
     if isinstance(cards, str) or (np.ndim(cards) == 1 and all(isinstance(c, str) for c in cards)):
         return parse_cards(cards, what=what)
-    codes = np.asarray(cards) if np.ndim(cards) == 1 else None
-    if codes is None or (codes.size and codes.dtype.kind not in "iu"):
+    if np.ndim(cards) != 1:
         raise ValueError(f"expected {what} as text, e.g. 'As Kd Qh', or card codes 0 to 51, got {cards!r}")
+    codes = np.asarray(cards)
+    if codes.size and codes.dtype.kind not in "iu":  # as as_hands says it
+        raise TypeError(f"card codes must be integers, got dtype {codes.dtype}")
     if codes.size and (codes.min() < 0 or codes.max() > 51):
         raise ValueError(f"card codes lie in 0 to 51, got {codes.tolist()} in {what}")
     seen = set()

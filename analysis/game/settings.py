@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sapsam.game.cards import as_hands, format_setting, parse_hand
+from sapsam.game.cards import as_hands, card_codes, format_cards, format_setting, parse_hand
 from sapsam.game.hands import describe, describe_low, rank5_low, setting_strengths
 from sapsam.kernels import low_settings as _low
 from sapsam.kernels import settings as _st
@@ -31,9 +31,10 @@ def sorted_hand(hand):
     if np.ndim(hand) != 1:
         raise ValueError(f"expected one hand of 13 cards, got an array of shape {np.shape(hand)}; "
                          "use pareto_frontier_batch for many hands")
-    if all(isinstance(card, str) for card in hand):  # a list of cards as text
-        return np.sort(parse_hand(" ".join(hand)))
-    return np.sort(as_hands(hand, 13)[0])
+    cards = card_codes(hand, "hand")  # a list of cards as text, or codes
+    if len(cards) != 13:
+        raise ValueError(f"hand needs 13 cards, got {len(cards)}: {format_cards(cards)}")
+    return np.sort(cards)
 
 
 def split_cards(hand, split):

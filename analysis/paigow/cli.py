@@ -5,6 +5,7 @@ import click
 from sapsam.base.files import json_text
 from sapsam.cli.common import (
     OutputFolder,
+    best_marks,
     compile_notice,
     console,
     fitting_level,
@@ -61,10 +62,9 @@ def best_command(tiles, banking, commission, as_json):
         push = level < 4
         grid = table("low hand", "high hand", ">win %", *((">push %",) if push else ()), ">loss %", ">value", "")
         for s in answer["settings"]:
-            marks = [m if level < 3 else m[0] for m, on in (("best", s["best"]), ("house way", s["house_way"])) if on]
             grid.add_row(cell(s["low"]), cell(s["high"]), f"{100 * s['win']:.2f}",
                          *((f"{100 * s['push']:.2f}",) if push else ()), f"{100 * s['loss']:.2f}",
-                         f"{s['value']:+.4f}", ", ".join(marks))
+                         f"{s['value']:+.4f}", best_marks(s["best"], s["house_way"], short=level >= 3))
         return grid
 
     grid, level = fitting_level(out, settings, 4)

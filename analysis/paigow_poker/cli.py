@@ -7,6 +7,7 @@ from sapsam.base.files import json_text
 from sapsam.cli.common import (
     OutputFile,
     OutputFolder,
+    best_marks,
     compile_notice,
     console,
     fitting,
@@ -68,12 +69,10 @@ def best_command(cards, way, banking, commission, wheel, deck, as_json):
         names = ("high hand", "low hand") if level == 0 else ("high", "low")  # a low's two cards are 5 wide
         grid = table(*names, ">win %", *((">push %",) if level < 3 else ()), ">loss %", ">value", "")
         for s in answer["settings"]:
-            on = [m for m, mark in (("best", s["best"]), ("house way", s["house_way"])) if mark]
-            marks = ", ".join(m if level < 2 else m[0] for m in on)
+            marks = best_marks(s["best"], s["house_way"], short=level >= 2)
             high, low = (f"{s[k]['cards']}  {s[k]['hand']}" if level == 0 else s[k]["cards"] for k in ("high", "low"))
-            push = (f"{100 * s['p_push']:.3f}",) if level < 3 else ()
-            grid.add_row(high, low, f"{100 * s['p_win']:.3f}", *push, f"{100 * s['p_loss']:.3f}",
-                         f"{s['value']:+.5f}", marks)
+            grid.add_row(high, low, f"{100 * s['p_win']:.3f}", *((f"{100 * s['p_push']:.3f}",) if level < 3 else ()),
+                         f"{100 * s['p_loss']:.3f}", f"{s['value']:+.5f}", marks)
         return grid
 
     grid, level = fitting_level(out, settings, 3)
@@ -223,12 +222,13 @@ def chart_command(ways, hands, seed, banking, commission, out, deck, edge_deals,
     departure is worth and what the house way costs per hand, with 95% intervals; and the
     house edge of the best play against each house way (the house way against itself less
     the cost per hand), the published figures beside."""
+    from sapsam.paigow_poker.game import parse_deck
     from sapsam.paigow_poker.measure.exact import compiled_kernels
     from sapsam.paigow_poker.output.chart_files import best_play_lines, write_chart
-    from sapsam.paigow_poker.output.departures import chart_answer, house_way_names, parse_chart_deck
+    from sapsam.paigow_poker.output.departures import chart_answer, house_way_names
 
     chosen = house_way_names(ways)
-    cards = None if deck is None else parse_chart_deck(deck)
+    cards = None if deck is None else parse_deck(deck)
     compile_notice(as_json, *compiled_kernels())
     _tables_notice(chosen, as_json or cards is not None)
     if not as_json:
@@ -300,14 +300,14 @@ def best_play_command(ways, hands, exact_hands, pool, seed, commission, edge_dea
     With --out, finished hands are checkpointed: an interrupted run continues with --resume."""
     from sapsam.base.files import checkpoint_beside
     from sapsam.base.progress import Progress
-    from sapsam.paigow_poker.game import Rules
+    from sapsam.paigow_poker.game import Rules, parse_deck
     from sapsam.paigow_poker.measure.exact import compiled_kernels
     from sapsam.paigow_poker.output.best_play import best_play_to_file
-    from sapsam.paigow_poker.output.departures import house_way_names, parse_chart_deck
+    from sapsam.paigow_poker.output.departures import house_way_names
 
     resume_or_fresh(resume, fresh, out)
     chosen = house_way_names(ways)
-    cards = None if deck is None else parse_chart_deck(deck)
+    cards = None if deck is None else parse_deck(deck)
     quiet = quiet or as_json
     compile_notice(quiet, *compiled_kernels())
     _tables_notice(chosen, quiet or cards is not None)

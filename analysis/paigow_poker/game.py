@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sapsam.game.cards import RANKS, SUITS, parse_card
+from sapsam.game.cards import RANKS, SUITS, parse_card, parse_cards
 from sapsam.paigow_poker.kernels.hands import JOKER, LOW_PACKED, joker_table, make_scale
 
 JOKER_NAMES = ("jk", "joker", "🃏")
@@ -46,29 +46,16 @@ def parse_card53(token):
 
 def parse_hand(text, count=7, what="hand"):
     """Seven distinct cards of the 53 from text, ascending: ndarray(uint8), shape (7,)."""
-    if not isinstance(text, str) and (np.ndim(text) != 1 or not all(isinstance(t, str) for t in text)):
-        raise ValueError(f"expected {what} as text, e.g. 'Jk As Kd', or a list of such cards, got {text!r}")
-    tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
-    codes, seen = [], {}
-    for tok in tokens:
-        code = parse_card53(tok)
-        if code in seen:
-            raise ValueError(f"duplicate card {tok!r} in {what} (also given as {seen[code]!r})")
-        seen[code] = tok
-        codes.append(code)
-    if len(codes) != count:
-        raise ValueError(f"{what} needs {count} cards, got {len(codes)}: {' '.join(tokens) or '(none)'}")
-    return np.array(sorted(codes), dtype=np.uint8)
+    return np.sort(parse_cards(text, count, what, card=parse_card53))
 
 
-def parse_deck(text, hand):
-    """The cards the dealer's hands come from: at least 14 distinct cards of the 53 holding
-    the hand's seven, ascending uint8."""
-    count = len(text.replace(",", " ").split()) if isinstance(text, str) else len(text)
-    deck = parse_hand(text, count, "deck")
-    if count < 14:
-        raise ValueError(f"a deck needs at least 14 cards (the hand's 7 and a dealer's 7), got {count}")
-    missing = set(hand.tolist()) - set(deck.tolist())
+def parse_deck(text, hand=None):
+    """The cards the dealer's hands come from (and, without ``hand``, a check's hands too): at
+    least 14 distinct cards of the 53, holding ``hand``'s seven, ascending uint8."""
+    deck = np.sort(parse_cards(text, what="deck", card=parse_card53))
+    if len(deck) < 14:
+        raise ValueError(f"a deck needs at least 14 cards (a hand's 7 and a dealer's 7), got {len(deck)}")
+    missing = set() if hand is None else set(hand.tolist()) - set(deck.tolist())
     if missing:
         raise ValueError(f"the deck lacks the hand's {format_cards(sorted(missing))}")
     return deck

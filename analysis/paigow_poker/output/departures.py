@@ -31,7 +31,7 @@ from math import comb, sqrt
 import numpy as np
 
 from sapsam.base.stats import mean_interval, wilson_interval
-from sapsam.paigow_poker.game import CATEGORY_NAMES, format_cards, high_words, low_words, tables
+from sapsam.paigow_poker.game import CATEGORY_NAMES, format_cards, high_words, low_words, parse_deck, tables
 from sapsam.paigow_poker.kernels.hands import JOKER, LOW_PAIR, N_CARDS
 from sapsam.paigow_poker.measure.exact import pattern_of, rank_settings
 
@@ -135,17 +135,6 @@ def sample_hands(hands, seed=0, deck=None):
     pool = N_CARDS if deck is None else np.asarray(deck)
     for _ in range(hands):
         yield np.sort(rng.choice(pool, 7, replace=False)).astype(np.uint8)
-
-
-def parse_chart_deck(text):
-    """The cards a check's hands and dealer hands come from: at least 14 distinct cards of the
-    53, ascending uint8."""
-    from sapsam.paigow_poker.game import parse_hand
-
-    count = len(text.replace(",", " ").split()) if isinstance(text, str) else len(text)
-    if count < 14:
-        raise ValueError(f"a deck needs at least 14 cards (a hand's 7 and a dealer's 7), got {count}")
-    return parse_hand(text, count, "deck")
 
 
 def _mean_ci(values, n=None):
@@ -313,7 +302,7 @@ def chart_answer(ways="foxwoods", hands=600, seed=0, commission=0.05, banking=Fa
     rules = Rules(commission=commission)
     chosen = house_way_names(ways) if isinstance(ways, str) else list(ways)
     if isinstance(deck, str):
-        deck = parse_chart_deck(deck)
+        deck = parse_deck(deck)
     if int(edge_deals) < 1:
         raise ValueError(f"edge_deals must be at least 1, got {edge_deals!r}")
     sampled = list(sample_hands(int(hands), seed, deck))
