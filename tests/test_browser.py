@@ -477,6 +477,14 @@ def test_ofc_board_ranked_played_and_fantasyland(server, browser):
     summary = wait(browser).until(seen.visibility_of_element_located(
         (By.CSS_SELECTOR, "[data-testid=ofc-fl-summary]")))
     assert "Royalties 35; stays in Fantasyland; discard 2d" in summary.text
+    # the deal follows the ruleset: classic deals 13, which it then solves
+    Select(by_id(browser, "ofc-rules")).select_by_visible_text("ofc-classic")
+    assert by_id(browser, "ofc-fl-deal").text == "Deal 13"
+    by_id(browser, "ofc-fl-deal").click()
+    assert len(set(field.get_attribute("value").split())) == 13
+    by_id(browser, "ofc-fl-run").click()
+    summary = wait(browser).until(lambda d: "discard none" in by_id(d, "ofc-fl-summary").text and by_id(
+        d, "ofc-fl-summary"))
 
 
 def test_ofc_against_an_opponent_in_fantasyland(server, browser):

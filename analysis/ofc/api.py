@@ -70,9 +70,10 @@ def place(hand, board="", dead="", opponents=(), rules=RULES, samples=500, seed=
 
 
 def fantasyland(cards, rules=RULES):
-    """The best setting of a Fantasyland hand of 13 to 17 cards (text, a list of cards as text,
-    or card codes), exactly (``sapsam ofc fantasyland``, which also refuses a count the ruleset
-    never deals; here any 13 to 17 is set by its rules): a
+    """The best setting of a Fantasyland hand (text, a list of cards as text, or card codes),
+    exactly (``sapsam ofc fantasyland``): as many cards as ``rules`` deals a Fantasyland hand
+    (14 under ``ofc-pineapple``, 13 under ``ofc-classic``, 14 to 17 progressive); another
+    count is a ValueError that names a ruleset dealing it.  A
     :class:`~sapsam.ofc.measure.fantasyland.FantasylandSetting`, whose
     ``to_frame()`` has a row per row of the board.  Its ``to_dict()["seconds"]`` is the time
     the search took, which varies."""
@@ -80,7 +81,7 @@ def fantasyland(cards, rules=RULES):
     from sapsam.ofc.measure.fantasyland import best_fantasyland, parse_fantasyland_cards
 
     rules = load_ofc_rules(rules)
-    return best_fantasyland(parse_fantasyland_cards(cards), rules)
+    return best_fantasyland(parse_fantasyland_cards(cards, rules, naming="rules={!r}"), rules)
 
 
 @dataclass(frozen=True)

@@ -94,6 +94,9 @@ async function rankPlacements(event) {
   }
 }
 
+// the fewest cards the chosen ruleset deals a Fantasyland hand (the page's data, tested against the rulesets)
+const fantasylandCards = () => Number($("#ofc-rules").selectedOptions[0].dataset.fantasyland);
+
 async function solveFantasyland(event) {
   event.preventDefault();
   showError($("#ofc-fl-error"), null);
@@ -116,7 +119,10 @@ function setupOfc() {
   $("#ofc-board").addEventListener("input", showOfcBoard);
   $("#ofc-fl-form").addEventListener("submit", solveFantasyland);
   $("#ofc-fl-deal").addEventListener("click", () => {
-    $("#ofc-fl-cards").value = shuffle(DECK).slice(0, 14).join(" ");
+    $("#ofc-fl-cards").value = shuffle(DECK).slice(0, fantasylandCards()).join(" ");
+  });
+  $("#ofc-rules").addEventListener("change", () => {
+    $("#ofc-fl-deal").textContent = `Deal ${fantasylandCards()}`;
   });
   showOfcBoard();
 }

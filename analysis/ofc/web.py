@@ -30,7 +30,8 @@ MAX_SAMPLES = 5_000  # rollouts of every placement
 
 
 class FantasylandRequest(Body):
-    cards: Annotated[str, Field(max_length=TEXT, description="13 to 17 cards of a Fantasyland hand.")]
+    cards: Annotated[str, Field(max_length=TEXT, description=(
+        "A Fantasyland hand: as many cards as the ruleset deals there (13 to 17)."))]
     rules: Rules = "ofc-pineapple"
 
 
@@ -120,7 +121,7 @@ def _rules(rid):
 def fantasyland(body: FantasylandRequest):
     rules = _rules(body.rules)
     with checking("cards"):
-        cards = parse_fantasyland_cards(body.cards)
+        cards = parse_fantasyland_cards(body.cards, rules, naming='"rules": "{}"')
     return best_fantasyland(cards, rules).to_dict()
 
 

@@ -444,6 +444,34 @@ def test_bad_input_is_one_line_and_status_2(args, message):
     assert message in result.output and len(result.output.strip().splitlines()) == 1, result.output
 
 
+def test_the_api_sets_as_many_cards_as_its_ruleset_deals():
+    """sapsam.ofc.fantasyland refuses a count its ruleset never deals, as the command does,
+    naming a ruleset that deals it as the API takes one."""
+    import sapsam
+
+    with pytest.raises(ValueError, match=r"ofc-pineapple deals 14 cards in Fantasyland, not 15 \("
+                                         r"ofc-pineapple-progressive deals 15: rules='ofc-pineapple-progressive'\)"):
+        sapsam.ofc.fantasyland(FL_HAND + " 4h")
+    with pytest.raises(ValueError, match="ofc-classic deals 13 cards in Fantasyland, not 14"):
+        sapsam.ofc.fantasyland(FL_HAND, rules="ofc-classic")
+    assert sapsam.ofc.fantasyland(FL_HAND[:-3], rules="ofc-classic").to_dict() == \
+        {**json.loads(run("ofc", "fantasyland", FL_HAND[:-3], "--rules", "ofc-classic", "--json").output),
+         "seconds": pytest.approx(0, abs=5)}
+
+
+def test_the_page_deals_as_many_cards_as_each_ruleset_deals():
+    """The web tab's 'Deal' button deals the fewest cards each ruleset's Fantasyland deals, read
+    from data the page carries beside each ruleset's name: that data is the rulesets'."""
+    import re
+    from pathlib import Path
+
+    import sapsam.ofc
+
+    page = (Path(sapsam.ofc.__file__).parent / "web.html").read_text()
+    offered = {rid: int(n) for n, rid in re.findall(r'<option[^>]*data-fantasyland="(\d+)">([\w-]+)</option>', page)}
+    assert offered == {rid: load_ofc_rules(rid).fantasyland.dealt[0] for rid in ofc_rules_ids()}
+
+
 def test_ofc_commands_in_a_terminal_at_80_columns_and_piped():
     """As a person runs them: a progress bar only on a terminal, tables that fit 80 columns."""
     from terminal import in_terminal, piped

@@ -57,10 +57,12 @@ class FantasylandSetting:
         return pd.DataFrame([{"row": name, **row} for name, row in rows.items()]).set_index("row")
 
 
-def parse_fantasyland_cards(text, rules=None):
+def parse_fantasyland_cards(text, rules=None, naming="--rules {}"):
     """The cards of a Fantasyland hand, 13 to 17; with ``rules``, only as many as that ruleset
-    deals a Fantasyland hand (``sapsam ofc fantasyland``: 14 cards are no hand of classic's,
-    which deals 13).  The solver itself sets any 13 to 17 (``ofc stay`` asks of every n)."""
+    deals a Fantasyland hand (14 cards are no hand of classic's, which deals 13), the refusal
+    naming a ruleset that deals them as the caller gives one: ``naming`` formats its id
+    (``--rules {}`` for a command, ``rules='{}'`` for the Python API).  The solver itself sets
+    any 13 to 17 (``ofc stay`` asks of every n)."""
     cards = card_codes(text, "Fantasyland hand")
     if not 13 <= len(cards) <= 17:
         raise ValueError(f"a Fantasyland hand has 13 to 17 cards, got {len(cards)}")
@@ -69,7 +71,7 @@ def parse_fantasyland_cards(text, rules=None):
         others = [rid for rid in ofc_rules_ids() if len(cards) in load_ofc_rules(rid).fantasyland.dealt]
         raise ValueError(f"{rules.id} deals {dealt} cards in Fantasyland, not {len(cards)}"
                          + (f" ({' and '.join(others)} {'deal' if len(others) > 1 else 'deals'} "
-                            f"{len(cards)}: --rules {others[0]})" if others else ""))
+                            f"{len(cards)}: {naming.format(others[0])})" if others else ""))
     return cards
 
 
