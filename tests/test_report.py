@@ -395,3 +395,22 @@ def test_a_mean_s_interval_holds_95_percent_of_small_samples(n):
     rng = np.random.default_rng(1)
     held = [low <= 0.0 <= high for _, _, low, high in map(mean_interval, rng.normal(size=(20000, n)))]
     assert abs(np.mean(held) - 0.95) < 0.006
+
+
+@pytest.mark.parametrize("n_a, n_b", [(2, 2000), (3, 2000), (50, 50)])
+def test_a_difference_s_interval_holds_95_percent_with_few_values_on_one_side(n_a, n_b):
+    """Welch's interval of a difference of means (Open-Face's Fantasyland worth: a few
+    Fantasyland hands beside thousands of normal ones) holds the true difference 95% of the
+    time: 20,000 pairs of normal samples of unequal spread, so within 0.6 points of 95% (three
+    standard errors); the normal's 1.96 held 70% at 2 values and 81% at 3."""
+    from sapsam.base.stats import difference_interval
+
+    rng = np.random.default_rng(2)
+    held = 0
+    for _ in range(20000):
+        a, b = rng.normal(15.0, 20.0, n_a), rng.normal(0.0, 10.0, n_b)
+        difference, half = difference_interval(a.sum(), a @ a, n_a, b.sum(), b @ b, n_b)
+        held += abs(difference - 15.0) <= half
+    assert abs(held / 20000 - 0.95) < 0.006
+    assert np.isnan(difference_interval(1.0, 1.0, 1, 0.0, 0.0, 5)[1])  # one value: no interval
+    assert difference_interval(6.0, 18.0, 2, 0.0, 0.0, 3) == (3.0, 0.0)  # no spread: none either

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from sapsam.base.files import read_checkpoint, write_npz
-from sapsam.base.stats import Z95, mean_interval, wilson_interval
+from sapsam.base.stats import difference_interval, mean_interval, wilson_interval
 from sapsam.ofc.game import load_ofc_rules
 from sapsam.ofc.kernels.simulate import (
     A_ENTRIES,
@@ -51,8 +51,9 @@ class OfcRun:
     def frame(self):
         """A row per seat (``seat`` counted from 0, the index of ``seats``): points a hand (95%
         CI over blocks), fouls, entries and stays (95% Wilson intervals), royalties, and
-        Fantasyland's worth (points in a Fantasyland hand less in a normal one, its normal 95%
-        interval); a stay's figures are NaN without Fantasyland hands."""
+        Fantasyland's worth (points in a Fantasyland hand less in a normal one, its 95% interval
+        by Welch's t, :func:`sapsam.base.stats.difference_interval`); a stay's figures are NaN
+        without Fantasyland hands."""
         total = self.tally.sum(axis=0)
         per_block = self.tally[:, :, A_POINTS] / (self.tally[:, :, A_HANDS] + self.tally[:, :, A_FL_HANDS])
         rows = []
@@ -63,7 +64,7 @@ class OfcRun:
             foul_low, foul_high = wilson_interval(t[A_FOULS], normal)
             entry_low, entry_high = wilson_interval(t[A_ENTRIES], normal)
             stay_low, stay_high = wilson_interval(t[A_STAYS], fl) if fl else (float("nan"),) * 2
-            worth, worth_half = _difference(t[A_FL_POINTS], t[A_FL_SQUARES], fl,
+            worth, worth_half = difference_interval(t[A_FL_POINTS], t[A_FL_SQUARES], fl,
                                             t[A_POINTS] - t[A_FL_POINTS], t[A_SQUARES] - t[A_FL_SQUARES], normal)
             rows.append({"seat": seat, "policy": policy, "points": mean, "ci_low": low, "ci_high": high,
                          "fouls": t[A_FOULS] / normal, "fouls_low": foul_low, "fouls_high": foul_high,
@@ -98,17 +99,6 @@ def interval_reach(frames, *columns):
                for f in frames for c in columns]
     reaches = np.concatenate(reaches)
     return float(np.max(reaches[np.isfinite(reaches)])) if np.isfinite(reaches).any() else float("nan")
-
-
-def _difference(sum_a, squares_a, n_a, sum_b, squares_b, n_b):
-    """Mean of a less mean of b, and the half width of its normal 95% interval (per-hand
-    variances; NaN without hands in either)."""
-    if n_a < 2 or n_b < 2:
-        return float("nan"), float("nan")
-    mean_a, mean_b = sum_a / n_a, sum_b / n_b
-    var_a = (squares_a - n_a * mean_a ** 2) / (n_a - 1)
-    var_b = (squares_b - n_b * mean_b ** 2) / (n_b - 1)
-    return float(mean_a - mean_b), float(Z95 * np.sqrt(var_a / n_a + var_b / n_b))
 
 
 def default_seats(ids, players=2):
