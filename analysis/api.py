@@ -18,7 +18,7 @@ raises ``ValueError`` with the command's one-line error.  The other games have t
 from contextlib import nullcontext
 from pathlib import Path
 
-from sapsam.base.arguments import counts, maybe_whole, name_list, resume_or_fresh, whole
+from sapsam.base.arguments import api_function, counts, maybe_whole, name_list, resume_or_fresh, whole
 
 __all__ = ["best", "review", "score", "settings", "rulesets", "ruleset", "simulate", "report", "exploit", "houseway",
            "chart"]
@@ -129,6 +129,7 @@ def review(hand, setting, rules="standard", players=None, opponents="fitted", sa
     return ReviewResult.of(result, rows)
 
 
+@api_function
 def score(declarations, rules="standard", *, bank=None, chips=None, names=None):
     """Settle a showdown of 2 to 4 players (``sapsam score``).
 
@@ -189,6 +190,7 @@ def settings(hand, rules=None, wheel_rank=None):
     return SettingsResult.of(settings_frontier(hand, wheel_rank or "ace-low", rules))
 
 
+@api_function
 def simulate(rules, players=None, seats="fitted", tables=100000, seed=0, block_size=500,
              out=None, *, resume=False, fresh=False, scheduler=None, workers=None):
     """Deal many tables, set them by the seats' policies, score them under every ruleset
@@ -278,6 +280,7 @@ def report(folder, render=True):
     return SimulationReport(Simulation.from_description(manifest["run"]), frames, folder, manifest)
 
 
+@api_function
 def exploit(rules="two-four", players=2, policy="fitted", deals=200, samples=2000, seed=0, *,
             strategy=None, out=None, resume=False, fresh=False):
     """What ``policy`` loses per hand to its Monte Carlo best response, on duplicate deals
@@ -322,7 +325,8 @@ def houseway(hand=None, rules="standard", players=None, tables=20000, samples=10
     (``tables`` paired tables), a :class:`~sapsam.output.answers.HouseWayResult`, its files
     written in ``out`` if given.  With a 13-card ``hand``: how the house way sets it and what
     that gives up against the best (``samples`` tables against ``opponents``), a
-    :class:`~sapsam.output.answers.HouseWayReview`.  ``players``: the ruleset's table by default.
+    :class:`~sapsam.output.answers.HouseWayReview` (``to_frame()``: the ranking its setting was
+    reviewed in).  ``players``: the ruleset's table by default.
 
     Examples
     --------
@@ -337,13 +341,11 @@ def houseway(hand=None, rules="standard", players=None, tables=20000, samples=10
                                             tables=(tables, 1), samples=(samples, 1), seed=(seed, 0))
     if hand is not None:
         from sapsam.game.cards import parse_hand
-        from sapsam.measure.review import houseway_review
         from sapsam.output.answers import HouseWayReview
 
         if isinstance(hand, str):
             parse_hand(hand)
-        return HouseWayReview(**houseway_review(hand, _ruleset(rules), players, opponents,
-                                                samples, seed, other=other))
+        return HouseWayReview.of(hand, _ruleset(rules), players, opponents, samples, seed, other=other)
     if other is not None:
         raise ValueError("other goes with a hand")
     if out is not None:
@@ -359,6 +361,7 @@ def houseway(hand=None, rules="standard", players=None, tables=20000, samples=10
         way, f"house way derived with seed {seed}"), tables=tables, seed=seed))
 
 
+@api_function
 def chart(kind, rules=None, players=None, samples=None, seed=0, policies=("greedy", "balanced"),
           out=None):
     """A strategy chart of the fitted strategy (``sapsam chart``): ``kind`` is rows, front,
@@ -377,7 +380,7 @@ def chart(kind, rules=None, players=None, samples=None, seed=0, policies=("greed
     import pandas as pd
 
     from sapsam.output.answers import ChartResult
-    from sapsam.output.charts import DEFAULT_SAMPLES, chart_data, write_chart
+    from sapsam.output.charts import chart_data, write_chart
 
     samples, seed = maybe_whole("samples", samples, 1), whole("seed", seed, 0)
     if kind == "rulesets":
@@ -385,14 +388,9 @@ def chart(kind, rules=None, players=None, samples=None, seed=0, policies=("greed
     else:
         rules = _ruleset(rules or ("first-to-11" if kind == "match" else "standard"))
     players = whole("players", (4 if kind == "rulesets" else rules.players) if players is None else players)
-    paths = ()
     if out is None:
-        frame = chart_data(kind, rules, players, samples, seed, tuple(policies))
+        frame, paths = chart_data(kind, rules, players, samples, seed, tuple(policies)), ()
     else:
         paths = tuple(write_chart(kind, rules, players, samples, seed, out, list(policies)))
         frame = pd.read_csv(next(p for p in paths if p.suffix == ".csv"))
-    ids = list(dict.fromkeys(frame["rules"])) if kind == "rulesets" else [rules.id]
-    info = {"rules": ids if kind == "rulesets" else ids[0], "players": players,
-            "samples": DEFAULT_SAMPLES.get(kind) if samples is None or kind == "rows" else samples,
-            "seed": seed, "name": _ruleset(ids[0]).name}
-    return ChartResult(kind, frame, info, paths)
+    return ChartResult.of(kind, frame, rules, players, samples, seed, paths)

@@ -275,6 +275,9 @@ def test_bad_input_is_a_value_error_saying_what_the_command_says(call, args):
     (lambda: sapsam.simulate([]), "rules: a name or a list of names, got []"),
     (lambda: sapsam.simulate("standard", seats=3), "seats: a name or a list of names, got 3"),
     (lambda: sapsam.best(HAND, rules="first-to-11", scores=5), "scores are a player's score each"),
+    # a strength ordinal, not cards: "invalid literal for int() with base 10: 'x'" said nothing of it
+    (lambda: sapsam.describe("x"), "expected a hand's strength, a whole number from 0 to 7916"),
+    (lambda: sapsam.describe("Kh Ks Kd 8c 8d"), 'as strength("Kh Ks Kd 8c 8d") gives'),
 ])
 def test_a_python_caller_s_wrong_types_are_value_errors_naming_the_argument(call, says):
     """What the command line's types refuse, the API refuses in words: never a ``TypeError``
@@ -310,3 +313,85 @@ def test_fantasyland_takes_cards_as_a_list_too():
     as_text, as_list = (sapsam.ofc.fantasyland(c).to_dict() for c in (FANTASYLAND, FANTASYLAND.split()))
     as_text.pop("seconds"), as_list.pop("seconds")
     assert as_list == as_text
+
+
+def numbers_not_python_s(data, where="to_dict()"):
+    """The places in ``data`` holding anything but Python's own JSON values (a numpy.float64 is a
+    float subclass that ``json.dumps`` takes, but prints as ``np.float64(...)`` in a repr)."""
+    if isinstance(data, dict):
+        return [bad for key, value in data.items() for bad in numbers_not_python_s(value, f"{where}[{key!r}]")]
+    if isinstance(data, list | tuple):
+        return [bad for i, value in enumerate(data) for bad in numbers_not_python_s(value, f"{where}[{i}]")]
+    return [] if data is None or type(data) in (str, int, float, bool) else [f"{where}: {type(data).__name__}"]
+
+
+def test_results_hold_python_s_numbers():
+    """Every figure of a result's ``to_dict()`` (its confidence intervals too) and of its repr
+    is a Python float, not numpy's."""
+    results = [sapsam.review(HAND, PLAYED, samples=200, seed=1), sapsam.houseway(HAND, samples=200, seed=1),
+               sapsam.exploit(deals=2, samples=40, seed=1), sapsam.paigow.best("6-6 1-1 4-2 5-3"),
+               sapsam.paigow.table()]
+    for result in results:
+        assert numbers_not_python_s(result.to_dict()) == [], type(result).__name__
+        assert "np." not in repr(result), repr(result)
+    review, way, found = results[:3]
+    assert all(type(x) is float for x in (*review.ci, *review.best_ci, *review.loss_ci, *way.ci, *way.best_ci,
+                                           *found.ci, *found.ci_in_sample))
+
+
+def test_the_house_way_of_a_hand_has_its_ranking_as_a_frame():
+    way = sapsam.houseway(HAND, samples=200, seed=1)
+    frame = way.to_frame()
+    assert isinstance(frame, pd.DataFrame) and len(frame) == way.candidates
+    assert frame.loc[way.rank, "setting"] == way.houseway["decision"] and frame.loc[way.rank, "ev"] == way.ev
+    assert frame.loc[1, "setting"] == way.best and "ranking" not in way.to_dict()
+
+
+def test_api_errors_name_the_keywords_not_the_command_s_options(tmp_path):
+    """What the API refuses is said in its keywords (``bank=``, ``fresh=True``), the command's
+    in its options (``--bank``, ``--fresh``)."""
+    def refused(call):
+        with pytest.raises(ValueError) as raised:
+            call()
+        assert not re.search(r"--\w", str(raised.value)), str(raised.value)
+        return str(raised.value)
+
+    assert "bank= applies only to bank rulesets" in refused(lambda: sapsam.score(SHOWDOWN, bank=1))
+    assert "--bank applies only to bank rulesets" in error_line("score", *SHOWDOWN, "--bank", "1")
+    assert "use players=2" in refused(lambda: sapsam.simulate("criss-cross", players=4, seats="greedy", tables=10))
+    run = {"seats": "greedy", "tables": 200, "block_size": 100, "out": tmp_path / "run"}
+    sapsam.simulate("standard", **run)
+    assert "add resume=True to continue it, or fresh=True" in refused(lambda: sapsam.simulate("standard", **run))
+    assert "add --resume to continue it, or --fresh" in error_line(
+        "simulate", "--rules", "standard", "--seats", "greedy", "--tables", "200", "--block-size", "100",
+        "--out", str(tmp_path / "run"))
+    found = {"deals": 1, "samples": 20, "out": tmp_path / "exploit.json"}
+    sapsam.exploit(**found)
+    assert "add fresh=True to replace it" in refused(lambda: sapsam.exploit(**found))
+    (tmp_path / "file").write_text("")
+    assert "cannot write to out " in refused(lambda: sapsam.simulate("standard", **{**run, "out": tmp_path / "file"}))
+    assert "cannot write to out " in refused(lambda: sapsam.chart("rows", out=tmp_path / "file"))
+
+
+def test_the_paigow_chart_writes_only_where_it_is_asked_to(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    found = sapsam.paigow.chart()
+    assert list(tmp_path.iterdir()) == [] and found.paths == () and found.folder is None
+    assert len(found.to_frame()) == 3620 and numbers_not_python_s(found.to_dict()) == []
+    assert found.figure().axes and found.text().startswith("# Pai Gow tiles")
+    result = CliRunner().invoke(main, ["paigow", "chart", "--out", str(tmp_path / "cli")])
+    assert result.exit_code == 0, result.output
+    written = sapsam.paigow.chart(out=tmp_path / "api")
+    assert sorted(p.name for p in written.paths) == sorted(p.name for p in (tmp_path / "cli").iterdir())
+    assert all(p.parent == tmp_path / "api" for p in written.paths) and written.to_dict() == found.to_dict()
+    assert (tmp_path / "api" / "strategy.md").read_text() == (tmp_path / "cli" / "strategy.md").read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["api", "cli"]
+
+
+def test_the_paigow_poker_docstrings_say_what_the_functions_do():
+    edge = sapsam.paigow_poker.house_edge(deals=100)
+    assert [row["deals"] for row in edge["rows"]] == [128, 128]  # rounded up to a multiple of 64
+    assert "multiple of 64" in " ".join(sapsam.paigow_poker.house_edge.__doc__.split())
+    with pytest.raises(ValueError, match="hands must be at least 2"):
+        sapsam.paigow_poker.house_way_cost(hands=1)
+    assert "None for a single hand" not in " ".join(sapsam.paigow_poker.house_way_cost.__doc__.split())

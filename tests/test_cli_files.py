@@ -99,6 +99,55 @@ def test_csv_to_a_folder_is_refused(tmp_path):
     one_error_line(run("best", HAND, "--csv", str(tmp_path)), str(tmp_path), "folder")
 
 
+@pytest.mark.parametrize("args, words", [
+    (["houseway", HAND, "--rules", "standard,basic"], ["one ruleset"]),
+    (["houseway", "2c 3d", "--rules", "standard"], ["2c 3d"]),
+    (["houseway", "--rules", "nope"], ["unknown ruleset"]),
+    (["chart", "rows", "--rules", "nope"], ["unknown ruleset"]),
+])
+def test_a_refusal_leaves_no_default_output_folder(args, words, tmp_path, monkeypatch):
+    """The default --out (results/houseway, results/charts) is checked, not made, when the
+    option is read: a command that refuses its input, or writes nothing there (houseway
+    HAND), leaves no folder behind."""
+    monkeypatch.chdir(tmp_path)
+    one_error_line(run(*args), *words)
+    assert not (tmp_path / "results").exists()
+
+
+@pytest.mark.parametrize("args, words", [
+    (["simulate", "--rules", "nope", "--out", "{new}/sim"], ["unknown ruleset"]),
+    (["simulate", "--rules", "standard", "--scheduler", "tcp://x:1", "--workers", "2", "--out", "{new}/sim"],
+     ["--scheduler or --workers"]),
+    # refused after the run took its lock in --out (which made the folder): made, then removed
+    (["simulate", "--rules", "standard", "--tables", "10000000000", "--block-size", "1", "--quiet",
+      "--out", "{new}/sim"], ["memory"]),
+    (["chart", "front", "--rules", "standard,basic", "--out", "{new}/charts"], ["one ruleset"]),
+    (["houseway", "--rules", "standard", "--ship", "--seed", "1", "--out", "{new}/hw"], ["seed 0"]),
+    (["paigow-poker", "chart", "--house-way", "nope", "--out", "{new}/pgp"], ["unknown house way"]),
+    (["exploit", "--rules", "nope", "--out", "{new}/gap.json"], ["unknown ruleset"]),
+    (["fit", "--rules", "nope", "--out", "{new}/s.npz"], ["unknown ruleset"]),
+])
+def test_a_refusal_leaves_no_new_output_folder(args, words, tmp_path):
+    new = tmp_path / "new"
+    one_error_line(run(*[a.format(new=new) for a in args]), *words)
+    assert not new.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "--rules", "nope", "--out", "{bad}/sim"],
+    ["chart", "rows", "--rules", "nope", "--out", "{bad}/charts"],
+    ["houseway", "--rules", "nope", "--out", "{bad}/hw"],
+    ["paigow", "chart", "--out", "{bad}/paigow"],
+    ["paigow-poker", "chart", "--house-way", "nope", "--out", "{bad}/pgp"],
+])
+def test_an_unwritable_out_is_told_before_the_other_input(args, not_a_folder):
+    """The early check of --out stays: 'cannot write to' comes before any other refusal."""
+    result = run(*[a.format(bad=not_a_folder) for a in args])
+    one_error_line(result, "--out", "cannot write to", f"{not_a_folder} is a file, not a folder")
+    assert not_a_folder.read_text() == ""
+
+
 # ---- item 6: checkpoints ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("content", [b"", b"PK\x03\x04truncated", b"not a checkpoint at all"],

@@ -4,9 +4,45 @@ The command line's options are typed by click; a Python caller can pass anything
 ``"100"`` for ``samples`` would otherwise fail deep inside with a ``TypeError`` about ``<``.
 Each check returns the value as the computation takes it or raises ``ValueError`` naming the
 argument, what it must be and what was given, as the API promises for bad input.
+
+A message that names what the caller gave (an option such as ``--bank``) names it as the caller
+wrote it: :func:`option` gives the command line's ``--bank`` and, within a call of a function
+decorated :func:`api_function`, the Python keyword ``bank=``.
 """
 
+import functools
 import numbers
+from contextvars import ContextVar
+
+_IN_API = ContextVar("sapsam_in_api_call", default=False)
+
+
+def api_function(function):
+    """Decorate a function of the Python API: within its call, :func:`option` names keywords."""
+
+    @functools.wraps(function)
+    def call(*args, **kwargs):
+        token = _IN_API.set(True)
+        try:
+            return function(*args, **kwargs)
+        finally:
+            _IN_API.reset(token)
+
+    return call
+
+
+def in_api_call():
+    """Whether a function of the Python API (:func:`api_function`) is running."""
+    return _IN_API.get()
+
+
+def option(name, value=None):
+    """A message's name for the option ``name`` as the caller gave it: ``--name`` on the command
+    line (``_`` as ``-``), in a Python API call (:func:`api_function`) the keyword ``name=``, with
+    ``value`` where given (``option("fresh", True)``: ``--fresh`` or ``fresh=True``)."""
+    if not in_api_call():
+        return f"--{name.replace('_', '-')}"
+    return f"{name}=" if value is None else f"{name}={value!r}"
 
 
 def resume_or_fresh(resume, fresh, out=True, flag=""):

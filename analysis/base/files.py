@@ -10,6 +10,8 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+from sapsam.base.arguments import in_api_call, option
+
 REPOSITORY = Path(__file__).resolve().parents[2]
 
 
@@ -42,26 +44,32 @@ def provenance(**what):
 
 
 def unwritable(folder):
-    """Why files cannot be written in ``folder`` (made if missing), or None if they can."""
+    """Why files cannot be written in ``folder``, or None if they can, found without making
+    anything: a command that goes on to refuse its input leaves no empty folder behind.  No part
+    of the path may be a file, and the nearest folder of it that exists (``folder`` itself, or
+    the one to make it in) must take a new file; the writers make the folder when they write
+    (:func:`write_atomic`, :func:`exclusive`)."""
     folder = Path(folder)
-    existing = next((f for f in (folder, *folder.parents) if f.exists()), None)
-    if existing is not None and not existing.is_dir():
-        return f"{existing} is a file, not a folder"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
+    existing = next((f for f in (folder, *folder.parents) if os.path.lexists(f)), None)
+    if existing is None:  # a relative path from a working folder that is gone
+        return "No such file or directory"
+    if not existing.is_dir():
+        return f"{existing} is {'a file' if existing.exists() else 'a broken link'}, not a folder"
+    try:  # on Linux an unnamed file (O_TMPFILE): nothing shows in the folder, even for a moment
+        with tempfile.TemporaryFile(dir=existing):
             pass
     except OSError as exc:
         return exc.strerror or str(exc)
     return None
 
 
-def writable_folder(out, what="--out"):
-    """Create the folder ``out`` and check a file can be written in it; a ``ValueError``
-    naming it (one line) if not.  Returns its Path."""
+def writable_folder(out, what=None):
+    """Check that files can be written in the folder ``out`` (:func:`unwritable`: it is not
+    made here, but by the first file written in it); a ``ValueError`` naming it (one line:
+    ``what``, by default the option ``--out``, ``out`` in an API call) if not.  Returns its Path."""
     reason = unwritable(out)
     if reason:
-        raise ValueError(f"cannot write to {what} {out}: {reason}")
+        raise ValueError(f"cannot write to {what or option('out').removesuffix('=')} {out}: {reason}")
     return Path(out)
 
 
@@ -90,8 +98,9 @@ def writing_result(path, resume=False, fresh=False):
         return
     with lock_beside(path):
         if Path(path).exists() and not (resume or fresh):
-            raise ValueError(f"{path} holds the result of an earlier run: add --fresh (fresh=True) to "
-                             "replace it, or write elsewhere")
+            again = "fresh=True" if in_api_call() else "--fresh (fresh=True)"
+            raise ValueError(f"{path} holds the result of an earlier run: add {again} to replace it, or "
+                             "write elsewhere")
         yield
 
 
@@ -192,18 +201,18 @@ def read_checkpoint(path, expected, resume=True, fresh=False):
     if not path.is_file():
         return None
     if not resume:
-        raise ValueError(f"{path} holds the finished work of an earlier run: add --resume to "
-                         "continue it, or --fresh to discard it and start over")
+        raise ValueError(f"{path} holds the finished work of an earlier run: add {option('resume', True)} to "
+                         f"continue it, or {option('fresh', True)} to discard it and start over")
     try:
         arrays = load_npz(path, "checkpoint", ("run",))
         stored = json.loads(str(arrays["run"]))
     except ValueError as exc:
-        raise ValueError(f"{str(exc).rstrip('.')}; run with --fresh to discard it and start "
-                         "over") from None
+        raise ValueError(f"{str(exc).rstrip('.')}; run with {option('fresh', True)} to discard it and "
+                         "start over") from None
     expected = json.loads(json.dumps(expected))
     if stored != expected:
         raise ValueError(f"{path} is a checkpoint of another run ({_differences(stored, expected)}); run "
-                         "with --fresh to discard it and start over, or write elsewhere")
+                         f"with {option('fresh', True)} to discard it and start over, or write elsewhere")
     return arrays
 
 
@@ -228,10 +237,12 @@ def _short(value, room=60):
 @contextmanager
 def exclusive(path, what):
     """Hold a lock file ``path`` while one run writes ``what``; a second run that asks for it
-    meanwhile is refused at once (``ValueError``) rather than corrupting the first's work."""
+    meanwhile is refused at once (``ValueError``) rather than corrupting the first's work.  The
+    folders made for it are removed again if the run left them empty (it refused its input)."""
     from filelock import FileLock, Timeout
 
     path = Path(path)
+    made = [f for f in (path.parent, *path.parent.parents) if not os.path.lexists(f)]  # deepest first
     path.parent.mkdir(parents=True, exist_ok=True)
     lock = FileLock(path)
     try:
@@ -249,3 +260,8 @@ def exclusive(path, what):
         except OSError:  # a system that cannot remove an open file keeps it
             pass
         lock.release()
+        for folder in made:  # the folders made for the lock, where the run wrote nothing
+            try:
+                folder.rmdir()
+            except OSError:  # not empty: the run's files (or another run's) are in it
+                break

@@ -77,7 +77,8 @@ class Names(click.ParamType):
 
 
 class OutputFile(click.ParamType):
-    """A file the command will write: checked writable (its folder made) before any work."""
+    """A file the command will write: checked writable before any work (its folder is made only
+    when the file is written: :func:`sapsam.base.files.unwritable`)."""
 
     name = "file"
 
@@ -92,7 +93,9 @@ class OutputFile(click.ParamType):
 
 
 class OutputFolder(click.ParamType):
-    """A folder the command will write in: made and checked writable before any work."""
+    """A folder the command will write in: checked writable before any work, but not made: the
+    first file written in it makes it (:func:`sapsam.base.files.unwritable`), so a command that
+    refuses its input, or writes nothing there, leaves no empty folder behind."""
 
     name = "folder"
 

@@ -9,6 +9,8 @@ on one scale).  ``describe`` turns one into words::
     'Pair of sixes, four kicker'
 """
 
+import operator
+
 import numpy as np
 
 from sapsam.game.cards import as_hands, parse_cards
@@ -91,9 +93,22 @@ def _kickers(ranks):
     return f", {words} kicker" + ("s" if len(ranks) > 1 else "")
 
 
+def _ordinal(value, size, what, source):
+    """``value`` as an int: a whole number (numpy's too, not a bool, not text), else a
+    ``ValueError`` saying that ``what`` is one from 0 to ``size - 1`` and where it comes from."""
+    try:
+        if isinstance(value, bool | np.bool_):
+            raise TypeError
+        return operator.index(value)
+    except TypeError:
+        raise ValueError(f"expected {what}, a whole number from 0 to {size - 1} (as {source} gives), "
+                         f"got {value!r}") from None
+
+
 def describe(value):
-    """Words for one strength ordinal, e.g. ``'Two pair, kings and eights, ace kicker'``."""
-    value = int(value)
+    """Words for one strength ordinal, e.g. ``'Two pair, kings and eights, ace kicker'``: a whole
+    number from 0 to 7916, as :func:`strength` gives for a row's cards (not the cards)."""
+    value = _ordinal(value, N_STRENGTHS, "a hand's strength", 'strength("Kh Ks Kd 8c 8d")')
     if not 0 <= value < N_STRENGTHS:
         raise ValueError(f"strength {value} is outside 0..{N_STRENGTHS - 1}")
     return _words(int(_ev.ORDINAL_TO_PACKED[value]))
@@ -102,7 +117,7 @@ def describe(value):
 def describe_low(value):
     """Words for one 2-7 low strength, e.g. ``'7-5-4-3-2 low'``, ``'A-5-4-3-2 low'`` (ace high)
     or ``'Pair of fours, ... (as a low)'`` for a hand that pairs, straights or flushes."""
-    value = int(value)
+    value = _ordinal(value, _low.N_LOW, "a 2-7 low strength", 'rank5_low("7c 5d 4h 3s 2c")[0]')
     if not 0 <= value < _low.N_LOW:
         raise ValueError(f"low strength {value} is outside 0..{_low.N_LOW - 1}")
     packed = int(_low.LOW_TO_PACKED[value])

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sapsam.base.arguments import option
 from sapsam.game.cards import count_aces, format_cards, format_setting, parse_hand, parse_setting
 from sapsam.game.hands import setting_strengths
 from sapsam.game.mechanisms import Game, SurrenderMode
@@ -186,7 +187,7 @@ def score_showdown(rules, declarations, bank=None, chips=None, names=None):
     aces = np.array([int(count_aces(d.cards)) for d in decl], np.int64)
     is_bank = rules.scoring.game == Game.BANK
     if bank is not None and not is_bank:
-        raise ValueError(f"{rules.id} is not a bank game; --bank applies only to bank rulesets")
+        raise ValueError(f"{rules.id} is not a bank game; {option('bank')} applies only to bank rulesets")
     seat = (rules.bank.seat if bank is None else bank) if is_bank else -1
     if is_bank and not 0 <= seat < n:
         raise ValueError(f"bank seat {seat + 1} (counted from 1) is not at this table of {n}")

@@ -45,15 +45,16 @@ def review_of(result, rows):
 
 def _verdict(result, rank):
     """Candidate ``rank`` (0-based) of a result against its best: rank, EV and CI, the best
-    setting, its EV and CI, the loss and its CI, whether the loss is distinguishable from 0."""
+    setting, its EV and CI, the loss and its CI, whether the loss is distinguishable from 0:
+    Python's numbers, not the table's numpy ones (as JSON holds them)."""
     ranking = result.table
     row, best = ranking.iloc[rank], ranking.iloc[0]
-    return {"rank": rank + 1, "candidates": len(ranking), "ev": row.ev,
-            "ci": [row.ci_low, row.ci_high], "best": best.setting, "best_ev": best.ev,
-            "best_ci": [best.ci_low, best.ci_high],
+    return {"rank": int(rank) + 1, "candidates": len(ranking), "ev": float(row.ev),
+            "ci": [float(row.ci_low), float(row.ci_high)], "best": str(best.setting),
+            "best_ev": float(best.ev), "best_ci": [float(best.ci_low), float(best.ci_high)],
             # 0.0 - x, not -x: the best's loss is 0.0, never -0.0 ("-0.000" when printed)
-            "loss": 0.0 - row.gap, "loss_ci": [0.0 - row.gap_high, 0.0 - row.gap_low],
-            "distinguishable": bool(row.distinguishable), "samples": result.samples}
+            "loss": 0.0 - float(row.gap), "loss_ci": [0.0 - float(row.gap_high), 0.0 - float(row.gap_low)],
+            "distinguishable": bool(row.distinguishable), "samples": int(result.samples)}
 
 
 def houseway_review(hand, rules, players=4, opponents="fitted", samples=10000, seed=0,
@@ -64,6 +65,13 @@ def houseway_review(hand, rules, players=4, opponents="fitted", samples=10000, s
     ``houseway``: :meth:`~sapsam.strategy.houseway_chart.HandDecision.to_dict`).
     ``stage(label, total, unit)`` gives progress callbacks (deriving, sampling); ``other`` is
     the player's other hand in criss-cross (:func:`sapsam.measure.best.best_setting`)."""
+    return houseway_ranked(hand, rules, players, opponents, samples, seed, stage, other)[0]
+
+
+def houseway_ranked(hand, rules, players=4, opponents="fitted", samples=10000, seed=0,
+                    stage=None, other=None):
+    """:func:`houseway_review`'s JSON and the :class:`~sapsam.measure.best.BestResult` that
+    ranked the house way's setting among the hand's candidates."""
     from sapsam.measure.best import best_setting
     from sapsam.strategy.houseway import derive
     from sapsam.strategy.houseway_chart import decide_hand
@@ -80,4 +88,4 @@ def houseway_review(hand, rules, players=4, opponents="fitted", samples=10000, s
     rank = int(np.flatnonzero(result.table["setting"].to_numpy() == decision.label)[0])
     return {"hand": result.hand_text, "rules": result.rules.id, "players": players,
             "opponents": policy.name, "seed": seed, "houseway": decision.to_dict(),
-            **_verdict(result, rank)}
+            **_verdict(result, rank)}, result

@@ -24,6 +24,7 @@ from functools import cached_property
 
 import numpy as np
 
+from sapsam.base.arguments import option
 from sapsam.base.files import load_npz, read_checkpoint, write_npz
 from sapsam.base.memory import require_memory
 from sapsam.game.mechanisms import BankRotation, Game
@@ -182,7 +183,7 @@ def table_hands(rulesets, players):
                          "of one hand")
     hands = hands.pop()
     if hands == 2 and players != 2:
-        raise ValueError(f"criss-cross is heads-up: use --players 2 (got {players})")
+        raise ValueError(f"criss-cross is heads-up: use {option('players', 2)} (got {players})")
     return hands
 
 
@@ -330,7 +331,7 @@ def run(sim, out=None, resume=False, progress=None, round_blocks=8, compute=None
     done = np.zeros(sim.blocks, np.bool_)
     before = 0.0  # seconds of earlier sessions
     if resume and checkpoint is None:
-        raise ValueError("--resume needs --out: the checkpoint lives in the output folder")
+        raise ValueError(f"{option('resume', True)} needs {option('out')}: the checkpoint lives in the output folder")
     saved = read_checkpoint(checkpoint, key, resume, fresh) if checkpoint else None
     if saved is not None:
         acc, hist, held, done = saved["acc"], saved["hist"], saved["held"], saved["done"]

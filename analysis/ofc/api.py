@@ -11,6 +11,8 @@ pandas DataFrame.
 
 from dataclasses import dataclass, field
 
+from sapsam.base.arguments import api_function
+
 RULES = "ofc-pineapple"
 
 
@@ -145,6 +147,7 @@ class OfcSimulation:
                          ignore_index=True)
 
 
+@api_function
 def simulate(rules=RULES, seats=None, hands=1000, seed=1, *, out=None,
              resume=False, fresh=False):
     """Play hands between ``seats`` (a policy a player: random, heuristic, rollout, improved,

@@ -198,6 +198,21 @@ class HouseWayReview(_Answer):
     loss_ci: list
     distinguishable: bool
     samples: int
+    ranking: object = field(default=None, metadata=_HIDDEN, repr=False)
+
+    @classmethod
+    def of(cls, hand, rules, players, opponents, samples, seed, other=None):
+        """The house way's setting of ``hand`` reviewed against ``opponents``
+        (:func:`sapsam.measure.review.houseway_review`), with the ranking it was read from."""
+        from sapsam.measure.review import houseway_ranked
+
+        answer, result = houseway_ranked(hand, rules, players, opponents, samples, seed, other=other)
+        return cls(**answer, ranking=result)
+
+    def to_frame(self):
+        """The ranking the house way's setting was reviewed in, one row per candidate (its own at
+        ``rank``)."""
+        return self.ranking.to_frame()
 
 
 @dataclass(frozen=True)
@@ -246,6 +261,18 @@ class ChartResult:
     frame: object = field(repr=False)  # pandas.DataFrame
     info: dict
     paths: tuple = ()
+
+    @classmethod
+    def of(cls, kind, frame, rules, players, samples, seed, paths=()):
+        """A chart's result from its table and what it was asked for (``rules`` a Ruleset; for
+        ``rulesets`` the table names them), the default ``samples`` filled in."""
+        from sapsam.output.charts import DEFAULT_SAMPLES
+
+        ids = list(dict.fromkeys(frame["rules"])) if kind == "rulesets" else [rules.id]
+        info = {"rules": ids if kind == "rulesets" else ids[0], "players": players,
+                "samples": DEFAULT_SAMPLES.get(kind) if samples is None or kind == "rows" else samples,
+                "seed": seed, "name": _rules.load_ruleset(ids[0]).name}
+        return cls(kind, frame, info, tuple(paths))
 
     def to_frame(self):
         return self.frame.copy()

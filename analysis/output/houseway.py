@@ -31,7 +31,6 @@ def write_houseway(rules, players, tables, seed, out, stage=None):
                      tables=tables, seed=seed,
                      progress=_stage(stage, f"{name}: measuring its cost", "hands"))
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     stem = out / f"{way.rules}-{players}p"
     text = way.describe() + "\n\n" + _cost_text(gap) + "\n"
     write_atomic(stem.with_suffix(".md"), text)

@@ -116,7 +116,6 @@ def write_report(out_dir, sim, compiled, totals, seconds, backend, *, done=None,
         raise ValueError(f"done must have one flag per block ({sim.blocks}), got shape {done.shape}")
     if acc[:, :, _ks.A_HANDS].min() < 1:
         raise ValueError("no hands in these totals: nothing to report")
-    out.mkdir(parents=True, exist_ok=True)
     written = []
 
     write_npz(out / TOTALS, acc=acc, hist=hist, held=held, done=done,

@@ -6,7 +6,7 @@ first use (PEP 562), so that importing the package loads no Numba.
 
 from importlib import import_module
 
-_API = ("best", "table", "chart", "PaigowBest", "HouseEdgeTable")
+_API = ("best", "table", "chart", "PaigowBest", "HouseEdgeTable", "PaigowChart")
 __all__ = list(_API)
 
 

@@ -1,6 +1,7 @@
 """The Python API of Pai Gow tiles, ``sapsam.paigow.best``, ``table`` and ``chart``: the same
 computations as ``sapsam paigow best``, ``table`` and ``chart``, each result's ``to_dict()`` the
-command's ``--json`` and ``to_frame()`` a pandas DataFrame.  Every figure is exact.
+command's ``--json`` (``chart``, which has none, its figures) and ``to_frame()`` a pandas
+DataFrame.  Every figure is exact; ``chart`` writes files only in a folder it is given.
 
 >>> import sapsam
 >>> hand = sapsam.paigow.best("6-6 1-1 4-2 5-3")
@@ -8,7 +9,8 @@ command's ``--json`` and ``to_frame()`` a pandas DataFrame.  Every figure is exa
 (['1-1 4-2', '6-6 5-3'], True)
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 
 def _frame(records):
@@ -120,10 +122,77 @@ def table(high_three="chong"):
     return HouseEdgeTable(**table_answer(high_three))
 
 
-def chart(out="results/paigow"):
-    """Write the strategy chart in the folder ``out`` (``sapsam paigow chart``): which pairs to
-    split, when the high hand goes up, what the house way costs.  Returns the folder."""
-    from sapsam.base.files import writable_folder
-    from sapsam.paigow.output import write_paigow
+@dataclass(frozen=True)
+class PaigowChart:
+    """The strategy chart of the best play against the house way (``sapsam paigow chart``): what
+    the house way costs (``cost``, house-edge points per unit bet, and ``differs``, the share of
+    hands it sets otherwise than the best play), when the best play splits each pair
+    (``pairs``), and per distinct hand (``to_frame()``) the values behind them; ``folder`` and
+    ``paths`` the files written, where :func:`chart` was given a folder."""
 
-    return write_paigow(writable_folder(out))
+    cost: float
+    differs: float
+    pairs: list = field(repr=False)  # per pair: pair, split to make, cost, share
+    frame: object = field(repr=False)  # pandas.DataFrame (sapsam.paigow.output.hands_frame)
+    folder: Path = None
+    paths: tuple = ()
+
+    def to_dict(self):
+        return {"cost": self.cost, "differs": self.differs, "pairs": self.pairs}
+
+    def to_frame(self):
+        """One row per distinct hand: its tiles, probability, the house way's and the best
+        setting's values and what the house way costs on it."""
+        return self.frame.copy()
+
+    def figure(self):
+        """When the best play puts the high hand up, as a matplotlib figure (``strategy.png``)."""
+        from sapsam.paigow.output import strategy_figure
+
+        return strategy_figure(self.frame)
+
+    def text(self):
+        """The chart in Markdown (``strategy.md``)."""
+        from sapsam.paigow.output import strategy_text, table_frame
+
+        return strategy_text(self.frame, table_frame())
+
+
+CHART_FILES = ("house-edge.json", "house-edge.md", "strategy.md", "strategy.png")
+
+
+def chart(out=None):
+    """The strategy chart (``sapsam paigow chart``): which pairs to split, when the high hand
+    goes up, what the house way costs.
+
+    Parameters
+    ----------
+    out : path, optional
+        A folder to write the chart's files in, as the command does (its default is
+        ``results/paigow``): ``house-edge.json`` and ``.md``, ``strategy.md`` and
+        ``strategy.png``.  Without it nothing is written: the result holds the chart
+        (``figure()``, ``text()``).
+
+    Returns
+    -------
+    PaigowChart
+
+    Examples
+    --------
+    >>> import sapsam
+    >>> found = sapsam.paigow.chart()  # writes nothing
+    >>> found.paths, len(found.to_frame()), f"{100 * found.cost:.2f}", found.pairs[0]["pair"]
+    ((), 3620, '0.88', 'teen')
+    """
+    from sapsam.base.files import writable_folder
+    from sapsam.paigow.output import hands_frame, pair_chart, write_paigow
+
+    folder = None if out is None else writable_folder(out, "out")
+    frame = hands_frame()
+    pairs = [{**p, "cost": float(p["cost"]), "share": float(p["share"])} for p in pair_chart(frame)]
+    found = PaigowChart(float((frame.cost * frame.probability).sum()),
+                        float(frame.probability[frame.cost > 1e-12].sum()), pairs, frame)
+    if folder is None:
+        return found
+    write_paigow(folder)
+    return replace(found, folder=folder, paths=tuple(folder / name for name in CHART_FILES))

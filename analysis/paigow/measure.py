@@ -135,7 +135,7 @@ def row(strategy, banking, commission, high_three="chong"):
     else:
         raise ValueError(f"unknown strategy {strategy!r}: use house way or optimal")
     played = counts(banking, high_three)[np.arange(len(reps)), chosen]  # (3620, 3)
-    win, push, loss = (weights @ played) / TOTAL
+    win, push, loss = (float(p) for p in (weights @ played) / TOTAL)  # Python's, as JSON holds them
     return Row(strategy, banking, commission, win, loss, push)
 
 
@@ -186,7 +186,7 @@ def best(tiles, banking=False, commission=0.05):
         a, b = (tuple(int(t) for t in h) for h in halves[k])
         if strength(*a) > strength(*b):
             a, b = b, a
-        win, push, loss = count[k] / N_BANKER
+        win, push, loss = (float(p) for p in count[k] / N_BANKER)
         out.append(Choice(k, a, b, int(mine[0, k, 0]), int(mine[0, k, 1]), win, push, loss,
                           float(worth[k]), keys[k] == house, keys[k] == top))
     return sorted(out, key=lambda c: -c.value)

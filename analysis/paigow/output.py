@@ -165,7 +165,8 @@ def _markdown(frame):
 
 
 @styled
-def strategy_figure(frame, path):
+def strategy_figure(frame, path=None):
+    """The chart of :func:`up_grid`, saved as ``path`` + ``.png`` where a path is given: the Figure."""
     grid = up_grid(frame)
     fig = figure(7.5, 5.0)
     ax = fig.add_subplot()
@@ -180,7 +181,9 @@ def strategy_figure(frame, path):
     ax.set_title("Pai Gow, best play against the house way: how often the high hand goes up\n"
                  "(no pair, wong or gong; the strongest low and high hands not in one setting)")
     fig.colorbar(image, ax=ax, label="share of hands: strongest high hand played")
-    save_figure(fig, path, formats=("png",))
+    if path is not None:
+        save_figure(fig, path, formats=("png",))
+    return fig
 
 
 def strategy_text(frame, table):
@@ -216,7 +219,6 @@ def strategy_text(frame, table):
 
 def write_paigow(folder):
     """Write the house-edge table and the strategy chart into ``folder``."""
-    folder.mkdir(parents=True, exist_ok=True)
     table = table_frame()
     rows = [r.to_dict() for r in exact.house_edge_table()]
     write_json(folder / "house-edge.json", {"source": SOURCE, "rows": rows,

@@ -11,7 +11,7 @@ the command's ``--json`` and ``to_frame()`` a pandas DataFrame.  Every figure is
 
 from dataclasses import dataclass, field
 
-from sapsam.base.arguments import flag, fraction, resume_or_fresh, whole
+from sapsam.base.arguments import api_function, flag, fraction, resume_or_fresh, whole
 
 
 def _frame(records):
@@ -95,7 +95,9 @@ def house_edge(house_way="foxwoods", deals=10_000_000, seed=0, commission=0.05, 
     """The house way against itself, banking or not (``sapsam paigow-poker edge``): a dict
     with a row per banking (win, push, loss and their 95% ``win_half_width``, ...; edge, its
     95% ``half_width``; deals) and, for Foxwoods, the published exact figures.  Each deal of
-    14 cards is met both ways round; ``seed`` fixes the deals, whatever the threads."""
+    14 cards is met both ways round; ``seed`` fixes the deals, whatever the threads.  The deals
+    are dealt in 64 equal blocks, so ``deals`` is rounded up to a multiple of 64 (``deals=100``
+    deals 128): each row's ``deals`` is the number dealt."""
     from sapsam.paigow_poker.output import edge_answer
 
     _wheel(wheel)
@@ -106,9 +108,9 @@ def house_edge(house_way="foxwoods", deals=10_000_000, seed=0, commission=0.05, 
 def house_way_cost(house_way="foxwoods", hands=200, seed=0, commission=0.05, banking=False):
     """What setting by the house way gives up against the best setting, sampled over random
     hands each valued exactly (``sapsam paigow-poker cost``): a dict with the mean gap per unit
-    bet, its 95% ``half_width`` (Student's t; None for a single hand), how often the best play
-    departs (``departs``, its Wilson 95% ``departs_low`` and ``departs_high``), and the same by
-    pattern."""
+    bet, its 95% ``half_width`` (Student's t, so ``hands`` is at least 2; in ``by_pattern``,
+    None for a pattern only one hand has), how often the best play departs (``departs``, its
+    Wilson 95% ``departs_low`` and ``departs_high``), and the same by pattern."""
     from sapsam.paigow_poker.output import gap_answer
 
     return gap_answer(house_way, whole("hands", hands, 2), whole("seed", seed, 0),
@@ -164,6 +166,7 @@ def chart(house_way="foxwoods", hands=600, seed=0, banking=False, commission=0.0
     return answer
 
 
+@api_function
 def best_play(house_way="foxwoods", hands=200_000, exact_hands=500, pool=1_000_000, seed=0, commission=0.05,
               edge_deals=100_000_000, out=None, resume=False, fresh=False):
     """The best play's house edge against each house way, banking and not, to about a

@@ -188,7 +188,6 @@ def write_chart(answer, folder):
     from sapsam.base.files import provenance, write_atomic, write_json
 
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     stem = folder / ("chart-banking" if answer["banking"] else "chart")
     write_atomic(stem.with_suffix(".md"), chart_markdown(answer))
     write_atomic(stem.with_suffix(".csv"), chart_frame(answer).to_csv(index=False, float_format="%.5g"))
