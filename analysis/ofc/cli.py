@@ -77,7 +77,7 @@ def fantasyland_command(cards, ruleset, as_json):
         return
     out = console()
     out.print(f"{rules.id}: {len(hand)} cards, the best of every setting that is not fouled "
-              f"({1000 * best.seconds:.0f} ms)")
+              f"({1000 * best.seconds:.1f} ms)")
     grid = table("row", "cards", "hand", ">royalty")
     for name, row in answer["rows"].items():
         grid.add_row(name, row["cards"], row["hand"], str(row["royalty"]))
