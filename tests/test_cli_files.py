@@ -114,6 +114,17 @@ def test_a_refusal_leaves_no_default_output_folder(args, words, tmp_path, monkey
     assert not (tmp_path / "results").exists()
 
 
+def test_a_hand_s_house_way_needs_no_writable_default_folder(tmp_path, monkeypatch):
+    """``houseway HAND`` writes nothing, so the default --out (results/houseway) that it cannot
+    write does not stop it; the house way's derivation, which writes there, is refused."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "results").write_text("")  # a file where the default folder would go
+    review = run("houseway", HAND, "--samples", "200", "--quiet")
+    assert review.exit_code == 0 and "house way" in review.output, review.output
+    one_error_line(run("houseway", "--rules", "standard", "--tables", "100", "--quiet"),
+                   "cannot write to --out results/houseway", "results is a file, not a folder")
+
+
 @pytest.mark.parametrize("args, words", [
     (["simulate", "--rules", "nope", "--out", "{new}/sim"], ["unknown ruleset"]),
     (["simulate", "--rules", "standard", "--scheduler", "tcp://x:1", "--workers", "2", "--out", "{new}/sim"],

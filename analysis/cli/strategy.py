@@ -3,7 +3,7 @@ draw a ``chart`` of it."""
 
 import click
 
-from sapsam.base.files import json_text
+from sapsam.base.files import json_text, writable_folder
 from sapsam.cli.common import (
     Names,
     OutputFile,
@@ -28,6 +28,7 @@ from sapsam.cli.common import (
 from sapsam.play.names import CHART_KINDS, POLICY_NAMES
 
 _POLICY = click.Choice(POLICY_NAMES)
+HOUSEWAY_OUT = "results/houseway"  # houseway's --out by default (a HAND writes nothing)
 
 
 @click.command("fit")
@@ -220,9 +221,9 @@ def chart_command(kind, rulesets, players, samples, seed, policies, out, quiet):
 @click.option("--other", default=None,
               help="With HAND in criss-cross: your other hand (13 cards); the opponent holds the rest.")
 @seed_option()
-@click.option("--out", type=OutputFolder(), default="results/houseway",
-              show_default=True, help="Folder for <rules>-<players>p.md/.json, the chart page "
-              "(-chart.pdf/.png) and costs-<players>p.csv.")
+@click.option("--out", type=OutputFolder(), default=None,  # checked in the body: a HAND writes nothing
+              help="Folder for <rules>-<players>p.md/.json, the chart page (-chart.pdf/.png) and "
+              f"costs-<players>p.csv.  [default: {HOUSEWAY_OUT}]")
 @click.option("--price", is_flag=True,
               help="Also measure charts of 2 to 24 lines (the price of simplicity).")
 @click.option("--ship", is_flag=True,
@@ -264,6 +265,7 @@ def houseway_command(hand, rulesets, players, tables, samples, opponents, other,
     if ship and seed != 0:
         raise click.BadParameter("only the house way derived with seed 0 ships",
                                  param_hint="'--ship'")
+    out = out or str(writable_folder(HOUSEWAY_OUT))
     ids = ruleset_ids() if rulesets == ("all",) else distinct_rulesets(rulesets)
     if rulesets == ("all",):  # those with a house way at this table; a named one gets its error
         ids = [rid for rid in ids if has_house_way(load_ruleset(rid))
