@@ -164,6 +164,19 @@ def test_a_reader_that_left_is_no_error(args):
     assert (proc.returncode, proc.stderr) == (0, "")
 
 
+def test_a_broken_pipe_elsewhere_is_an_error():
+    """A broken pipe that is not stdout's (a socket, another process's pipe) is not a reader
+    who left: one line saying so and status 1, where it exited 0 as if all were well."""
+    import subprocess
+
+    code = ("import sys\nfrom sapsam.cli import main\n"
+            "@main.command('boom')\ndef boom():\n    raise BrokenPipeError(32, 'Broken pipe')\n"
+            "sys.argv = ['sapsam', 'boom']\nmain()\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment(),
+                          timeout=600, stdin=subprocess.DEVNULL)
+    assert (proc.returncode, proc.stderr) == (1, "Error: a connection broke: [Errno 32] Broken pipe\n")
+
+
 def test_no_stdout_at_all_is_no_error():
     """A command whose stdout is closed outright (``sapsam rules >&-``) writes nowhere, quietly."""
     import os

@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from sapsam.cli.common import interrupted_line, reader_left
+from sapsam.cli.common import interrupted_line, reader_left, stdout_gone
 from sapsam.cli.decide import best_command, review_command
 from sapsam.cli.hands import rules_command, score_command, settings_command
 from sapsam.cli.match import match_command
@@ -68,8 +68,10 @@ class Sapsam(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except BrokenPipeError:  # before click's main, which would exit with status 1
-            reader_left()
+        except BrokenPipeError as exc:  # before click's main, which would exit with status 1, unsaid
+            if stdout_gone():
+                reader_left()
+            raise click.ClickException(f"a connection broke: {exc}") from None  # not stdout's reader
 
 
 @click.group(cls=Sapsam, context_settings={"help_option_names": ["-h", "--help"]})

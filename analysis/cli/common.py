@@ -220,6 +220,20 @@ def console():
     return term
 
 
+def stdout_gone():
+    """Whether standard output's reader has left, as far as can be told: a pipe whose reader
+    closed it polls as an error.  Without a file behind stdout (closed outright, a test's
+    runner) there is no other writer to blame: gone."""
+    import select
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+    except (AttributeError, OSError, ValueError):
+        return True
+    return any(event & (select.POLLERR | select.POLLHUP) for _, event in poller.poll(0))
+
+
 def reader_left():
     """The reader of a pipe left (``sapsam rules | head``): exit with status 0, what is left to
     write (Python flushes stdout at exit) going nowhere."""
