@@ -352,6 +352,7 @@ def test_paigow_tiles_ranked_exactly(server, browser):
     shot(browser, "paigow")
     by_id(browser, "paigow-deal").click()
     assert len(field.get_attribute("value").split()) == 4
+    assert not browser.find_elements(By.CSS_SELECTOR, "[data-testid=paigow-row]")  # not these tiles' answer
 
 
 def test_paigow_poker_ranked_exactly_with_the_house_way_marked(server, browser):
@@ -392,6 +393,8 @@ def test_paigow_poker_ranked_exactly_with_the_house_way_marked(server, browser):
         assert gives > 0 and f"gives up {gives:.5f} a unit" in by_id(browser, "pgp-out").text
     full_height(browser)
     shot(browser, "paigow-poker")
+    by_id(browser, "pgp-banking").click()  # another question: the last answer goes
+    assert not browser.find_elements(By.CSS_SELECTOR, "[data-testid=pgp-row]")
     by_id(browser, "pgp-deal").click()
     assert len(field.get_attribute("value").split()) == 7
 
@@ -479,6 +482,7 @@ def test_ofc_board_ranked_played_and_fantasyland(server, browser):
     assert "Royalties 35; stays in Fantasyland; discard 2d" in summary.text
     # the deal follows the ruleset: classic deals 13, which it then solves
     Select(by_id(browser, "ofc-rules")).select_by_visible_text("ofc-classic")
+    assert not browser.find_elements(By.CSS_SELECTOR, "[data-testid=ofc-fl-summary]")  # not for these rules
     assert by_id(browser, "ofc-fl-deal").text == "Deal 13"
     by_id(browser, "ofc-fl-deal").click()
     assert len(set(field.get_attribute("value").split())) == 13
@@ -488,18 +492,19 @@ def test_ofc_board_ranked_played_and_fantasyland(server, browser):
 
 
 def test_ofc_against_an_opponent_in_fantasyland(server, browser):
-    """The opponent in Fantasyland: the ranking is the API's for it; a count the ruleset does
-    not deal is one line naming the opponent."""
+    """The opponent in Fantasyland: offered with the counts the ruleset deals there, the
+    ranking the API's for it; a ruleset that does not deal the chosen count takes it back."""
     open_page(browser, server)
     by_id(browser, "tab-ofc").click()
     board, hand = "As Ad | Kc Qc 5d | 9h 9s", "Ah 2c 7d"
     by_id(browser, "ofc-board").send_keys(board)
     by_id(browser, "ofc-hand").send_keys(hand)
-    Select(by_id(browser, "ofc-opponent")).select_by_value("fantasyland:17")
-    by_id(browser, "ofc-run").click()
-    error = wait(browser).until(seen.visibility_of_element_located((By.CSS_SELECTOR, "[data-testid=ofc-error]")))
-    assert "opponents" in error.text and "14 cards in Fantasyland" in error.text  # not in plain Pineapple
+    opponent = Select(by_id(browser, "ofc-opponent"))
+    offered = lambda: [o.get_attribute("value") for o in opponent.options if o.is_enabled()]  # noqa: E731
+    assert offered() == ["", "fantasyland:14"]  # plain Pineapple deals 14 only
     Select(by_id(browser, "ofc-rules")).select_by_visible_text("ofc-pineapple-progressive")
+    assert offered() == ["", "fantasyland:14", "fantasyland:15", "fantasyland:16", "fantasyland:17"]
+    opponent.select_by_value("fantasyland:17")
     by_id(browser, "ofc-run").click()
     rows = wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid=ofc-row]"))
     api = post(server, "/api/ofc/place", {"board": board, "hand": hand, "samples": 500, "seed": 1,
@@ -507,6 +512,12 @@ def test_ofc_against_an_opponent_in_fantasyland(server, browser):
     assert api["fantasyland"] == [17]
     assert "in Fantasyland with 17 cards" in by_id(browser, "ofc-note").text
     assert rows[0].find_element(By.CSS_SELECTOR, "[data-testid=ofc-ev]").text == f"{api['placements'][0]['ev']:+.2f}"
+    gaps = [g.text for g in browser.find_elements(By.CSS_SELECTOR, "[data-testid=ofc-gap]")]
+    second = api["placements"][1]
+    assert gaps[1].startswith(f"{second['gap']:+.2f} [{second['gap_low']:+.2f}, {second['gap_high']:+.2f}]")
+    Select(by_id(browser, "ofc-rules")).select_by_visible_text("ofc-classic")  # deals 13 only
+    assert opponent.first_selected_option.get_attribute("value") == "" and offered() == ["", "fantasyland:13"]
+    assert not browser.find_elements(By.CSS_SELECTOR, "[data-testid=ofc-row]")  # no other ruleset's ranking
 
 
 def test_phone_width_has_no_sideways_scroll(server, browser):

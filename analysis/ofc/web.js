@@ -60,11 +60,12 @@ function renderPlacements(answer) {
   el("td", { class: "left" }, ofcCards(r.discard).map((c) => cardFace(c))),
   el("td", { "data-testid": "ofc-ev", text: fmt(r.ev, 2) }),
   el("td", { class: "note", "data-testid": "ofc-ci", text: r.exact ? "exact" : `${fmt(r.ci_low, 2)} to ${fmt(r.ci_high, 2)}` }),
-  el("td", { text: i === 0 ? "best" : fmt(r.gap, 2) + (r.gap_high < 0 ? "" : " ~") +
+  el("td", { "data-testid": "ofc-gap", text: i === 0 ? "best" : fmt(r.gap, 2) + (r.exact ? "" :
+    ` [${fmt(r.gap_low, 2)}, ${fmt(r.gap_high, 2)}]`) + (r.gap_high < 0 ? "" : " ~") +
     (r.dropped ? ` (dropped after ${r.rollouts.toLocaleString("en")})` : "") }),
   el("td", {}, el("button", { "data-testid": "ofc-play", onclick: () => playPlacement(r), text: "Play" }))));
   $("#ofc-out").replaceChildren(el("div", { class: "scroll" }, el("table", { class: "compact", "data-testid": "ofc-ranking" },
-    el("thead", {}, el("tr", {}, ["#", "board after", "discard", "EV", "95% CI", "gap", ""].map((h, i) =>
+    el("thead", {}, el("tr", {}, ["#", "board after", "discard", "EV", "95% CI", "gap [95% CI]", ""].map((h, i) =>
       el("th", { class: i === 1 || i === 2 ? "left" : "", text: h })))),
     el("tbody", {}, body))),
   el("p", { class: "note", "data-testid": "ofc-note", text: `${answer.rules}, ${answer.opponents} opponent(s)` +
@@ -74,7 +75,8 @@ function renderPlacements(answer) {
       : `${answer.samples.toLocaleString("en")} rollouts a placement (seed 1)` +
         (answer.dropped ? `; ${answer.dropped} clearly worse than the leader dropped early, each with the EV and ` +
           "CI of the rollouts it had" : "")) + ". EV in points a hand, the worth of " +
-    "Fantasyland included; ~: not distinguishable from the best at 95%." }));
+    "Fantasyland included; gap: to the best, paired on the same deals; ~: not distinguishable from the best " +
+    "at 95%." }));
 }
 
 async function rankPlacements(event) {
@@ -94,8 +96,26 @@ async function rankPlacements(event) {
   }
 }
 
-// the fewest cards the chosen ruleset deals a Fantasyland hand (the page's data, tested against the rulesets)
-const fantasylandCards = () => Number($("#ofc-rules").selectedOptions[0].dataset.fantasyland);
+// the counts of cards the chosen ruleset deals a Fantasyland hand, fewest first (the page's data, tested
+// against the rulesets)
+const fantasylandDealt = () => $("#ofc-rules").selectedOptions[0].dataset.fantasyland.split(" ").map(Number);
+const fantasylandCards = () => fantasylandDealt()[0];
+
+function clearFantasyland() {
+  $("#ofc-fl-out").replaceChildren();
+  showError($("#ofc-fl-error"), null);
+}
+
+// an opponent in Fantasyland only with a count of cards the ruleset deals there
+function offerOpponents() {
+  const dealt = fantasylandDealt();
+  const select = $("#ofc-opponent");
+  for (const option of select.options) {
+    option.disabled = option.value !== "" && !dealt.includes(Number(option.value.split(":")[1]));
+    option.hidden = option.disabled;
+  }
+  if (select.selectedOptions[0].disabled) select.value = "";
+}
 
 async function solveFantasyland(event) {
   event.preventDefault();
@@ -120,10 +140,16 @@ function setupOfc() {
   $("#ofc-fl-form").addEventListener("submit", solveFantasyland);
   $("#ofc-fl-deal").addEventListener("click", () => {
     $("#ofc-fl-cards").value = shuffle(DECK).slice(0, fantasylandCards()).join(" ");
+    clearFantasyland();
   });
+  $("#ofc-fl-cards").addEventListener("input", clearFantasyland);
   $("#ofc-rules").addEventListener("change", () => {
     $("#ofc-fl-deal").textContent = `Deal ${fantasylandCards()}`;
+    clearFantasyland();
+    $("#ofc-out").replaceChildren();  // a ranking under another ruleset's rules
+    offerOpponents();
   });
+  offerOpponents();
   showOfcBoard();
 }
 

@@ -121,7 +121,7 @@ def _rules(rid):
 def fantasyland(body: FantasylandRequest):
     rules = _rules(body.rules)
     with checking("cards"):
-        cards = parse_fantasyland_cards(body.cards, rules, naming='"rules": "{}"')
+        cards = parse_fantasyland_cards(body.cards, rules, naming='rules "{}"')
     return best_fantasyland(cards, rules).to_dict()
 
 

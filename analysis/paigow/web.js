@@ -34,6 +34,7 @@ function renderPaigow(answer) {
 async function rankTiles(event) {
   event.preventDefault();
   showError($("#paigow-error"), null);
+  $("#paigow-out").replaceChildren();  // not the last hand's answer while this one is worked out
   try {
     const answer = await busy($("#paigow-run"), () => api("/api/paigow/best", {
       tiles: $("#paigow-tiles").value, banking: $("#paigow-banking").checked,
@@ -73,9 +74,12 @@ async function loadPaigowTable(event) {
 }
 
 function setupPaigow() {
+  // an answer is for the cards and choices it was given: changing any clears it
+  $("#paigow-form").addEventListener("input", () => $("#paigow-out").replaceChildren());
   $("#paigow-form").addEventListener("submit", rankTiles);
   $("#paigow-deal").addEventListener("click", () => {
     $("#paigow-tiles").value = shuffle(TILE_SET).slice(0, 4).join(" ");
+    $("#paigow-out").replaceChildren();
   });
   // a click or the arrow keys (which focus the tab) open the tab: load its table then
   $("#tab-paigow").addEventListener("click", loadPaigowTable);

@@ -28,6 +28,7 @@ function renderPaiGowPoker(answer) {
 async function rankPaiGowPoker(event) {
   event.preventDefault();
   showError($("#pgp-error"), null);
+  $("#pgp-out").replaceChildren();  // not the last hand's answer while this one is worked out
   try {
     const answer = await busy($("#pgp-run"), () => api("/api/paigow-poker/best", {
       cards: $("#pgp-cards").value, house_way: $("#pgp-way").value,
@@ -92,7 +93,10 @@ function renderPaiGowPokerChart(chart, banking) {
       `${banking ? "banking (copies are the player's)" : "not banking"}, ${(100 * chart.commission).toFixed(2)}% ` +
       "commission; points are percent of a unit bet, ± a 95% interval. The best play's house edge is the house " +
       "way's against itself less the cost per hand: its interval comes almost all from the sample of hands." +
-      (p ? ` Published: ${p.source}; the best play, ${p.best_play_source}.` : "") }),
+      (p ? ` Published: ${p.source}; the best play, ${p.best_play_source}. Foxwoods against itself comes ` +
+        "out a few thousandths of a point above the published exact edge, beyond its interval: some reading of a " +
+        "rule here differs slightly from the published program's (the docs' Pai Gow Poker page lists the " +
+        "candidates)." : "") }),
     ...departures,
     el("figure", {}, el("img", { src: `/api/paigow-poker/chart.png?banking=${banking}`, "data-testid": "pgp-chart-figure",
       alt: "What each house way gives up against the best play, by hand, with 95% intervals" }),
@@ -116,7 +120,8 @@ function renderPaiGowPokerBestPlay(run, banking) {
     el("p", { class: "note", text: `${run.hands.toLocaleString("en")} random hands valued against a pool of ` +
       `${run.pool.toLocaleString("en")} dealer hands, corrected by ${run.exact_hands.toLocaleString("en")} ` +
       `valued exactly (seed ${run.seed}; sapsam paigow-poker best-play), ${banking ? "banking" : "not banking"}, ` +
-      `${(100 * run.commission).toFixed(2)}% commission; ± a 95% interval.` })];
+      `${(100 * run.commission).toFixed(2)}% commission; ± a 95% interval. The chart below estimates the best ` +
+      "play from its own, fewer hands: the same quantity, less precisely." })];
 }
 
 let pgpChartLoaded = false;
@@ -136,9 +141,12 @@ async function loadPaiGowPokerChart(event) {
 }
 
 function setupPaiGowPoker() {
+  // an answer is for the cards and choices it was given: changing any clears it
+  $("#pgp-form").addEventListener("input", () => $("#pgp-out").replaceChildren());
   $("#pgp-form").addEventListener("submit", rankPaiGowPoker);
   $("#pgp-deal").addEventListener("click", () => {
     $("#pgp-cards").value = shuffle(PGP_DECK).slice(0, 7).join(" ");
+    $("#pgp-out").replaceChildren();
   });
   loadHouseWays();
   // a click or the arrow keys (which focus the tab) open the tab: load its chart then

@@ -474,16 +474,18 @@ def test_the_api_sets_as_many_cards_as_its_ruleset_deals():
 
 
 def test_the_page_deals_as_many_cards_as_each_ruleset_deals():
-    """The web tab's 'Deal' button deals the fewest cards each ruleset's Fantasyland deals, read
-    from data the page carries beside each ruleset's name: that data is the rulesets'."""
+    """The web tab's 'Deal' button deals the fewest cards each ruleset's Fantasyland deals, and its
+    opponents in Fantasyland are offered those counts only, read from data the page carries beside
+    each ruleset's name: that data is the rulesets'."""
     import re
     from pathlib import Path
 
     import sapsam.ofc
 
     page = (Path(sapsam.ofc.__file__).parent / "web.html").read_text()
-    offered = {rid: int(n) for n, rid in re.findall(r'<option[^>]*data-fantasyland="(\d+)">([\w-]+)</option>', page)}
-    assert offered == {rid: load_ofc_rules(rid).fantasyland.dealt[0] for rid in ofc_rules_ids()}
+    offered = {rid: [int(n) for n in counts.split()]
+               for counts, rid in re.findall(r'<option[^>]*data-fantasyland="([\d ]+)">([\w-]+)</option>', page)}
+    assert offered == {rid: load_ofc_rules(rid).fantasyland.dealt for rid in ofc_rules_ids()}
 
 
 def test_ofc_commands_in_a_terminal_at_80_columns_and_piped():
