@@ -13,6 +13,7 @@ fail under CI (``CI`` set), where ``.ci/run`` installs them.
 
 import json
 import os
+import re
 import shutil
 import socket
 import tempfile
@@ -156,7 +157,8 @@ def test_criss_cross_asks_for_the_other_hand(server, browser):
     paste(browser, HAND)
     by_id(browser, "analyse-run").click()
     wait(browser).until(lambda d: by_id(d, "analyse-error").is_displayed())
-    assert "13 cards" in by_id(browser, "analyse-error").text  # the other hand is missing
+    # the other hand is missing: the message names it, not the hand
+    assert by_id(browser, "analyse-error").text == "your other hand: 13 cards, got 0"
     by_id(browser, "other-hand").send_keys(other)
     by_id(browser, "analyse-run").click()
     wait(browser).until(seen.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=ranking]")))
@@ -260,11 +262,14 @@ def test_train_in_criss_cross_deals_the_other_hand_too(server, browser):
              by_id(browser, "train-other").find_elements(By.CSS_SELECTOR, ".card")]
     assert len(hand) == len(other) == 13 and not set(hand) & set(other)
     by_id(browser, "train-suggest").click()
-    wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid^=hand-card-]") == [])
+    wait(browser).until(lambda d: by_id(d, "train-hint").text.startswith("Best play:"))
     body = {"hand": " ".join(hand), "other": " ".join(other), "rules": "criss-cross", "players": 2,
             "samples": 2000, "seed": 0}
     best = post(server, "/api/best", body)["candidates"]
-    setting = next(c["setting"] for c in best if "|" in c["setting"])
+    assert by_id(browser, "train-hint").text.startswith(f"Best play: {best[0]['setting']}, EV {best[0]['ev']:+.3f}")
+    if "|" not in best[0]["setting"]:  # a declaration: the rows are left to the player
+        return
+    setting = best[0]["setting"]
     for row, cards in zip(("front", "middle", "back"), setting.split("|")):
         placed = [c.get_attribute("data-testid").removeprefix("placed-card-") for c in
                   by_id(browser, f"row-{row}").find_elements(By.CSS_SELECTOR, "[data-testid^=placed-card-]")]
@@ -289,8 +294,7 @@ def test_review_a_csv_with_a_bad_row(server, browser, tmp_path):
     losses = [post(server, "/api/review", {"hand": h, "setting": s, "rules": "standard",
                                            "players": 4, "samples": 2000, "seed": 0})["loss"]
               for h, s in good]
-    assert totals.text.startswith(f"2 hands: {sum(losses):.3f} units lost in all"), totals.text
-    assert "1 row could not be read" in totals.text
+    assert totals.text.startswith(f"2 reviewed, 1 refused: {sum(losses):.3f} units lost in all"), totals.text
     shown = [float(e.text) for e in browser.find_elements(By.CSS_SELECTOR, "[data-testid=review-loss]")]
     assert shown == sorted((round(x, 3) for x in losses), reverse=True)  # ranked, largest first
     error = by_id(browser, "review-row-error").text
@@ -534,6 +538,9 @@ def test_phone_width_has_no_sideways_scroll(server, browser):
     by_id(browser, "ofc-hand").send_keys("Ah 2c 7d", Keys.ENTER)
     wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid=ofc-row]"))
     assert browser.execute_script("return document.documentElement.scrollWidth") <= inner + 1
+    by_id(browser, "tab-paigow").click()  # its house way's select is wide
+    wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid=paigow-edge] tbody tr"))
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= inner + 1
 
 
 def test_keyboard_only(server, browser):
@@ -552,3 +559,234 @@ def test_keyboard_only(server, browser):
         "return [...document.querySelectorAll('#analyse button, #analyse select, #analyse input')]"
         ".every(e => e.tabIndex >= 0)")
     assert focusable
+
+
+def numbers(text):
+    """The signed decimals in a page's text, in order."""
+    return [float(x) for x in re.findall(r"[+-]?\d+\.\d+", text)]
+
+
+def close(text, values, places):
+    """Whether ``text`` holds exactly ``values``, each to ``places`` decimals (see ``shows``)."""
+    found = numbers(text)
+    return len(found) == len(values) and all(shows(str(f), v, places) for f, v in zip(found, values))
+
+
+def test_monte_carlo_figures_come_with_their_intervals(server, browser):
+    """Analyse's headline EV and gaps, and a match's gaps and points, each with the API's
+    95% interval beside it in the value's own format."""
+    open_page(browser, server)
+    paste(browser, HAND)
+    Select(by_id(browser, "samples")).select_by_visible_text("1000")
+    by_id(browser, "analyse-run").click()
+    wait(browser).until(seen.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=ranking]")))
+    api = post(server, "/api/best", {"hand": " ".join(HAND), "rules": "standard", "players": 4,
+                                     "samples": 1000, "seed": 0})["candidates"]
+    head = by_id(browser, "best-ev").text
+    assert head.endswith("units per hand") and "[" in head
+    assert close(head, [api[0]["ev"], *api[0]["ci"]], 3), head
+    gaps = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "[data-testid=ranking-gap]")]
+    assert gaps[0] == "best" and len(gaps) == len(api)
+    for text, c in zip(gaps[1:], api[1:]):
+        assert close(text, [c["gap"], *c["gap_ci"]], 3) and text.endswith("~") is not c["distinguishable"], text
+    Select(by_id(browser, "rules")).select_by_value("first-to-11")
+    wait(browser, 30).until(lambda d: by_id(d, "match-score").is_displayed())
+    paste(browser, HAND)
+    by_id(browser, "match-score").send_keys("8,10,3,6")
+    by_id(browser, "analyse-run").click()
+    wait(browser).until(seen.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=match-ranking]")))
+    api = post(server, "/api/best", {"hand": " ".join(HAND), "rules": "first-to-11", "players": 4,
+                                     "samples": 1000, "seed": 0, "scores": [8, 10, 3, 6]})["candidates"]
+    win = by_id(browser, "match-best-win").text
+    assert f"wins it {100 * api[0]['win']:.1f}% [{100 * api[0]['win_ci_low']:.1f}%, " \
+        f"{100 * api[0]['win_ci_high']:.1f}%] of the time" in win, win
+    gaps = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "[data-testid=match-gap]")]
+    points = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "[data-testid=match-points]")]
+    assert gaps[0] == "best" and len(gaps) == len(points) == len(api)
+    for gap, point, c in zip(gaps, points, api):
+        if gap != "best":
+            assert close(gap, [100 * c["win_gap"], 100 * c["win_gap_ci_low"], 100 * c["win_gap_ci_high"]], 2), gap
+            assert gap.count(".") == 3 and all(len(x.split(".")[1].rstrip("],")) == 2 for x in gap.split()), gap
+        assert close(point, [c["points"], c["points_ci_low"], c["points_ci_high"]], 3), point
+
+
+def set_drill(driver, hand):
+    """Deal the drill a known hand (Deal deals at random): the page's own drill, then its view."""
+    by_id(driver, "tab-train").click()
+    by_id(driver, "train-deal").click()
+    driver.execute_script("drill.hand = arguments[0].split(' '); renderDrill()", hand)
+    wait(driver, 30).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "[data-testid^=hand-card-]")) == 13)
+
+
+def test_train_house_way_hint_gives_its_loss_with_its_interval(server, browser):
+    hand = "5c Ts 3c 9d 3s 4h 6h Ah 7h Jc 3d Ac Qd"  # the house way's setting is not the best here
+    open_page(browser, server)
+    set_drill(browser, hand)
+    by_id(browser, "train-houseway").click()
+    wait(browser).until(lambda d: by_id(d, "train-hint").text.startswith("House way:"))
+    api = post(server, "/api/houseway", {"hand": hand, "rules": "standard", "players": 4, "samples": 2000,
+                                         "seed": 0})
+    assert api["rank"] > 1
+    hint = by_id(browser, "train-hint").text
+    given = hint.split("gives up ")[1]
+    assert given.endswith("units against the best.")
+    assert close(given, [api["loss"], *api["loss_ci"]], 3), hint
+    by_id(browser, "train-deal").click()  # a new hand: the old hint goes
+    assert by_id(browser, "train-hint").text == ""
+
+
+@pytest.mark.parametrize("hand, kind", [("Jc 5h 6d Qs 9c 5d 7d 4s 2d Ks 3d As 3h", "surrender"),
+                                        ("4h 8s 5h Tc 9c Ts Js 9h 8c Kc Qs 6c As", "natural")])
+def test_train_surrender_and_declare_a_natural(server, browser, hand, kind):
+    """Where the best play is a declaration, Suggest says so (no rows filled), the declaration
+    is graded as the best (of the API's candidates), and the other declaration as what it loses."""
+    open_page(browser, server)
+    browser.execute_script("localStorage.clear()")
+    set_drill(browser, hand)
+    body = {"hand": hand, "rules": "standard", "players": 4, "samples": 2000, "seed": 0}
+    best = post(server, "/api/best", body)["candidates"]
+    assert best[0]["setting"] == "surrender" if kind == "surrender" else best[0]["setting"].startswith("natural")
+    by_id(browser, "train-suggest").click()
+    wait(browser).until(lambda d: by_id(d, "train-hint").text.startswith("Best play:"))
+    assert by_id(browser, "train-hint").text.startswith(f"Best play: {best[0]['setting']}, EV ")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "[data-testid^=hand-card-]")) == 13  # no rows filled
+    by_id(browser, f"train-{kind}").click()
+    loss = wait(browser).until(seen.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=train-loss]")))
+    assert loss.text == "0.000"
+    assert by_id(browser, "train-rank").text == f"The best setting (of {len(best)})."
+    assert by_id(browser, "train-yours").text == best[0]["setting"]
+    assert by_id(browser, "stats-hands").text == "1"
+    if kind == "natural":  # surrendering a natural: graded against it
+        set_drill(browser, hand)
+        by_id(browser, "train-surrender").click()
+        wait(browser).until(lambda d: by_id(d, "train-yours").text == "surrender")
+        i = next(i for i, c in enumerate(best) if c["setting"] == "surrender")
+        assert shows(by_id(browser, "train-loss").text, -best[i]["gap"], 3)
+        assert close(by_id(browser, "train-loss-ci").text, [-best[i]["gap_ci"][1], -best[i]["gap_ci"][0]], 3)
+        assert by_id(browser, "train-rank").text.startswith(f"Rank {i + 1} of {len(best)}")
+    else:  # no natural in this hand: said so, nothing graded
+        set_drill(browser, hand)
+        by_id(browser, "train-natural").click()
+        error = wait(browser).until(seen.visibility_of_element_located((By.CSS_SELECTOR, "[data-testid=train-error]")))
+        assert "no natural" in error.text and not browser.find_elements(By.CSS_SELECTOR, "[data-testid=train-loss]")
+
+
+def test_no_stale_results(server, browser):
+    """A ranking goes when the hand, the ruleset or the table changes; a failed paste leaves no
+    hand picked; the house way's hint goes with its hand."""
+    open_page(browser, server)
+    Select(by_id(browser, "samples")).select_by_visible_text("1000")
+
+    def ranked():
+        by_id(browser, "analyse-run").click()
+        wait(browser).until(seen.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=ranking]")))
+
+    def cleared():
+        return not browser.find_elements(By.CSS_SELECTOR, "[data-testid=ranking]") and \
+            by_id(browser, "analyse-out").text == ""
+
+    paste(browser, HAND)
+    ranked()
+    by_id(browser, "analyse-deal").click()
+    assert cleared() and by_id(browser, "paste").get_attribute("value") == ""
+    ranked()
+    by_id(browser, "analyse-clear").click()
+    assert cleared() and by_id(browser, "card-count").text == "0/13"
+    paste(browser, HAND)
+    ranked()
+    by_id(browser, "card-As").click()  # a card taken back: another hand
+    assert cleared() and by_id(browser, "paste").get_attribute("value") == ""
+    by_id(browser, "card-As").click()
+    ranked()
+    Select(by_id(browser, "players")).select_by_visible_text("3")
+    assert cleared()
+    ranked()
+    Select(by_id(browser, "rules")).select_by_value("two-four")
+    wait(browser, 30).until(lambda d: cleared())
+    ranked()
+    paste(browser, HAND[:12])  # refused: neither the old hand nor its ranking stays
+    assert by_id(browser, "analyse-error").text == "a hand is 13 cards, got 12"
+    assert cleared() and by_id(browser, "card-count").text == "0/13"
+    assert not by_id(browser, "analyse-run").is_enabled()
+    Select(by_id(browser, "rules")).select_by_value("first-to-11")
+    wait(browser, 30).until(lambda d: by_id(d, "match-score").is_displayed())
+    paste(browser, HAND)
+    ranked()
+    by_id(browser, "match-score").send_keys("8,10,3,6")  # another question: the points' ranking goes
+    assert cleared()
+    Select(by_id(browser, "rules")).select_by_value("standard")
+    by_id(browser, "tab-train").click()
+    by_id(browser, "train-deal").click()
+    by_id(browser, "train-houseway").click()
+    wait(browser).until(lambda d: by_id(d, "train-hint").text.startswith("House way:"))
+    by_id(browser, "train-deal").click()
+    assert by_id(browser, "train-hint").text == ""
+
+
+def test_match_scores_one_per_player(server, browser):
+    """The match's scores are checked against Players on the page, not used to change it."""
+    open_page(browser, server)
+    Select(by_id(browser, "rules")).select_by_value("first-to-11")
+    wait(browser, 30).until(lambda d: by_id(d, "match-score").is_displayed())
+    assert by_id(browser, "players").get_attribute("value") == "4"
+    paste(browser, HAND)
+    for score in ("8,10,3", "8,10,3,6,1"):
+        box = by_id(browser, "match-score")
+        box.clear()
+        box.send_keys(score)
+        by_id(browser, "analyse-run").click()
+        error = wait(browser).until(seen.visibility_of_element_located(
+            (By.CSS_SELECTOR, "[data-testid=analyse-error]")))
+        assert error.text.startswith("give 4 scores, one per player, yours first"), error.text
+        assert not browser.find_elements(By.CSS_SELECTOR, "[data-testid=match-ranking]")
+    Select(by_id(browser, "players")).select_by_visible_text("3")
+    box = by_id(browser, "match-score")
+    box.clear()
+    box.send_keys("8,10,3")
+    Select(by_id(browser, "samples")).select_by_visible_text("1000")
+    by_id(browser, "analyse-run").click()
+    wait(browser).until(seen.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=match-ranking]")))
+    assert "8-10-3" in by_id(browser, "analyse-out").text
+
+
+def test_review_counts_reviewed_and_refused(server, browser, tmp_path):
+    open_page(browser, server)
+    by_id(browser, "tab-review").click()
+    setting = "5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts"
+    rows = [(" ".join(HAND), setting), ("As As Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d", setting),
+            (" ".join(HAND), "5d 5c | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts 4h")]
+    csv = tmp_path / "refused.csv"
+    csv.write_text("hand,setting\n" + "".join(f'"{h}","{s}"\n' for h, s in rows))
+    by_id(browser, "review-file").send_keys(str(csv))
+    totals = wait(browser).until(seen.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=review-totals]")))
+    assert totals.text.startswith("1 reviewed, 2 refused: "), totals.text
+    assert by_id(browser, "review-progress").text == "1 reviewed, 2 refused"
+    errors = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "[data-testid=review-row-error]")]
+    assert len(errors) == 2 and all(errors)
+
+
+def test_small_things(server, browser):
+    """The match chart's caption; an icon so that no favicon.ico is asked for; the ruleset and
+    table size shown only on the tabs they serve."""
+    open_page(browser, server)
+    icon = browser.execute_script("const l = document.querySelector('link[rel=icon]'); return l && l.href")
+    assert icon and icon.startswith("data:")
+    assert by_id(browser, "rules").is_displayed() and by_id(browser, "players").is_displayed()
+    for tab in ("charts", "paigow", "paigow_poker", "ofc"):
+        by_id(browser, f"tab-{tab}").click()
+        assert not by_id(browser, "rules").is_displayed() and not by_id(browser, "players").is_displayed(), tab
+    for tab in ("analyse", "train", "review"):
+        by_id(browser, f"tab-{tab}").click()
+        assert by_id(browser, "rules").is_displayed() and by_id(browser, "players").is_displayed(), tab
+    by_id(browser, "tab-charts").click()
+    wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid=chart-image]"))
+    with urllib.request.urlopen(f"{server}/api/charts", timeout=60) as response:
+        names = [c["name"] for c in json.loads(response.read())]
+    captions = [e.get_attribute("textContent") for e in
+                browser.find_elements(By.CSS_SELECTOR, "#charts-out figcaption")]
+    assert len(captions) == len(names)
+    for caption in captions:  # each a sentence, not the chart's name twice
+        name = caption.rsplit(" (", 1)[1].rstrip(")")
+        assert not caption.startswith(name), caption
+    matches = [c for c in captions if "(match-" in c]
+    assert matches and all(c.startswith("Playing for the match") for c in matches)

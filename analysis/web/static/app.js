@@ -26,7 +26,12 @@ const isRed = (card) => card[1] === "h" || card[1] === "d";
 const byRank = (a, b) => RANKS.indexOf(a[0]) - RANKS.indexOf(b[0]) || "shdc".indexOf(a[1]) - "shdc".indexOf(b[1]);
 const fmt = (x, digits = 3) => (x == null ? "-" : (x >= 0 ? "+" : "") + x.toFixed(digits));
 // an estimate with its 95% interval, as the command line writes it
-const evNote = (ev, ci) => `EV ${fmt(ev)} [${fmt(ci[0])}, ${fmt(ci[1])}]`;
+const evNote = (ev, ci) => `EV ${fmt(ev)} ${interval(ci[0], ci[1])}`;
+// a 95% interval "[lo, hi]" in the format of its estimate (fmt's by default)
+function interval(low, high, format = fmt) {
+  return `[${format(low)}, ${format(high)}]`;
+}
+const plain = (x) => x.toFixed(3);  // a loss: >= 0, no sign
 
 function cardFace(card, tag = "span", attrs = {}) {
   return el(tag, { class: "card" + (isRed(card) ? " red" : ""), title: card, ...attrs },
@@ -55,26 +60,51 @@ function table() {
 }
 
 // What the chosen ruleset asks of the analyse form: a second hand (criss-cross), a match's score.
-const ruleset = { hands: 1, match: false };
+// Whether a player may surrender or declare a natural under it (Train's two declarations).
+const ruleset = { hands: 1, match: false, surrender: true, naturals: true };
 
 async function chooseRules() {
   const rules = await api(`/api/rules/${encodeURIComponent($("#rules").value)}`);
   ruleset.hands = rules.table.hands;
   ruleset.match = rules.scoring.game === "match";
+  ruleset.surrender = (rules.surrender || {}).mode !== "none";
+  ruleset.naturals = ((rules.naturals || {}).hands || []).length > 0;
   $("#players").value = String(rules.players);
   $("#other-controls").hidden = ruleset.hands !== 2;
   $("#score-controls").hidden = !ruleset.match;
+  tableChanged();
   if (drill.hand.length && (ruleset.hands === 2) !== (drill.other.length > 0)) deal();
+  else renderDrill();
+}
+
+// The ruleset or the table changed: every answer on the page was for the old one.
+function tableChanged() {
+  clearAnalysis();
+  $("#review-out").replaceChildren();
+  $("#review-progress").textContent = "";
+  showError($("#review-error"), null);
+  $("#train-hint").textContent = "";
+  if (drill.done) {  // a graded hand: the grade was the old table's; set it again
+    drill.done = false;
+    $("#train-out").replaceChildren();
+  }
+  showError($("#train-error"), null);
+}
+
+function clearAnalysis() {
+  $("#analyse-out").replaceChildren();
+  showError($("#analyse-error"), null);
 }
 
 // Cards typed as text, each as the deck spells it ("as" -> "As"); an error names the first bad one.
-function parseCards(text, count) {
+// `what` starts the message of a wrong count: "a hand is 13 cards", "your other hand: 13 cards".
+function parseCards(text, count, what = "a hand is") {
   const cards = text.trim().split(/[\s,]+/).filter(Boolean)
     .map((c) => c.length === 2 ? c[0].toUpperCase() + c[1].toLowerCase() : c);
   const unknown = cards.filter((c) => !DECK.includes(c));
   if (unknown.length) throw new Error(`unknown card ${unknown[0]}: use a rank (2-9, T, J, Q, K, A) and a suit (s, h, d, c), e.g. As Td`);
   if (new Set(cards).size !== cards.length) throw new Error("a card is given twice");
-  if (cards.length !== count) throw new Error(`a hand is ${count} cards, got ${cards.length}`);
+  if (cards.length !== count) throw new Error(`${what} ${count} cards, got ${cards.length}`);
   return cards;
 }
 
@@ -114,6 +144,8 @@ async function busy(button, work) {
 
 // --- tabs ---------------------------------------------------------------------------------
 
+const TABLE_TABS = ["tab-analyse", "tab-train", "tab-review"];
+
 function setupTabs() {
   const tabs = [...document.querySelectorAll("[role=tab]")];
   const select = (tab) => {
@@ -123,6 +155,8 @@ function setupTabs() {
       t.tabIndex = on ? 0 : -1;
       document.getElementById(t.getAttribute("aria-controls")).hidden = !on;
     }
+    // the ruleset and the table size are the 13-card tabs' own: hidden where they do nothing
+    $(".table-options").hidden = !TABLE_TABS.includes(tab.id);
     if (tab.id === "tab-charts") loadCharts();
   };
   tabs.forEach((tab, i) => {
@@ -152,29 +186,37 @@ function setupAnalyse() {
       }, el("span", { text: rank === "T" ? "10" : rank }), el("span", { text: SUITS[suit] })));
     }
   }
-  $("#analyse-deal").addEventListener("click", () => pick(shuffle(DECK).slice(0, 13)));
-  $("#analyse-clear").addEventListener("click", () => pick([]));
+  $("#analyse-deal").addEventListener("click", () => { $("#paste").value = ""; pick(shuffle(DECK).slice(0, 13)); });
+  $("#analyse-clear").addEventListener("click", () => { $("#paste").value = ""; pick([]); });
   $("#paste-form").addEventListener("submit", (event) => {
     event.preventDefault();
     try {
       pick(parseCards($("#paste").value, 13));
     } catch (error) {
+      pick([]);  // not the previous hand, analysed as if it were the pasted one
       showError($("#analyse-error"), error);
     }
   });
+  $("#players").addEventListener("change", tableChanged);
+  // another hand beside it, another score: another question
+  $("#other").addEventListener("input", clearAnalysis);
+  $("#score").addEventListener("input", clearAnalysis);
   $("#analyse-run").addEventListener("click", analyse);
 }
 
 function toggle(card) {
   if (picked.has(card)) picked.delete(card);
   else if (picked.size < 13) picked.add(card);
+  else return;
+  $("#paste").value = "";
+  clearAnalysis();
   refreshGrid();
 }
 
 function pick(cards) {
   picked.clear();
   cards.forEach((c) => picked.add(c));
-  showError($("#analyse-error"), null);
+  clearAnalysis();
   refreshGrid();
 }
 
@@ -191,15 +233,19 @@ async function analyse() {
   const body = { hand, ...table(), samples: Number($("#samples").value), seed: 0 };
   showError($("#analyse-error"), null);
   try {
-    if (ruleset.hands === 2) body.other = parseCards($("#other").value, 13).join(" ");
+    if (ruleset.hands === 2) body.other = parseCards($("#other").value, 13, "your other hand:").join(" ");
     const score = $("#score").value.trim();
     if (ruleset.match && score) {
       body.scores = score.split(/[\s,]+/).map((x) => {
         if (!/^\d+$/.test(x)) throw new Error(`a score is a whole number, got ${x}: yours first, e.g. 8,10,3,6`);
         return Number(x);
       });
-      body.players = body.scores.length;
+      if (body.scores.length !== body.players) {
+        throw new Error(`give ${body.players} scores, one per player, yours first (got ${body.scores.length}), ` +
+          "or change Players");
+      }
     }
+    $("#analyse-out").replaceChildren();
     const answer = await busy($("#analyse-run"), () => api("/api/best", body));
     if (body.scores) renderMatch(answer);
     else renderRanking(answer);
@@ -225,7 +271,8 @@ function renderRanking(answer) {
   const best = rows[0];
   const head = el("p", { class: "headline" },
     best.setting.includes("|") ? "Best: " : "Best play: ",
-    settingFaces(best.setting), ` EV ${fmt(best.ev)} units per hand`);
+    settingFaces(best.setting), el("span", { "data-testid": "best-ev",
+      text: ` EV ${fmt(best.ev)} ${interval(best.ci[0], best.ci[1])} units per hand` }));
   const special = best.setting.includes("|") ? null
     : el("p", { class: "headline", "data-testid": "best-special" },
       best.setting === "surrender" ? "Surrendering is the best play with this hand."
@@ -236,14 +283,15 @@ function renderRanking(answer) {
     el("td", { "data-testid": "ranking-ev", text: fmt(r.ev) }),
     el("td", { class: "left" }, ciBar(r.ci[0], r.ci[1], r.ev, min, max)),
     el("td", { class: "note", text: `${fmt(r.ci[0])} to ${fmt(r.ci[1])}` }),
-    el("td", { text: i === 0 ? "best" : fmt(r.gap) + (r.distinguishable ? "" : " ~") })));
+    el("td", { class: "note", "data-testid": "ranking-gap", text: i === 0 ? "best"
+      : `${fmt(r.gap)} ${interval(r.gap_ci[0], r.gap_ci[1])}` + (r.distinguishable ? "" : " ~") })));
   out.replaceChildren(head, special || "", el("div", { class: "scroll" }, el("table", { "data-testid": "ranking" },
     el("thead", {}, el("tr", {}, ["#", "setting", "EV", "95% CI", "", "gap to best"].map((h, i) =>
       el("th", { class: i === 1 || i === 3 ? "left" : "", text: h })))),
     el("tbody", {}, body))),
   el("p", { class: "note", text: `${answer.rules}, ${answer.players} players, ${answer.opponents} opponents, ` +
     `${answer.samples.toLocaleString("en")} sampled tables (seed ${answer.seed}). EV in units per hand; ` +
-    "~: not distinguishable from the best at 95%." }));
+    "gap to best with its paired 95% CI; ~: not distinguishable from the best at 95%." }));
 }
 
 const percent = (x) => (x == null ? "-" : `${(100 * x).toFixed(1)}%`);
@@ -252,7 +300,8 @@ const percent = (x) => (x == null ? "-" : `${(100 * x).toFixed(1)}%`);
 function renderMatch(answer) {
   const rows = answer.candidates;
   const head = el("p", { class: "headline" }, "Best for the match: ", settingFaces(answer.match_best),
-    ` wins it ${percent(rows[0].win)} of the time (${percent(answer.win_now)} before this deal)`);
+    el("span", { "data-testid": "match-best-win", text: ` wins it ${percent(rows[0].win)} ` +
+      `${interval(rows[0].win_ci_low, rows[0].win_ci_high, percent)} of the time (${percent(answer.win_now)} before this deal)` }));
   const points = answer.match_best === answer.points_best ? null
     : el("p", { class: "headline", "data-testid": "points-best" }, "For this deal's points alone: ",
       settingFaces(answer.points_best));
@@ -261,15 +310,17 @@ function renderMatch(answer) {
     el("td", { class: "left", "data-testid": "match-setting", "data-setting": r.setting }, settingFaces(r.setting)),
     el("td", { "data-testid": "match-win", text: percent(r.win) }),
     el("td", { class: "note", text: `${percent(r.win_ci_low)} to ${percent(r.win_ci_high)}` }),
-    el("td", { text: i === 0 ? "best" : fmt(100 * r.win_gap, 2) }),
-    el("td", { text: fmt(r.points) })));
+    el("td", { class: "note", "data-testid": "match-gap", text: i === 0 ? "best"
+      : `${fmt(100 * r.win_gap, 2)} ${interval(100 * r.win_gap_ci_low, 100 * r.win_gap_ci_high, (x) => fmt(x, 2))}` }),
+    el("td", { class: "note", "data-testid": "match-points",
+      text: `${fmt(r.points)} ${interval(r.points_ci_low, r.points_ci_high)}` })));
   $("#analyse-out").replaceChildren(head, points || "", el("div", { class: "scroll" },
     el("table", { "data-testid": "match-ranking" },
       el("thead", {}, el("tr", {}, ["#", "setting", "wins the match", "95% CI", "gap (% points)", "points"].map((h, i) =>
         el("th", { class: i === 1 ? "left" : "", text: h })))),
       el("tbody", {}, body))),
   el("p", { class: "note", text: `${answer.rules} at ${answer.scores.join("-")}, ${answer.opponents} opponents, ` +
-    `${answer.samples.toLocaleString("en")} sampled tables (seed ${answer.seed}); points are this deal's, per hand.` }));
+    `${answer.samples.toLocaleString("en")} sampled tables (seed ${answer.seed}); points are this deal's, per hand; [low, high]: 95% CI.` }));
 }
 
 // --- train --------------------------------------------------------------------------------
@@ -287,6 +338,8 @@ function setupTrain() {
   $("#train-suggest").addEventListener("click", suggest);
   $("#train-houseway").addEventListener("click", houseway);
   $("#train-submit").addEventListener("click", submit);
+  $("#train-surrender").addEventListener("click", () => declare("surrender"));
+  $("#train-natural").addEventListener("click", () => declare("natural"));
   $("#train-export").addEventListener("click", exportStats);
   $("#train-reset").addEventListener("click", () => { localStorage.removeItem(STORE); renderStats(); });
   for (const button of document.querySelectorAll(".target")) {
@@ -303,6 +356,7 @@ function deal() {
   drill.target = "back";
   drill.done = false;
   $("#train-out").replaceChildren();
+  $("#train-hint").textContent = "";
   showError($("#train-error"), null);
   renderDrill();
 }
@@ -346,6 +400,10 @@ function renderDrill() {
   $("#train-submit").disabled = !full || drill.done || !drill.hand.length;
   $("#train-suggest").disabled = drill.done || !drill.hand.length;
   $("#train-houseway").disabled = drill.done || !drill.hand.length;
+  $("#train-surrender").hidden = !ruleset.surrender;
+  $("#train-natural").hidden = !ruleset.naturals;
+  $("#train-surrender").disabled = drill.done || !drill.hand.length;
+  $("#train-natural").disabled = drill.done || !drill.hand.length;
 }
 
 const settingText = (rows) => Object.keys(ROWS).map((r) => [...rows[r]].sort(byRank).join(" ")).join(" | ");
@@ -354,7 +412,11 @@ async function suggest() {
   showError($("#train-error"), null);
   try {
     const answer = await busy($("#train-suggest"), () => api("/api/best", drillBody()));
-    placeSetting(answer.candidates.find((c) => c.setting.includes("|")).setting);
+    const best = answer.candidates[0];  // whatever it is: a setting, a surrender or a natural
+    const setting = best.setting.includes("|");
+    $("#train-hint").textContent = `Best play: ${best.setting}, ${evNote(best.ev, best.ci)}` + (setting
+      ? "; placed in the rows." : `: press ${best.setting === "surrender" ? "Surrender" : "Declare natural"} to play it.`);
+    if (setting) placeSetting(best.setting);
   } catch (error) {
     showError($("#train-error"), error);
   }
@@ -372,7 +434,8 @@ async function houseway() {
     const answer = await busy($("#train-houseway"), () => api("/api/houseway", drillBody()));
     const way = answer.houseway;
     $("#train-hint").textContent = `House way: ${way.decision} (rule ${way.rule}: ${way.reason})`
-      + (answer.rank === 1 ? "; the best setting found." : `; it gives up ${answer.loss.toFixed(3)} units against the best.`);
+      + (answer.rank === 1 ? "; the best setting found."
+        : `; it gives up ${plain(answer.loss)} ${interval(answer.loss_ci[0], answer.loss_ci[1], plain)} units against the best.`);
     if (way.decision.includes("|")) placeSetting(way.decision);
   } catch (error) {
     showError($("#train-error"), error);
@@ -389,6 +452,34 @@ async function submit() {
   } catch (error) {
     return showError($("#train-error"), error);
   }
+  grade(answer, body.hand, setting);
+}
+
+// Surrendering or declaring the hand's natural, graded as /api/review grades a setting: the
+// declaration's rank, EV and CI among /api/best's candidates, its loss the best's EV less its
+// own (the negated paired gap and its interval, as review_of computes them).
+async function declare(kind) {
+  const body = drillBody();
+  showError($("#train-error"), null);
+  let answer;
+  try {
+    answer = await busy($(`#train-${kind}`), () => api("/api/best", body));
+  } catch (error) {
+    return showError($("#train-error"), error);
+  }
+  const rows = answer.candidates;
+  const i = rows.findIndex((c) => (kind === "surrender" ? c.setting === "surrender" : c.setting.startsWith("natural")));
+  if (i < 0) {
+    return showError($("#train-error"), kind === "surrender" ? "this hand cannot surrender under this ruleset"
+      : "this hand holds no natural: set it in three rows");
+  }
+  const [c, best] = [rows[i], rows[0]];
+  grade({ setting: c.setting, legal: true, rank: i + 1, candidates: rows.length, ev: c.ev, ci: c.ci,
+    best: best.setting, best_ev: best.ev, best_ci: best.ci, loss: 0 - c.gap,
+    loss_ci: [0 - c.gap_ci[1], 0 - c.gap_ci[0]], distinguishable: c.distinguishable }, body.hand, c.setting);
+}
+
+function grade(answer, hand, setting) {
   drill.done = true;
   renderDrill();
   const bestPlay = answer.rank === 1;
@@ -403,11 +494,11 @@ async function submit() {
         : `Rank ${answer.rank} of ${answer.candidates}` + (answer.distinguishable ? "." : "; not distinguishable from the best.") }),
       answer.legal ? null : el("p", { class: "error", text: "Foul: the rows are not in order, so this hand loses every row." })),
     el("div", {},
-      el("h2", { text: "Yours" }), rowsFaces(answer.setting), el("p", { class: "note", text: evNote(answer.ev, answer.ci) })),
+      el("h2", { text: "Yours" }), el("div", { "data-testid": "train-yours" }, rowsFaces(answer.setting)), el("p", { class: "note", text: evNote(answer.ev, answer.ci) })),
     el("div", {},
-      el("h2", { text: "Best" }), rowsFaces(answer.best), el("p", { class: "note", text: evNote(answer.best_ev, answer.best_ci) }))));
+      el("h2", { text: "Best" }), el("div", { "data-testid": "train-best" }, rowsFaces(answer.best)), el("p", { class: "note", text: evNote(answer.best_ev, answer.best_ci) }))));
   const log = stats();
-  log.push({ hand: body.hand, setting, best: answer.best, loss: answer.loss,
+  log.push({ hand, setting, best: answer.best, loss: answer.loss,
     loss_lo: answer.loss_ci[0], loss_hi: answer.loss_ci[1], rank: answer.rank });
   localStorage.setItem(STORE, JSON.stringify(log));
   renderStats();
@@ -506,8 +597,14 @@ async function review() {
       }
     }
   });
-  $("#review-progress").textContent = `${rows.length} hands reviewed`;
+  $("#review-progress").textContent = reviewCount(results);
   renderReview(results);
+}
+
+// "2 reviewed, 6 refused": what the API graded and what it refused (each refusal's reason in its row)
+function reviewCount(results) {
+  const refused = results.filter((r) => r.error).length;
+  return `${results.length - refused} reviewed` + (refused ? `, ${refused} refused` : "");
 }
 
 function renderReview(results) {
@@ -525,8 +622,8 @@ function renderReview(results) {
           : settingFaces(r.answer.best))]));
   $("#review-out").replaceChildren(
     el("p", { class: "headline", "data-testid": "review-totals",
-      text: `${good.length} hands: ${total.toFixed(3)} units lost in all, ${good.length ? (total / good.length).toFixed(3) : "-"} per hand` +
-        (bad.length ? `; ${bad.length} ${bad.length === 1 ? "row" : "rows"} could not be read` : "") }),
+      text: reviewCount(results) + (good.length
+        ? `: ${total.toFixed(3)} units lost in all, ${(total / good.length).toFixed(3)} per hand` : "") }),
     el("div", { class: "scroll" }, el("table", { class: "compact", "data-testid": "review-table" },
       el("thead", {}, el("tr", {}, ["line", "played", "EV lost", "95% CI", "rank", "best"].map((t, i) =>
         el("th", { class: i === 1 || i === 5 ? "left" : "", text: t })))),
@@ -541,6 +638,7 @@ const CAPTIONS = {
   rows: "Win chance by hand and row",
   front: "What goes in front",
   declare: "Naturals and surrender",
+  match: "Playing for the match or for one deal's points: where they differ, by score",
 };
 
 let chartsLoaded = false;
@@ -575,6 +673,7 @@ async function start() {
       el("option", { value: id, title: text, text: id })));
     $("#rules").value = "standard";
     $("#rules").addEventListener("change", () => chooseRules().catch((error) => showError($("#analyse-error"), error)));
+    await chooseRules();
   } catch (error) {
     showError($("#analyse-error"), error);
   }
