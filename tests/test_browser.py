@@ -790,3 +790,28 @@ def test_small_things(server, browser):
         assert not caption.startswith(name), caption
     matches = [c for c in captions if "(match-" in c]
     assert matches and all(c.startswith("Playing for the match") for c in matches)
+
+
+def test_a_long_ranking_shows_its_best_first_and_the_paste_box_reads_the_api_s_spellings(server, browser):
+    """A hand with ~1,800 candidates shows its best 20 rows and a button for the rest (the page
+    was 80,000 px tall); the paste box takes '10h', 'Q♠' and lower case as the API does and names
+    a card given twice."""
+    open_page(browser, server)
+    hand = "Jc 5h 6d Qs 9c 5d 7d 4s 2d Ks 3d As 3h"
+    typed = hand.replace("Qs", "Q♠").replace("As", "as").replace("Jc", "J♣")
+    paste(browser, typed.split())
+    assert by_id(browser, "card-count").text == "13/13"
+    assert not by_id(browser, "analyse-error").is_displayed()
+    Select(by_id(browser, "samples")).select_by_visible_text("1000")
+    by_id(browser, "analyse-run").click()
+    wait(browser).until(seen.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=ranking]")))
+    api = post(server, "/api/best", {"hand": hand, "rules": "standard", "players": 4, "samples": 1000, "seed": 0})
+    rows = browser.find_elements(By.CSS_SELECTOR, "[data-testid=ranking-row]")
+    assert len(rows) == len(api["candidates"]) > 1000
+    assert [r.is_displayed() for r in rows[:21]] == [True] * 20 + [False]
+    button = by_id(browser, "ranking-all")
+    assert f"Show all {len(rows):,}" in button.text
+    button.click()
+    assert rows[-1].is_displayed() and not browser.find_elements(By.CSS_SELECTOR, "[data-testid=ranking-all]")
+    paste(browser, ["10h"] + hand.replace("Th", "").split()[:11] + ["10h"])
+    assert "card Th is given twice" in by_id(browser, "analyse-error").text

@@ -96,14 +96,25 @@ function clearAnalysis() {
   showError($("#analyse-error"), null);
 }
 
-// Cards typed as text, each as the deck spells it ("as" -> "As"); an error names the first bad one.
+// Cards typed as text, each as the deck spells it ("as", "10h", "Q♠" -> "As", "Th", "Qs"), the forms
+// the API takes (sapsam.game.cards); an error names the first bad or repeated card.
 // `what` starts the message of a wrong count: "a hand is 13 cards", "your other hand: 13 cards".
+const SUIT_ALIASES = { "♣": "c", "♧": "c", "♦": "d", "♢": "d", "♥": "h", "♡": "h", "♠": "s", "♤": "s" };
+const deckSpelling = (c) => {
+  const plain = [...c.replace(/\ufe0f/g, "")].map((ch) => SUIT_ALIASES[ch] || ch).join("").replace(/^10/, "T");
+  return plain.length === 2 ? plain[0].toUpperCase() + plain[1].toLowerCase() : c;
+};
+
 function parseCards(text, count, what = "a hand is") {
-  const cards = text.trim().split(/[\s,]+/).filter(Boolean)
-    .map((c) => c.length === 2 ? c[0].toUpperCase() + c[1].toLowerCase() : c);
-  const unknown = cards.filter((c) => !DECK.includes(c));
-  if (unknown.length) throw new Error(`unknown card ${unknown[0]}: use a rank (2-9, T, J, Q, K, A) and a suit (s, h, d, c), e.g. As Td`);
-  if (new Set(cards).size !== cards.length) throw new Error("a card is given twice");
+  const typed = text.trim().split(/[\s,]+/).filter(Boolean);
+  const cards = typed.map(deckSpelling);
+  const unknown = typed.filter((c, i) => !DECK.includes(cards[i]));
+  if (unknown.length) {
+    throw new Error(`unknown card ${unknown[0]}: use a rank (2-9, T or 10, J, Q, K, A) and a suit (s, h, d, c or ` +
+      "♠ ♥ ♦ ♣), e.g. As Td 10h Q♠");
+  }
+  const twice = cards.find((c, i) => cards.indexOf(c) !== i);
+  if (twice) throw new Error(`card ${twice} is given twice`);
   if (cards.length !== count) throw new Error(`${what} ${count} cards, got ${cards.length}`);
   return cards;
 }
@@ -263,6 +274,8 @@ function ciBar(low, high, ev, min, max) {
   return bar;
 }
 
+const SHOWN_ROWS = 20;  // a ranking's rows shown at first: a hand can have 2,000 candidates
+
 function renderRanking(answer) {
   const out = $("#analyse-out");
   const rows = answer.candidates;
@@ -277,7 +290,8 @@ function renderRanking(answer) {
     : el("p", { class: "headline", "data-testid": "best-special" },
       best.setting === "surrender" ? "Surrendering is the best play with this hand."
         : `Declaring the ${best.setting.replace(/^natural \((.*)\)$/, "natural ($1)")} is the best play with this hand.`);
-  const body = rows.map((r, i) => el("tr", { class: i === 0 ? "best" : "", "data-testid": "ranking-row" },
+  const body = rows.map((r, i) => el("tr", { class: i === 0 ? "best" : "", "data-testid": "ranking-row",
+    ...(i >= SHOWN_ROWS ? { hidden: "" } : {}) },
     el("td", { text: String(i + 1) }),
     el("td", { class: "left", "data-testid": "ranking-setting", "data-setting": r.setting }, settingFaces(r.setting)),
     el("td", { "data-testid": "ranking-ev", text: fmt(r.ev) }),
@@ -289,6 +303,10 @@ function renderRanking(answer) {
     el("thead", {}, el("tr", {}, ["#", "setting", "EV", "95% CI", "", "gap to best"].map((h, i) =>
       el("th", { class: i === 1 || i === 3 ? "left" : "", text: h })))),
     el("tbody", {}, body))),
+  rows.length > SHOWN_ROWS ? el("button", { "data-testid": "ranking-all", onclick: (event) => {
+    body.forEach((tr) => { tr.hidden = false; });
+    event.target.remove();
+  }, text: `Show all ${rows.length.toLocaleString("en")} (the best ${SHOWN_ROWS} are shown)` }) : "",
   el("p", { class: "note", text: `${answer.rules}, ${answer.players} players, ${answer.opponents} opponents, ` +
     `${answer.samples.toLocaleString("en")} sampled tables (seed ${answer.seed}). EV in units per hand; ` +
     "gap to best with its paired 95% CI; ~: not distinguishable from the best at 95%." }));
