@@ -229,6 +229,14 @@ def test_train_a_hand_set_by_clicks(server, browser):
     assert shows(by_id(browser, "stats-loss").text, api["loss"], 3)
     full_height(browser)
     shot(browser, "train")
+    # a back filled first: the cards after it go to the middle, beside it, not to the front
+    by_id(browser, "train-deal").click()
+    by_id(browser, "target-back").click()
+    for name in [b.get_attribute("data-testid") for b in
+                 browser.find_elements(By.CSS_SELECTOR, "[data-testid^=hand-card-]")][:6]:
+        by_id(browser, name).click()
+    assert [by_id(browser, f"target-{r}").text.split()[-1] for r in ("front", "middle", "back")] == \
+        ["0/3", "1/5", "5/5"]
 
 
 def test_train_with_the_house_way_as_a_hint(server, browser):

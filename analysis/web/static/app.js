@@ -381,17 +381,19 @@ function deal() {
 
 const placedCards = () => Object.values(drill.rows).flat();
 
+// where cards go once a row is full: the row beside it first (a back filled first, then the middle)
+const NEXT_ROWS = { front: ["middle", "back"], middle: ["back", "front"], back: ["middle", "front"] };
+const nextRow = (row) => NEXT_ROWS[row].find((r) => drill.rows[r].length < ROWS[r]);
+
 function place(card) {
   if (drill.done) return;
   let row = drill.target;
   if (drill.rows[row].length >= ROWS[row]) {  // full: the next row with room
-    row = Object.keys(ROWS).find((r) => drill.rows[r].length < ROWS[r]);
+    row = nextRow(row);
     if (!row) return;
   }
   drill.rows[row].push(card);
-  if (drill.rows[row].length === ROWS[row]) {
-    drill.target = Object.keys(ROWS).find((r) => drill.rows[r].length < ROWS[r]) || row;
-  }
+  if (drill.rows[row].length === ROWS[row]) drill.target = nextRow(row) || row;
   renderDrill();
 }
 
