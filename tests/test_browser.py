@@ -823,3 +823,24 @@ def test_a_long_ranking_shows_its_best_first_and_the_paste_box_reads_the_api_s_s
     assert rows[-1].is_displayed() and not browser.find_elements(By.CSS_SELECTOR, "[data-testid=ranking-all]")
     paste(browser, ["10h"] + hand.replace("Th", "").split()[:11] + ["10h"])
     assert "card Th is given twice" in by_id(browser, "analyse-error").text
+
+
+def test_the_practice_stats_come_with_their_intervals(server, browser):
+    """The mean EV lost over the hands practised has its t interval over the hands, and the
+    share played best its Wilson interval, as sapsam.base.stats computes them."""
+    from sapsam.base.stats import t95, wilson_interval
+
+    open_page(browser, server)
+    losses, ranks = [0.1, 0.2, 0.6], [1, 2, 3]
+    log = [{"hand": "", "setting": "", "best": "", "loss": x, "loss_lo": x, "loss_hi": x, "rank": r}
+           for x, r in zip(losses, ranks)]
+    browser.execute_script("localStorage.setItem('sapsam-train', arguments[0])", json.dumps(log))
+    browser.refresh()
+    wait(browser).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+    by_id(browser, "tab-train").click()
+    mean = sum(losses) / 3
+    half = t95(2) * (sum((x - mean) ** 2 for x in losses) / 2) ** 0.5 / 3 ** 0.5
+    assert by_id(browser, "stats-loss").text == f"{mean:.3f} [{mean - half:.3f}, {mean + half:.3f}]"
+    low, high = wilson_interval(1, 3)
+    assert by_id(browser, "stats-best").text == f"33% [{round(100 * low)}%, {round(100 * high)}%]"
+    browser.execute_script("localStorage.clear()")

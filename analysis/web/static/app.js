@@ -539,13 +539,42 @@ function stats() {
   }
 }
 
+// Student's t 97.5% quantile (sapsam.base.stats.t95: a table to 9 degrees of freedom, then its expansion)
+const T95 = [12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157];
+function t95(df) {
+  if (df < 10) return T95[df - 1];
+  const z = 1.959963984540054;
+  return z + (z ** 3 + z) / 4 / df + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96 / df ** 2;
+}
+
+// The mean of the hands' losses with its t interval over the hands (the player's expected loss
+// on a random hand: the hands' spread includes each estimate's own noise), from two hands on.
+function meanLoss(losses) {
+  const n = losses.length;
+  const mean = losses.reduce((s, x) => s + x, 0) / n;
+  if (n < 2) return mean.toFixed(3);
+  const sd = Math.sqrt(losses.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1));
+  const half = t95(n - 1) * sd / Math.sqrt(n);
+  return `${mean.toFixed(3)} ${interval(mean - half, mean + half, (x) => x.toFixed(3))}`;
+}
+
+// A share with its Wilson 95% interval (sapsam.base.stats.wilson_interval), in whole percents.
+function shareNote(count, n) {
+  const z = 1.959963984540054;
+  const p = count / n;
+  const denominator = 1 + z * z / n;
+  const centre = (p + z * z / (2 * n)) / denominator;
+  const half = z * Math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator;
+  const pct = (x) => `${Math.round(100 * x)}%`;
+  return `${pct(p)} ${interval(count === 0 ? 0 : Math.max(centre - half, 0), Math.min(centre + half, 1), pct)}`;
+}
+
 function renderStats() {
   const log = stats();
   $("[data-testid=stats-hands]").textContent = String(log.length);
-  $("[data-testid=stats-loss]").textContent = log.length
-    ? (log.reduce((s, r) => s + r.loss, 0) / log.length).toFixed(3) : "-";
+  $("[data-testid=stats-loss]").textContent = log.length ? meanLoss(log.map((r) => r.loss)) : "-";
   $("[data-testid=stats-best]").textContent = log.length
-    ? `${Math.round((100 * log.filter((r) => r.rank === 1).length) / log.length)}%` : "-";
+    ? shareNote(log.filter((r) => r.rank === 1).length, log.length) : "-";
 }
 
 function csvCell(value) {
