@@ -158,9 +158,6 @@ class PaigowChart:
         return strategy_text(self.frame, table_frame())
 
 
-CHART_FILES = ("house-edge.json", "house-edge.md", "strategy.md", "strategy.png")
-
-
 def chart(out=None):
     """The strategy chart (``sapsam paigow chart``): which pairs to split, when the high hand
     goes up, what the house way costs.
@@ -185,14 +182,12 @@ def chart(out=None):
     ((), 3620, '0.88', 'teen')
     """
     from sapsam.base.files import writable_folder
-    from sapsam.paigow.output import hands_frame, pair_chart, write_paigow
+    from sapsam.paigow.output import hands_frame, house_way_cost, pair_chart, write_paigow
 
     folder = None if out is None else writable_folder(out, "out")
     frame = hands_frame()
     pairs = [{**p, "cost": float(p["cost"]), "share": float(p["share"])} for p in pair_chart(frame)]
-    found = PaigowChart(float((frame.cost * frame.probability).sum()),
-                        float(frame.probability[frame.cost > 1e-12].sum()), pairs, frame)
+    found = PaigowChart(*house_way_cost(frame), pairs, frame)
     if folder is None:
         return found
-    write_paigow(folder)
-    return replace(found, folder=folder, paths=tuple(folder / name for name in CHART_FILES))
+    return replace(found, folder=folder, paths=write_paigow(folder, frame))

@@ -118,5 +118,5 @@ def chart_command(out):
     from sapsam.paigow.output import write_paigow
 
     _notice(False)
-    folder = write_paigow(Path(out))
-    click.echo(f"wrote {folder / 'strategy.md'}, strategy.png, house-edge.md and .json")
+    write_paigow(Path(out))
+    click.echo(f"wrote {Path(out) / 'strategy.md'}, strategy.png, house-edge.md and .json")

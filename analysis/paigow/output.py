@@ -186,10 +186,15 @@ def strategy_figure(frame, path=None):
     return fig
 
 
+def house_way_cost(frame):
+    """What the house way costs against the best setting over the distinct hands of
+    :func:`hands_frame`: (house-edge points per unit bet, the share of hands it sets otherwise)."""
+    return float((frame.cost * frame.probability).sum()), float(frame.probability[frame.cost > 1e-12].sum())
+
+
 def strategy_text(frame, table):
     """strategy.md: the table, the pair splits, the chart and the house way's costliest hands."""
-    cost = float((frame.cost * frame.probability).sum())
-    differ = float(frame.probability[frame.cost > 1e-12].sum())
+    cost, differ = house_way_cost(frame)
     lines = ["# Pai Gow tiles: the best strategy against the house way", "",
              "Exact: every four tiles against every banker hand of the 28 left (35,960 x 20,475 "
              "deals), the banker setting by the Foxwoods house way; not banking, 5% commission.",
@@ -217,18 +222,19 @@ def strategy_text(frame, table):
     return "\n".join(lines) + "\n"
 
 
-def write_paigow(folder):
-    """Write the house-edge table and the strategy chart into ``folder``."""
+def write_paigow(folder, frame=None):
+    """Write the house-edge table and the strategy chart into ``folder`` (``frame``: the
+    :func:`hands_frame` where the caller has it); the paths written."""
     table = table_frame()
     rows = [r.to_dict() for r in exact.house_edge_table()]
-    write_json(folder / "house-edge.json", {"source": SOURCE, "rows": rows,
-                                            "provenance": provenance(game="pai gow tiles")})
-    write_atomic(folder / "house-edge.md", _markdown(table)
-                      + "\n")
-    frame = hands_frame()
+    paths = (folder / "house-edge.json", folder / "house-edge.md", folder / "strategy.md",
+             folder / "strategy.png")
+    write_json(paths[0], {"source": SOURCE, "rows": rows, "provenance": provenance(game="pai gow tiles")})
+    write_atomic(paths[1], _markdown(table) + "\n")
+    frame = hands_frame() if frame is None else frame
+    write_atomic(paths[2], strategy_text(frame, table))
     strategy_figure(frame, folder / "strategy")
-    write_atomic(folder / "strategy.md", strategy_text(frame, table))
-    return folder
+    return paths
 
 
 def table_answer(high_three="chong"):

@@ -539,12 +539,16 @@ function stats() {
   }
 }
 
-// Student's t 97.5% quantile (sapsam.base.stats.t95: a table to 9 degrees of freedom, then its expansion)
+// Student's t 97.5% quantile, as sapsam.base.stats.t95: a table to 9 degrees of freedom, then the
+// Cornish-Fisher expansion about the normal's
+const Z95 = 1.959963984540054;
 const T95 = [12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157];
 function t95(df) {
   if (df < 10) return T95[df - 1];
-  const z = 1.959963984540054;
-  return z + (z ** 3 + z) / 4 / df + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96 / df ** 2;
+  const z = Z95;
+  return z + (z ** 3 + z) / 4 / df + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / 96 / df ** 2
+    + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / 384 / df ** 3
+    + (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z) / 92160 / df ** 4;
 }
 
 // The mean of the hands' losses with its t interval over the hands (the player's expected loss
@@ -560,7 +564,7 @@ function meanLoss(losses) {
 
 // A share with its Wilson 95% interval (sapsam.base.stats.wilson_interval), in whole percents.
 function shareNote(count, n) {
-  const z = 1.959963984540054;
+  const z = Z95;
   const p = count / n;
   const denominator = 1 + z * z / n;
   const centre = (p + z * z / (2 * n)) / denominator;
