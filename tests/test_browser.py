@@ -12,6 +12,7 @@ fail under CI (``CI`` set), where ``.ci/run`` installs them.
 """
 
 import json
+import math
 import os
 import re
 import shutil
@@ -299,10 +300,18 @@ def test_review_a_csv_with_a_bad_row(server, browser, tmp_path):
     by_id(browser, "review-file").send_keys(str(csv))
     totals = wait(browser).until(seen.presence_of_element_located(
         (By.CSS_SELECTOR, "[data-testid=review-totals]")))
-    losses = [post(server, "/api/review", {"hand": h, "setting": s, "rules": "standard",
-                                           "players": 4, "samples": 2000, "seed": 0})["loss"]
-              for h, s in good]
-    assert totals.text.startswith(f"2 reviewed, 1 refused: {sum(losses):.3f} units lost in all"), totals.text
+    # each row sampled with its line's number as the seed (the header is line 1)
+    answers = [post(server, "/api/review", {"hand": h, "setting": s, "rules": "standard",
+                                            "players": 4, "samples": 2000, "seed": line})
+               for line, (h, s) in enumerate(good, 2)]
+    losses = [a["loss"] for a in answers]
+    # independent estimates: the total's half-width is the root of the sum of the squares
+    total, half = sum(losses), math.hypot(*((a["loss_ci"][1] - a["loss_ci"][0]) / 2 for a in answers))
+    numbers = re.fullmatch(r"2 reviewed, 1 refused: (\S+) \[(\S+), (\S+)\] units lost in all, "
+                           r"(\S+) \[(\S+), (\S+)\] per hand", totals.text)
+    assert numbers, totals.text
+    expected = (total, total - half, total + half, total / 2, (total - half) / 2, (total + half) / 2)
+    assert all(shows(text, value, 3) for text, value in zip(numbers.groups(), expected)), (totals.text, expected)
     shown = [float(e.text) for e in browser.find_elements(By.CSS_SELECTOR, "[data-testid=review-loss]")]
     assert shown == sorted((round(x, 3) for x in losses), reverse=True)  # ranked, largest first
     error = by_id(browser, "review-row-error").text
@@ -323,7 +332,7 @@ def test_review_a_criss_cross_csv_with_the_other_hands(server, browser, tmp_path
     by_id(browser, "review-file").send_keys(str(csv))
     wait(browser).until(seen.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=review-totals]")))
     api = post(server, "/api/review", {"hand": " ".join(HAND), "setting": setting, "other": other,
-                                       "rules": "criss-cross", "players": 2, "samples": 2000, "seed": 0})
+                                       "rules": "criss-cross", "players": 2, "samples": 2000, "seed": 2})
     assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, "[data-testid=review-loss]")] == \
         [f"{api['loss']:.3f}"]
 

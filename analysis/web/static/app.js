@@ -629,6 +629,8 @@ function setupReview() {
   $("#review-run").addEventListener("click", review);
 }
 
+const REVIEW_SAMPLES = 2000;  // tables a reviewed hand is sampled against
+
 async function review() {
   showError($("#review-error"), null);
   const rows = parseCsv($("#review-text").value);
@@ -641,7 +643,10 @@ async function review() {
   await busy(button, async () => {
     for (const [i, row] of rows.entries()) {
       $("#review-progress").textContent = `${i + 1} of ${rows.length}`;
-      const body = { hand: (row[h] || "").trim(), setting: (row[s] || "").trim(), ...table(), samples: 2000, seed: 0 };
+      // each hand its own seed, its line's number: the hands' estimates are independent, so
+      // the total's variance is the sum of theirs (renderReview)
+      const body = { hand: (row[h] || "").trim(), setting: (row[s] || "").trim(), ...table(), samples: REVIEW_SAMPLES,
+        seed: i + 2 };
       if (o >= 0 && (row[o] || "").trim()) body.other = row[o].trim();  // criss-cross: the other hand
       try {
         results.push({ line: i + 2, body, answer: await api("/api/review", body) });
@@ -664,6 +669,8 @@ function renderReview(results) {
   const good = results.filter((r) => r.answer).sort((a, b) => b.answer.loss - a.answer.loss);
   const bad = results.filter((r) => r.error);
   const total = good.reduce((sum, r) => sum + r.answer.loss, 0);
+  const half = Math.sqrt(good.reduce((sum, r) => sum + ((r.answer.loss_ci[1] - r.answer.loss_ci[0]) / 2) ** 2, 0));
+  const n = good.length;
   const body = [...good, ...bad].map((r) => el("tr", { "data-testid": r.error ? "review-bad-row" : "review-row" },
     el("td", { text: String(r.line) }),
     el("td", { class: "left" }, r.error ? el("span", { text: r.body.hand }) : settingFaces(r.answer.setting)),
@@ -675,12 +682,15 @@ function renderReview(results) {
           : settingFaces(r.answer.best))]));
   $("#review-out").replaceChildren(
     el("p", { class: "headline", "data-testid": "review-totals",
-      text: reviewCount(results) + (good.length
-        ? `: ${total.toFixed(3)} units lost in all, ${(total / good.length).toFixed(3)} per hand` : "") }),
+      text: reviewCount(results) + (n ? `: ${plain(total)} ${interval(total - half, total + half, plain)} units lost in all, ` +
+        `${plain(total / n)} ${interval((total - half) / n, (total + half) / n, plain)} per hand` : "") }),
     el("div", { class: "scroll" }, el("table", { class: "compact", "data-testid": "review-table" },
       el("thead", {}, el("tr", {}, ["line", "played", "EV lost", "95% CI", "rank", "best"].map((t, i) =>
         el("th", { class: i === 1 || i === 5 ? "left" : "", text: t })))),
-      el("tbody", {}, body))));
+      el("tbody", {}, body))),
+    el("p", { class: "note", text: `EV lost in units per hand against the best setting, with its paired 95% CI; each ` +
+      `hand against ${REVIEW_SAMPLES.toLocaleString("en")} sampled tables, its line's number the seed, so the ` +
+      "hands' estimates are independent and the total's interval adds their variances." }));
 }
 
 // --- charts -------------------------------------------------------------------------------
