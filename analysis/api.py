@@ -103,15 +103,14 @@ def best(hand, rules="standard", players=None, opponents="fitted", samples=10000
                          strategy)
 
 
-def review(hand, setting, rules="standard", players=None, opponents="fitted", samples=10000,
-           seed=0, *, other=None, strategy=None):
-    """Review a setting played with a hand: its rank and EV loss against the best
-    (``sapsam review``); the arguments as :func:`best`'s.
-
-    Returns
-    -------
-    ReviewResult
-        :class:`~sapsam.output.answers.ReviewResult`; ``to_frame()`` is the ranking.
+def review(hand=None, setting=None, rules="standard", players=None, opponents="fitted", samples=10000,
+           seed=0, *, other=None, strategy=None, file=None):
+    """Review a setting played with a hand: its rank and EV loss against the best (``sapsam
+    review``); the arguments as :func:`best`'s.  A :class:`~sapsam.output.answers.ReviewResult`,
+    whose ``to_frame()`` is the ranking.  Or every hand of a CSV ``file`` (``sapsam review
+    --file``: columns hand, setting, in criss-cross other), each seeded ``seed`` plus its line's
+    number: a :class:`~sapsam.output.answers.ReviewedHands` (each hand's review or refusal, the
+    losses summed with 95% intervals).
 
     Examples
     --------
@@ -122,8 +121,13 @@ def review(hand, setting, rules="standard", players=None, opponents="fitted", sa
     (True, True, True)
     """
     from sapsam.measure.review import played_setting
-    from sapsam.output.answers import ReviewResult
+    from sapsam.output.answers import ReviewedHands, ReviewResult
 
+    if file is not None or hand is None or setting is None:
+        if file is None or hand is not None or setting is not None or other is not None:
+            raise ValueError(f"give a hand and its setting, or file= (a CSV file of hands){', not both' * bool(file)}")
+        return ReviewedHands.of(file, rules, maybe_whole("players", players), opponents, whole("samples", samples, 1),
+                                whole("seed", seed, 0), strategy)
     cards, rows = played_setting(hand, setting)
     result = _best(cards, rules, players, opponents, samples, seed, strategy, other, extra=[rows])
     return ReviewResult.of(result, rows)

@@ -3,6 +3,7 @@ with TERM=dumb and NO_COLOR=1.  Progress shows on the terminal only; no run says
 prints a traceback (issue 12, items 1, 2 and 9)."""
 
 import sys
+from pathlib import Path
 
 import pytest
 from terminal import HAND, environment, in_terminal, piped
@@ -13,6 +14,8 @@ SETTING = "5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts"
 COMMANDS = {
     "best": (["best", HAND, "--samples", "3000"], "sampling tables"),
     "review": (["review", HAND, SETTING, "--samples", "3000"], "sampling tables"),
+    "review-file": (["review", "--file", str(Path(__file__).with_name("night.csv")), "--samples", "3000"],
+                    "reviewing hands"),
     "best-houseway": (["best", HAND, "--opponents", "houseway", "--samples", "1000"],
                       "deriving the house way"),
     "fit": (["fit", "--rules", "basic", "--players", "2", "--iterations", "3", "--hands", "3000",

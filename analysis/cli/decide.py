@@ -205,8 +205,11 @@ def _print_ranking(result, top):
 
 
 @click.command("review")
-@click.argument("hand")
-@click.argument("setting")
+@click.argument("hand", required=False)
+@click.argument("setting", required=False)
+@click.option("--file", "played", type=click.Path(dir_okay=False, exists=True), default=None,
+              help="Review every hand of this CSV file instead (columns hand, setting and, in "
+                   "criss-cross, other), each hand seeded --seed plus its line's number.")
 @rules_option()
 @_PLAYERS
 @_OTHER
@@ -217,11 +220,20 @@ def _print_ranking(result, top):
 @json_option()
 @quiet_option()
 @reports_bad_input
-def review_command(hand, setting, ruleset, players, other, opponents, samples, seed, strategy,
+def review_command(hand, setting, played, ruleset, players, other, opponents, samples, seed, strategy,
                    as_json, quiet):
-    """Review the SETTING played with a 13-card HAND: its rank and EV loss against the best."""
+    """Review the SETTING played with a 13-card HAND: its rank and EV loss against the best.
+    Or every hand of a CSV --file (a night's hands), with the losses summed."""
     from sapsam.measure.review import played_setting, review_of
 
+    if played is not None and (hand is not None or setting is not None or other is not None):
+        raise click.UsageError("give HAND and SETTING, or --file, not both (in criss-cross the file's other "
+                               "column holds each hand's other hand)")
+    if played is not None:
+        return _review_file(played, ruleset, players, opponents, samples, seed, strategy, as_json, quiet)
+    if hand is None or setting is None:
+        raise click.UsageError("give HAND and SETTING (the 13 cards and how they were set), or --file with "
+                               "a CSV file of hands")
     cards, rows = played_setting(hand, setting)
     result, = _decide(cards, ruleset, players, opponents, samples, seed, strategy,
                       quiet or as_json, others=(other,), extra=[rows])
@@ -238,3 +250,67 @@ def review_command(hand, setting, ruleset, players, other, opponents, samples, s
     print_verdict(out, payload, "This is the best setting found.")
     out.print(f"[dim]{result.samples:,} sampled tables, {result.players} players, {opponents} opponents, "
               f"{result.rules.id}[/dim]")
+
+
+def _review_file(path, ruleset, players, opponents, samples, seed, strategy, as_json, quiet):
+    """``review --file``: every hand of the file reviewed, a row each, the losses summed; any
+    hand refused is told on stderr (its line and why) and the status is 2."""
+    from sapsam.base.progress import Progress
+    from sapsam.compile import best_kernels
+    from sapsam.game.ruleset_files import load_ruleset
+    from sapsam.measure.best import sampler_search
+    from sapsam.measure.review import read_played
+    from sapsam.output.answers import ReviewedHands
+
+    read_played(path)  # the file's faults before any work
+    rules = load_ruleset(ruleset)
+    players = rules.check_players(rules.players if players is None else players)
+    compile_notice(quiet or as_json, *best_kernels(rules, opponents), search=sampler_search(opponents, rules))
+    with Progress(quiet or as_json) as bars:
+        policy = _opponents(bars, quiet or as_json, opponents, rules, players, strategy)
+        reviewed = ReviewedHands.of(path, rules, players, policy, samples, seed,
+                                    progress=bars.task("reviewing hands", unit="hands"))
+    if as_json:
+        click.echo(json_text(reviewed.to_dict(), indent=2))
+    else:
+        _print_reviewed(reviewed)
+    for hand in reviewed.refused:
+        click.echo(f"line {hand['line']} refused: {' '.join(hand['error'].split())}", err=True)
+    if reviewed.refused:
+        raise click.exceptions.Exit(2)
+
+
+def _print_reviewed(reviewed):
+    out = console()
+    total = reviewed.total
+    out.print(f"Reviewed [bold]{reviewed.file}[/bold]: {total['hands']} hands"
+              + (f", {total['refused']} refused" if total["refused"] else ""))
+    out.print(f"{reviewed.rules}, {reviewed.players} players, {reviewed.opponents} opponents, "
+              f"{reviewed.samples:,} sampled tables a hand (seed {reviewed.seed} plus its line's number)")
+    hands = sorted((h for h in reviewed.hands if "error" not in h), key=lambda h: -h["loss"])
+    if not hands:
+        return
+
+    def grid(level):  # 0: whole; 1: compact; 2: compact, each setting's rows on lines of their own
+        full = level == 0
+        rows = table(">line", "played", ">EV lost", ">95% CI" if full else ">±95%", ">rank",
+                     *(("best",) if full else ()))
+        rows.show_lines = level == 2
+        for h in hands:
+            low, high = h["loss_ci"]
+            mark = " ~" if h["rank"] > 1 and not h["distinguishable"] else ""
+            rank = f"{h['rank']} of {h['candidates']}" if full else f"{h['rank']}/{h['candidates']}"
+            rows.add_row(str(h["line"]), h["setting"].replace(" | ", "\n") if level == 2 else h["setting"],
+                         f"{h['loss']:.3f}{mark}", f"[{low:.3f}, {high:.3f}]" if full else f"{(high - low) / 2:.3f}",
+                         rank + ("" if h["legal"] else " foul"),
+                         *(("played" if h["rank"] == 1 else h["best"],) if full else ()))
+        return rows
+
+    out.print(fitting_level(out, grid, 2)[0])
+    low, high = total["loss_ci"]
+    per_low, per_high = total["per_hand_ci"]
+    out.print(f"Lost in all: {total['loss']:.3f} [{low:.3f}, {high:.3f}] units, "
+              f"{total['per_hand']:.3f} [{per_low:.3f}, {per_high:.3f}] a hand")
+    out.print("[dim]EV lost: units per hand against the best setting found, paired; ~: not distinguishable "
+              "from 0 at 95%; the hands' estimates are independent, so the total's interval adds their "
+              "variances[/dim]")

@@ -2,7 +2,9 @@
 
 :func:`best_setting` runs with the played setting as an extra candidate (``extra=[rows]``),
 so that the played setting meets the same sampled opponents as every candidate and its loss
-is a paired gap; :func:`review_of` reads its place from that ranking.
+is a paired gap; :func:`review_of` reads its place from that ranking.  A night's hands, a CSV
+file of them (:func:`read_played`), are reviewed one by one (:func:`review_played`) and their
+losses summed (:func:`review_total`).
 """
 
 import numpy as np
@@ -89,3 +91,79 @@ def houseway_ranked(hand, rules, players=4, opponents="fitted", samples=10000, s
     return {"hand": result.hand_text, "rules": result.rules.id, "players": players,
             "opponents": policy.name, "seed": seed, "houseway": decision.to_dict(),
             **_verdict(result, rank)}, result
+
+
+PLAYED_COLUMNS = ("hand", "setting", "other")  # other: the player's other hand, criss-cross's
+
+
+def read_played(path):
+    """The played hands of a CSV file: a header line naming the columns ``hand`` and
+    ``setting`` (``front | middle | back``) and, in criss-cross, ``other`` (the player's other
+    hand), in any order and case, other columns ignored; then a played hand a line.  Returns
+    ``[(line, hand, setting, other or None)]`` with the file's line numbers (the header's is 1).
+    A file that cannot be read, lacks that header or holds no hand is refused (``ValueError``
+    naming the file)."""
+    import csv
+    import io
+    from pathlib import Path
+
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = [name.strip().lower() for name in next(reader, [])]
+        rows = [(reader.line_num, row) for row in reader if any(cell.strip() for cell in row)]
+    except csv.Error as exc:
+        raise ValueError(f"{path}: line {reader.line_num} is not CSV ({exc})") from None
+    if "hand" not in header or "setting" not in header:
+        raise ValueError(f"{path}: the first line must name the columns hand and setting (and other, "
+                         f"your other hand, in criss-cross), got {','.join(header) or 'nothing'}")
+    if not rows:
+        raise ValueError(f"{path}: no hands after the header line")
+    at = {name: header.index(name) for name in PLAYED_COLUMNS if name in header}
+
+    def cell(row, name):
+        return row[at[name]].strip() if name in at and at[name] < len(row) else ""
+
+    return [(line, cell(row, "hand"), cell(row, "setting"), cell(row, "other") or None) for line, row in rows]
+
+
+def review_played(played, rules, players, policy, samples, seed=0, progress=None):
+    """Each hand of :func:`read_played` reviewed against ``policy`` (a Policy) under ``rules``
+    (a Ruleset), its ``samples`` tables sampled with the seed ``seed`` plus its line's number,
+    so that the hands' estimates are independent (the web app's Review tab: seed 0).  A list
+    of dicts in the file's order, each the hand's ``line`` and ``hand`` and either
+    :func:`review_of`'s answer or the ``error`` that refused it (``setting`` as given).
+    ``progress(done, total)`` after each hand."""
+    from sapsam.measure.best import best_setting
+
+    reviews = []
+    for done, (line, hand, setting, other) in enumerate(played, 1):
+        try:
+            cards, rows = played_setting(hand, setting)
+            result = best_setting(cards, rules, players, policy, samples, seed + line, other=other,
+                                  extra=[rows])
+            reviews.append({"line": line, "hand": result.hand_text, **review_of(result, rows)})
+        except ValueError as exc:
+            reviews.append({"line": line, "hand": hand, "setting": setting, "error": str(exc)})
+        if progress is not None:
+            progress(done, len(played))
+    return reviews
+
+
+def review_total(reviews):
+    """The reviewed hands' losses summed and a hand's mean, each with its 95% interval: the
+    hands' estimates are independent (:func:`review_played`), so the sum's variance is the
+    sum of theirs, and its half-width the root of the sum of the hands' squared half-widths
+    (None for both without a reviewed hand)."""
+    losses = [r for r in reviews if "error" not in r]
+    if not losses:
+        return {"hands": 0, "refused": len(reviews), "loss": None, "loss_ci": None, "per_hand": None,
+                "per_hand_ci": None}
+    total = sum(r["loss"] for r in losses)
+    half = float(np.sqrt(sum(((r["loss_ci"][1] - r["loss_ci"][0]) / 2) ** 2 for r in losses)))
+    n = len(losses)
+    return {"hands": n, "refused": len(reviews) - n, "loss": total, "loss_ci": [total - half, total + half],
+            "per_hand": total / n, "per_hand_ci": [(total - half) / n, (total + half) / n]}

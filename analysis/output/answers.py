@@ -177,6 +177,51 @@ class ReviewResult(_Answer):
 
 
 @dataclass(frozen=True)
+class ReviewedHands(_Answer):
+    """A file of played hands reviewed one by one (``sapsam review --file``): each hand's
+    review (as :class:`ReviewResult`'s JSON, with its ``line`` and ``hand``) or the ``error``
+    that refused it, in the file's order, and the losses summed
+    (:func:`sapsam.measure.review.review_total`)."""
+
+    file: str
+    rules: str
+    players: int
+    opponents: str
+    samples: int  # a hand's sampled tables
+    seed: int  # a hand's seed is this plus its line's number
+    hands: list
+    total: dict  # hands, refused, loss and loss_ci, per_hand and per_hand_ci
+
+    @classmethod
+    def of(cls, path, rules, players, opponents, samples, seed=0, strategy=None, progress=None):
+        """The hands of the CSV file ``path`` (:func:`sapsam.measure.review.read_played`) reviewed
+        under ``rules`` (an id, a TOML file or a Ruleset) at a table of ``players`` (None: the
+        ruleset's) against ``opponents`` (a policy's name, or a Policy), the file, the ruleset and
+        the table checked before any work; ``progress(done, total)`` after each hand."""
+        from sapsam.measure.review import read_played, review_played, review_total
+        from sapsam.play.policy import Policy
+        from sapsam.strategy.registry import make_policy
+
+        played = read_played(path)
+        rules = rules if isinstance(rules, Ruleset) else _rules.load_ruleset(rules)
+        players = rules.check_players(rules.players if players is None else players)
+        policy = opponents if isinstance(opponents, Policy) else make_policy(opponents, rules, players, strategy)
+        hands = review_played(played, rules, players, policy, samples, seed, progress)
+        return cls(str(path), rules.id, players, policy.name, samples, seed, hands, review_total(hands))
+
+    @property
+    def refused(self):
+        """The hands refused, each with its line and error."""
+        return [h for h in self.hands if "error" in h]
+
+    def to_frame(self):
+        """One row per hand of the file, by line: its review, or its error."""
+        import pandas as pd
+
+        return pd.DataFrame(self.hands).set_index("line")
+
+
+@dataclass(frozen=True)
 class HouseWayReview(_Answer):
     """How the house way sets a hand, which rule decided it, and what it gives up against
     the best setting (``sapsam houseway HAND``)."""

@@ -1,0 +1,124 @@
+"""A night's hands reviewed from a CSV file: ``sapsam review --file`` and ``sapsam.review(file=)``
+(analysis/measure/review.py: read_played, review_played, review_total).
+
+Each hand is the one-hand review with the seed plus its line's number, so the hands'
+estimates are independent and the total's half-width is the root of the sum of their squares.
+"""
+
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+import sapsam
+from sapsam.cli import main
+from sapsam.measure.review import read_played
+
+HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
+PLAYED = "5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts"
+BEST = "9s 9h 4h | 5d 5c 3s 2d 2c | As Kd Qh Jc Ts"
+OTHER = "Ah Kh Qs Jd Tc 9d 8c 7h 6s 6d 4c 3h 2s"
+SMALL = ["--opponents", "greedy", "--samples", "400"]
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def night(tmp_path, text, name="night.csv"):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_each_hand_is_its_own_review_and_the_total_adds_variances(tmp_path):
+    path = night(tmp_path, f"hand,setting\n{HAND},{PLAYED}\n{HAND},{BEST}\n{HAND},{PLAYED}\n")
+    result = run("review", "--file", path, *SMALL, "--seed", "7", "--json")
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert [h["line"] for h in answer["hands"]] == [2, 3, 4]
+    for hand in answer["hands"]:  # the one-hand review, seeded 7 plus the hand's line
+        alone = sapsam.review(HAND, hand["setting"], opponents="greedy", samples=400, seed=7 + hand["line"])
+        assert {k: v for k, v in hand.items() if k not in ("line", "hand")} == alone.to_dict()
+    first, _, again = answer["hands"]
+    assert first["ev"] != again["ev"]  # the same play on two lines: two seeds, two estimates
+    total = answer["total"]
+    losses = [h["loss"] for h in answer["hands"]]
+    half = math.hypot(*((h["loss_ci"][1] - h["loss_ci"][0]) / 2 for h in answer["hands"]))
+    assert total["hands"] == 3 and total["refused"] == 0
+    assert total["loss"] == pytest.approx(sum(losses), abs=1e-12)
+    assert total["loss_ci"] == pytest.approx([sum(losses) - half, sum(losses) + half], abs=1e-12)
+    assert total["per_hand_ci"] == pytest.approx([(sum(losses) - half) / 3, (sum(losses) + half) / 3], abs=1e-12)
+
+
+def test_a_refused_hand_is_told_and_the_others_reviewed(tmp_path):
+    path = night(tmp_path, f"hand,setting\n{HAND},{PLAYED}\nAs As Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d,{PLAYED}\n"
+                           f"{HAND},{PLAYED.replace('As', '7d')}\n")
+    result = run("review", "--file", path, *SMALL)
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert "line 3 refused: duplicate card 'As'" in result.stderr
+    assert "line 4 refused: the setting must use exactly the 13 cards of the hand" in result.stderr
+    assert "1 hands, 2 refused" in result.stdout and PLAYED in result.stdout and "Lost in all" in result.stdout
+
+
+@pytest.mark.parametrize("text, said", [
+    ("a,b\n1,2\n", "the first line must name the columns hand and setting"),
+    ("hand,setting\n\n", "no hands after the header line"),
+    ("", "the first line must name the columns hand and setting (and other, your other hand, in "
+         "criss-cross), got nothing"),
+])
+def test_a_file_without_hands_is_refused_naming_it(tmp_path, text, said):
+    path = night(tmp_path, text)
+    result = run("review", "--file", path, *SMALL)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"{path}: {said}" in result.stderr
+
+
+def test_an_unreadable_file_is_refused(tmp_path):
+    path = tmp_path / "night.csv"
+    path.write_bytes(b"\xff\xfe\x00hand")
+    result = run("review", "--file", str(path), *SMALL)
+    assert result.exit_code == 2 and f"{path}: cannot be read" in result.stderr
+    assert run("review", "--file", str(tmp_path / "none.csv")).exit_code == 2
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--file", "{path}", HAND], "give HAND and SETTING, or --file, not both"),
+    (["--file", "{path}", "--other", OTHER], "give HAND and SETTING, or --file, not both"),
+    ([HAND], "give HAND and SETTING (the 13 cards and how they were set), or --file"),
+    ([], "give HAND and SETTING (the 13 cards and how they were set), or --file"),
+])
+def test_a_hand_or_a_file(tmp_path, args, said):
+    path = night(tmp_path, f"hand,setting\n{HAND},{PLAYED}\n")
+    result = run("review", *[a.format(path=path) for a in args], *SMALL)
+    assert result.exit_code == 2 and said in result.stderr
+
+
+def test_the_header_in_any_order_and_case_with_a_bom_blank_lines_and_other_columns(tmp_path):
+    path = tmp_path / "night.csv"
+    path.write_text(f'\ufeffNote,Setting,HAND\nfirst,"{PLAYED}",{HAND}\n\n,{BEST},"{HAND}"\n', encoding="utf-8")
+    assert read_played(path) == [(2, HAND, PLAYED, None), (4, HAND, BEST, None)]
+
+
+def test_criss_cross_reads_the_other_hands(tmp_path):
+    path = night(tmp_path, f"hand,other,setting\n{HAND},{OTHER},{PLAYED}\n{HAND},,{PLAYED}\n")
+    reviewed = sapsam.review(file=path, rules="criss-cross", opponents="greedy", samples=300)
+    good, bad = reviewed.hands
+    alone = sapsam.review(HAND, PLAYED, rules="criss-cross", opponents="greedy", samples=300, seed=2, other=OTHER)
+    assert good["loss"] == alone.loss and good["rank"] == alone.rank
+    assert bad["line"] == 3 and "give your other hand too" in bad["error"]
+    assert reviewed.refused == [bad] and reviewed.total["hands"] == 1
+    frame = reviewed.to_frame()
+    assert list(frame.index) == [2, 3] and frame.loc[2, "loss"] == alone.loss
+
+
+def test_the_api_refuses_a_hand_and_a_file_together(tmp_path):
+    path = night(tmp_path, f"hand,setting\n{HAND},{PLAYED}\n")
+    with pytest.raises(ValueError, match="not both"):
+        sapsam.review(HAND, PLAYED, file=path)
+    with pytest.raises(ValueError, match=r"give a hand and its setting, or file="):
+        sapsam.review(HAND)
+    with pytest.raises(ValueError, match="samples"):
+        sapsam.review(file=path, samples=0)
