@@ -809,6 +809,17 @@ def test_small_things(server, browser):
     assert matches and all(c.startswith("Playing for the match") for c in matches)
 
 
+def test_a_long_request_counts_its_seconds_on_its_button(server, browser):
+    """A request that takes seconds shows them on its button (the page's busy(), given work of
+    2.5 s), and the button is itself again after it."""
+    open_page(browser, server)
+    browser.execute_script("window.done = busy(document.getElementById('analyse-run'), "
+                           "() => new Promise((resolve) => setTimeout(resolve, 2500)))")
+    wait(browser, 10).until(lambda d: re.fullmatch(r"Analyse\u2026 [12] s", by_id(d, "analyse-run").text))
+    browser.execute_script("return window.done")  # waits for the promise
+    wait(browser, 10).until(lambda d: by_id(d, "analyse-run").text == "Analyse")
+
+
 def test_a_long_ranking_shows_its_best_first_and_the_paste_box_reads_the_api_s_spellings(server, browser):
     """A hand with ~1,800 candidates shows its best 20 rows and a button for the rest (the page
     was 80,000 px tall); the paste box takes '10h', 'Q♠' and lower case as the API does and names

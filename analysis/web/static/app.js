@@ -141,12 +141,18 @@ function showError(node, error) {
 
 async function busy(button, work) {
   const label = button.textContent;
+  const start = Date.now();
   button.disabled = true;
   button.textContent = label + "\u2026";
+  // a long request (a large hand, many samples) counts its seconds on the button
+  const clock = setInterval(() => {
+    button.textContent = `${label}\u2026 ${Math.round((Date.now() - start) / 1000)} s`;
+  }, 1000);
   document.body.setAttribute("aria-busy", "true");
   try {
     return await work();
   } finally {
+    clearInterval(clock);
     button.textContent = label;
     button.disabled = false;
     document.body.removeAttribute("aria-busy");
