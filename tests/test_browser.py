@@ -25,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+import sapsam
+
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / os.environ.get("SAPSAM_SCREENSHOTS", "build/screenshots")  # relative: to the checkout
@@ -296,14 +298,18 @@ def test_review_a_csv_with_a_bad_row(server, browser, tmp_path):
             (" ".join(HAND), "9s 9h 4h | 5d 5c 3s 2d 2c | As Kd Qh Jc Ts")]
     bad = ("As As Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d", "5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts")
     csv = tmp_path / "night.csv"
-    csv.write_text("hand,setting\n" + "".join(f'"{h}","{s}"\n' for h, s in [*good, bad]))
+    # a blank line before the second hand (line 4), as sapsam review --file reads it
+    csv.write_text("hand,setting\n" + "\n".join(f'"{h}","{s}"\n' for h, s in [*good, bad]))
     by_id(browser, "review-file").send_keys(str(csv))
     totals = wait(browser).until(seen.presence_of_element_located(
         (By.CSS_SELECTOR, "[data-testid=review-totals]")))
     # each row sampled with its line's number as the seed (the header is line 1)
     answers = [post(server, "/api/review", {"hand": h, "setting": s, "rules": "standard",
                                             "players": 4, "samples": 2000, "seed": line})
-               for line, (h, s) in enumerate(good, 2)]
+               for line, (h, s) in zip((2, 4), good)]
+    assert [h["loss"] for h in sapsam.review(file=csv, samples=2000).hands[:2]] == [a["loss"] for a in answers]
+    rows = browser.find_elements(By.CSS_SELECTOR, "[data-testid=review-row], [data-testid=review-bad-row]")
+    assert sorted(row.find_element(By.TAG_NAME, "td").text for row in rows) == ["2", "4", "6"]
     losses = [a["loss"] for a in answers]
     # independent estimates: the total's half-width is the root of the sum of the squares
     total, half = sum(losses), math.hypot(*((a["loss_ci"][1] - a["loss_ci"][0]) / 2 for a in answers))

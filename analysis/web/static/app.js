@@ -604,23 +604,36 @@ function exportStats() {
 
 // --- review -------------------------------------------------------------------------------
 
+// Rows of CSV text, each with its ``line`` in the text (a row's last, as Python's csv counts
+// them), blank rows left out
 function parseCsv(text) {
   const rows = [];
-  let row = [], cell = "", quoted = false;
+  let row = [], cell = "", quoted = false, line = 1;
+  const endRow = () => {
+    row.push(cell);
+    row.line = line;
+    rows.push(row);
+    row = [];
+    cell = "";
+  };
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (quoted) {
       if (ch === '"' && text[i + 1] === '"') { cell += '"'; i++; }
       else if (ch === '"') quoted = false;
-      else cell += ch;
+      else {
+        if (ch === "\n" || (ch === "\r" && text[i + 1] !== "\n")) line++;
+        cell += ch;
+      }
     } else if (ch === '"') quoted = true;
     else if (ch === ",") { row.push(cell); cell = ""; }
     else if (ch === "\n" || ch === "\r") {
       if (ch === "\r" && text[i + 1] === "\n") i++;
-      row.push(cell); rows.push(row); row = []; cell = "";
+      endRow();
+      line++;
     } else cell += ch;
   }
-  if (cell || row.length) { row.push(cell); rows.push(row); }
+  if (cell || row.length) endRow();
   return rows.filter((r) => r.some((c) => c.trim()));
 }
 
@@ -650,14 +663,14 @@ async function review() {
     for (const [i, row] of rows.entries()) {
       $("#review-progress").textContent = `${i + 1} of ${rows.length}`;
       // each hand its own seed, its line's number: the hands' estimates are independent, so
-      // the total's variance is the sum of theirs (renderReview)
+      // the total's variance is the sum of theirs (renderReview); sapsam review --file's seeds
       const body = { hand: (row[h] || "").trim(), setting: (row[s] || "").trim(), ...table(), samples: REVIEW_SAMPLES,
-        seed: i + 2 };
+        seed: row.line };
       if (o >= 0 && (row[o] || "").trim()) body.other = row[o].trim();  // criss-cross: the other hand
       try {
-        results.push({ line: i + 2, body, answer: await api("/api/review", body) });
+        results.push({ line: row.line, body, answer: await api("/api/review", body) });
       } catch (error) {
-        results.push({ line: i + 2, body, error: error.message });
+        results.push({ line: row.line, body, error: error.message });
       }
     }
   });
