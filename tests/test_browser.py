@@ -333,8 +333,8 @@ def test_review_a_criss_cross_csv_with_the_other_hands(server, browser, tmp_path
     wait(browser, 30).until(lambda d: by_id(d, "players").get_attribute("value") == "2")
     by_id(browser, "tab-review").click()
     setting = "5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts"
-    csv = tmp_path / "criss-cross.csv"
-    csv.write_text(f'hand,setting,other\n"{" ".join(HAND)}","{setting}","{other}"\n')
+    csv = tmp_path / "criss-cross.txt"  # as a spreadsheet saves "Unicode text": UTF-16, tabs
+    csv.write_text(f'hand\tsetting\tother\r\n"{" ".join(HAND)}"\t{setting}\t{other}\r\n', encoding="utf-16")
     by_id(browser, "review-file").send_keys(str(csv))
     wait(browser).until(seen.presence_of_element_located((By.CSS_SELECTOR, "[data-testid=review-totals]")))
     api = post(server, "/api/review", {"hand": " ".join(HAND), "setting": setting, "other": other,
@@ -813,6 +813,15 @@ def test_small_things(server, browser):
         assert not caption.startswith(name), caption
     matches = [c for c in captions if "(match-" in c]
     assert matches and all(c.startswith("Playing for the match") for c in matches)
+
+
+def test_the_page_reads_csv_as_review_file_does(server, browser):
+    """The Review tab's CSV: semicolons where the header has them, quoted cells, each row's line
+    in the text (blank lines counted, a quoted line break too), as read_played numbers them."""
+    open_page(browser, server)
+    rows = browser.execute_script("return parseCsv(arguments[0]).map((r) => [r.line, ...r])",
+                                  'hand;setting\r\n\r\n"a;b";"c\nd"\ne;f\n')
+    assert rows == [[1, "hand", "setting"], [4, "a;b", "c\nd"], [5, "e", "f"]]
 
 
 def test_a_long_request_counts_its_seconds_on_its_button(server, browser):

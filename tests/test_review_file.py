@@ -102,6 +102,13 @@ def test_the_header_in_any_order_and_case_with_a_bom_blank_lines_and_other_colum
     assert read_played(path) == [(2, HAND, PLAYED, None), (4, HAND, BEST, None)]
 
 
+@pytest.mark.parametrize("delimiter, encoding", [(";", "utf-8"), ("\t", "utf-16"), (",", "utf-8-sig")])
+def test_a_spreadsheet_s_csv_with_semicolons_or_its_unicode_text_with_tabs(tmp_path, delimiter, encoding):
+    path = tmp_path / "night.csv"
+    path.write_text(f"hand{delimiter}setting\r\n{HAND}{delimiter}{PLAYED}\r\n", encoding=encoding)
+    assert read_played(path) == [(2, HAND, PLAYED, None)]
+
+
 def test_criss_cross_reads_the_other_hands(tmp_path):
     path = night(tmp_path, f"hand,other,setting\n{HAND},{OTHER},{PLAYED}\n{HAND},,{PLAYED}\n")
     reviewed = sapsam.review(file=path, rules="criss-cross", opponents="greedy", samples=300)

@@ -99,19 +99,24 @@ PLAYED_COLUMNS = ("hand", "setting", "other")  # other: the player's other hand,
 def read_played(path):
     """The played hands of a CSV file: a header line naming the columns ``hand`` and
     ``setting`` (``front | middle | back``) and, in criss-cross, ``other`` (the player's other
-    hand), in any order and case, other columns ignored; then a played hand a line.  Returns
-    ``[(line, hand, setting, other or None)]`` with the file's line numbers (the header's is 1).
-    A file that cannot be read, lacks that header or holds no hand is refused (``ValueError``
-    naming the file)."""
+    hand), in any order and case, other columns ignored; then a played hand a line.  Cells are
+    parted by commas, or by semicolons or tabs where the header line has more of those (as
+    spreadsheets save CSV in many locales, and their "Unicode text", UTF-16, with tabs).
+    Returns ``[(line, hand, setting, other or None)]`` with the file's line numbers (the
+    header's is 1).  A file that cannot be read, lacks that header or holds no hand is refused
+    (``ValueError`` naming the file)."""
+    import codecs
     import csv
     import io
     from pathlib import Path
 
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        raw = Path(path).read_bytes()
+        text = raw.decode("utf-16" if raw[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) else "utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
-    reader = csv.reader(io.StringIO(text, newline=""))
+    first = text.splitlines()[0] if text else ""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=max(",;\t", key=first.count))
     try:
         header = [name.strip().lower() for name in next(reader, [])]
         rows = [(reader.line_num, row) for row in reader if any(cell.strip() for cell in row)]

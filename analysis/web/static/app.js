@@ -605,9 +605,12 @@ function exportStats() {
 // --- review -------------------------------------------------------------------------------
 
 // Rows of CSV text, each with its ``line`` in the text (a row's last, as Python's csv counts
-// them), blank rows left out
+// them), blank rows left out; cells parted by commas, or by semicolons or tabs where the first
+// line has more of those (as sapsam.measure.review.read_played reads a file)
 function parseCsv(text) {
   const rows = [];
+  const first = text.split(/\r\n|\r|\n/, 1)[0];
+  const sep = [",", ";", "\t"].reduce((a, b) => (first.split(b).length > first.split(a).length ? b : a));
   let row = [], cell = "", quoted = false, line = 1;
   const endRow = () => {
     row.push(cell);
@@ -626,7 +629,7 @@ function parseCsv(text) {
         cell += ch;
       }
     } else if (ch === '"') quoted = true;
-    else if (ch === ",") { row.push(cell); cell = ""; }
+    else if (ch === sep) { row.push(cell); cell = ""; }
     else if (ch === "\n" || ch === "\r") {
       if (ch === "\r" && text[i + 1] === "\n") i++;
       endRow();
@@ -640,8 +643,11 @@ function parseCsv(text) {
 function setupReview() {
   $("#review-file").addEventListener("change", async (event) => {
     const file = event.target.files[0];
-    if (file) {
-      $("#review-text").value = await file.text();
+    if (file) {  // UTF-8, or UTF-16 by its byte-order mark (a spreadsheet's "Unicode text")
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? "utf-16le"
+        : bytes[0] === 0xfe && bytes[1] === 0xff ? "utf-16be" : "utf-8";
+      $("#review-text").value = new TextDecoder(encoding).decode(bytes);
       review();
     }
   });
