@@ -129,3 +129,29 @@ def test_the_api_refuses_a_hand_and_a_file_together(tmp_path):
         sapsam.review(HAND)
     with pytest.raises(ValueError, match="samples"):
         sapsam.review(file=path, samples=0)
+
+
+def test_an_interrupted_review_shows_the_hands_it_had_done(tmp_path, monkeypatch):
+    import sapsam.measure.best as best_module
+
+    path = night(tmp_path, f"hand,setting\n{HAND},{PLAYED}\n{HAND},{BEST}\n{HAND},{PLAYED}\n")
+    calls = []
+    real = best_module.best_setting
+
+    def stopped_at_the_second(*args, **kwargs):  # Ctrl-C while the second hand is sampled
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(best_module, "best_setting", stopped_at_the_second)
+    result = run("review", "--file", path, *SMALL)
+    assert result.exit_code == 130, result.output
+    assert "1 hands (interrupted after line 2)" in result.stdout and "Lost in all" in result.stdout
+    assert "interrupted" in result.stderr
+    calls.clear()
+    answer = json.loads(run("review", "--file", path, *SMALL, "--json").stdout)
+    assert answer["interrupted"] and [h["line"] for h in answer["hands"]] == [2]
+    calls.clear()
+    with pytest.raises(KeyboardInterrupt):  # the API's caller is interrupted as it asked
+        sapsam.review(file=path, opponents="greedy", samples=400)

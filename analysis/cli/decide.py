@@ -268,14 +268,17 @@ def _review_file(path, ruleset, players, opponents, samples, seed, strategy, as_
     compile_notice(quiet or as_json, *best_kernels(rules, opponents), search=sampler_search(opponents, rules))
     with Progress(quiet or as_json) as bars:
         policy = _opponents(bars, quiet or as_json, opponents, rules, players, strategy)
-        reviewed = ReviewedHands.of(path, rules, players, policy, samples, seed,
-                                    progress=bars.task("reviewing hands", unit="hands"))
+        # interrupted, it shows the hands it had reviewed before saying so
+        reviewed = ReviewedHands.of(path, rules, players, policy, samples, seed, progress=bars.task(
+            "reviewing hands", unit="hands"), stop_on_interrupt=True)
     if as_json:
         click.echo(json_text(reviewed.to_dict(), indent=2))
     else:
         _print_reviewed(reviewed)
     for hand in reviewed.refused:
         click.echo(f"line {hand['line']} refused: {' '.join(hand['error'].split())}", err=True)
+    if reviewed.interrupted:
+        raise KeyboardInterrupt
     if reviewed.refused:
         raise click.exceptions.Exit(2)
 
@@ -284,7 +287,9 @@ def _print_reviewed(reviewed):
     out = console()
     total = reviewed.total
     out.print(f"Reviewed [bold]{reviewed.file}[/bold]: {total['hands']} hands"
-              + (f", {total['refused']} refused" if total["refused"] else ""))
+              + (f", {total['refused']} refused" if total["refused"] else "")
+              + (f" (interrupted after line {reviewed.hands[-1]['line']})" if reviewed.interrupted and reviewed.hands
+                 else " (interrupted before the first hand)" if reviewed.interrupted else ""))
     out.print(f"{reviewed.rules}, {reviewed.players} players, {reviewed.opponents} opponents, "
               f"{reviewed.samples:,} sampled tables a hand (seed {reviewed.seed} plus its line's number)")
     hands = sorted((h for h in reviewed.hands if "error" not in h), key=lambda h: -h["loss"])

@@ -135,16 +135,17 @@ def read_played(path):
     return [(line, cell(row, "hand"), cell(row, "setting"), cell(row, "other") or None) for line, row in rows]
 
 
-def review_played(played, rules, players, policy, samples, seed=0, progress=None):
+def review_played(played, rules, players, policy, samples, seed=0, progress=None, reviews=None):
     """Each hand of :func:`read_played` reviewed against ``policy`` (a Policy) under ``rules``
     (a Ruleset), its ``samples`` tables sampled with the seed ``seed`` plus its line's number,
     so that the hands' estimates are independent (the web app's Review tab: seed 0).  A list
     of dicts in the file's order, each the hand's ``line`` and ``hand`` and either
-    :func:`review_of`'s answer or the ``error`` that refused it (``setting`` as given).
+    :func:`review_of`'s answer or the ``error`` that refused it (``setting`` as given), appended
+    to ``reviews`` where given (what an interrupted run had finished is there).
     ``progress(done, total)`` after each hand."""
     from sapsam.measure.best import best_setting
 
-    reviews = []
+    reviews = [] if reviews is None else reviews
     for done, (line, hand, setting, other) in enumerate(played, 1):
         try:
             cards, rows = played_setting(hand, setting)

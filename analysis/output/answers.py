@@ -192,12 +192,17 @@ class ReviewedHands(_Answer):
     hands: list
     total: dict  # hands, refused, loss and loss_ci, per_hand and per_hand_ci
 
+    interrupted: bool = False  # stopped (Ctrl-C) before the file's end: the hands done
+
     @classmethod
-    def of(cls, path, rules, players, opponents, samples, seed=0, strategy=None, progress=None):
+    def of(cls, path, rules, players, opponents, samples, seed=0, strategy=None, progress=None,
+           stop_on_interrupt=False):
         """The hands of the CSV file ``path`` (:func:`sapsam.measure.review.read_played`) reviewed
         under ``rules`` (an id, a TOML file or a Ruleset) at a table of ``players`` (None: the
         ruleset's) against ``opponents`` (a policy's name, or a Policy), the file, the ruleset and
-        the table checked before any work; ``progress(done, total)`` after each hand."""
+        the table checked before any work; ``progress(done, total)`` after each hand.  With
+        ``stop_on_interrupt``, an interruption (``KeyboardInterrupt``) ends the review with the
+        hands done (``interrupted``), as the command shows them, rather than losing them."""
         from sapsam.measure.review import read_played, review_played, review_total
         from sapsam.play.policy import Policy
         from sapsam.strategy.registry import make_policy
@@ -206,8 +211,14 @@ class ReviewedHands(_Answer):
         rules = rules if isinstance(rules, Ruleset) else _rules.load_ruleset(rules)
         players = rules.check_players(rules.players if players is None else players)
         policy = opponents if isinstance(opponents, Policy) else make_policy(opponents, rules, players, strategy)
-        hands = review_played(played, rules, players, policy, samples, seed, progress)
-        return cls(str(path), rules.id, players, policy.name, samples, seed, hands, review_total(hands))
+        hands = []
+        try:
+            review_played(played, rules, players, policy, samples, seed, progress, reviews=hands)
+        except KeyboardInterrupt:
+            if not stop_on_interrupt:
+                raise
+        return cls(str(path), rules.id, players, policy.name, samples, seed, hands, review_total(hands),
+                   interrupted=len(hands) < len(played))
 
     @property
     def refused(self):
