@@ -11,6 +11,8 @@ Without chromium these tests skip on a person's machine (one line naming the pac
 fail under CI (``CI`` set), where ``.ci/run`` installs them.
 """
 
+import csv as csv_module
+import io
 import json
 import math
 import os
@@ -310,6 +312,15 @@ def test_review_a_csv_with_a_bad_row(server, browser, tmp_path):
     assert [h["loss"] for h in sapsam.review(file=csv, samples=2000).hands[:2]] == [a["loss"] for a in answers]
     rows = browser.find_elements(By.CSS_SELECTOR, "[data-testid=review-row], [data-testid=review-bad-row]")
     assert sorted(row.find_element(By.TAG_NAME, "td").text for row in rows) == ["2", "4", "6"]
+    # Export CSV: the rows in the file's order, as review --file's JSON names them
+    browser.execute_script("window.download = (name, text) => { window.exported = [name, text]; }")
+    by_id(browser, "review-export").click()
+    name, text = browser.execute_script("return window.exported")
+    exported = list(csv_module.DictReader(io.StringIO(text)))
+    assert name == "sapsam-review.csv" and [r["line"] for r in exported] == ["2", "4", "6"]
+    assert [float(r["loss"]) for r in exported[:2]] == [a["loss"] for a in answers] and exported[2]["loss"] == ""
+    assert [float(r["loss_hi"]) for r in exported[:2]] == [a["loss_ci"][1] for a in answers]
+    assert "duplicate" in exported[2]["error"] and exported[2]["hand"] == bad[0]
     losses = [a["loss"] for a in answers]
     # independent estimates: the total's half-width is the root of the sum of the squares
     total, half = sum(losses), math.hypot(*((a["loss_ci"][1] - a["loss_ci"][0]) / 2 for a in answers))

@@ -592,14 +592,21 @@ function csvCell(value) {
   return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-function exportStats() {
-  const columns = ["hand", "setting", "best", "loss", "loss_lo", "loss_hi", "rank"];
-  const lines = [columns.join(","), ...stats().map((r) => columns.map((c) => csvCell(r[c])).join(","))];
-  const link = el("a", { href: URL.createObjectURL(new Blob([lines.join("\n") + "\n"], { type: "text/csv" })),
-    download: "sapsam-training.csv" });
+// CSV text: a header of ``columns``, then each record's values in their order
+function csvText(columns, records) {
+  return [columns, ...records.map((r) => columns.map((c) => r[c] ?? ""))]
+    .map((cells) => cells.map(csvCell).join(",")).join("\n") + "\n";
+}
+
+function download(name, text) {
+  const link = el("a", { href: URL.createObjectURL(new Blob([text], { type: "text/csv" })), download: name });
   document.body.append(link);
   link.click();
   link.remove();
+}
+
+function exportStats() {
+  download("sapsam-training.csv", csvText(["hand", "setting", "best", "loss", "loss_lo", "loss_hi", "rank"], stats()));
 }
 
 // --- review -------------------------------------------------------------------------------
@@ -690,6 +697,15 @@ function reviewCount(results) {
   return `${results.length - refused} reviewed` + (refused ? `, ${refused} refused` : "");
 }
 
+// A review's rows for a spreadsheet, in the file's order: the columns of sapsam review --file's
+// JSON (a refused hand: its error)
+function reviewCsv(results) {
+  const columns = ["line", "hand", "setting", "legal", "rank", "candidates", "loss", "loss_lo", "loss_hi",
+    "distinguishable", "best", "error"];
+  return csvText(columns, results.map((r) => ({ line: r.line, hand: r.body.hand, setting: r.body.setting,
+    error: r.error, ...(r.answer && { ...r.answer, loss_lo: r.answer.loss_ci[0], loss_hi: r.answer.loss_ci[1] }) })));
+}
+
 function renderReview(results) {
   const good = results.filter((r) => r.answer).sort((a, b) => b.answer.loss - a.answer.loss);
   const bad = results.filter((r) => r.error);
@@ -715,7 +731,9 @@ function renderReview(results) {
       el("tbody", {}, body))),
     el("p", { class: "note", text: `EV lost in units per hand against the best setting, with its paired 95% CI; each ` +
       `hand against ${REVIEW_SAMPLES.toLocaleString("en")} sampled tables, its line's number the seed, so the ` +
-      "hands' estimates are independent and the total's interval adds their variances." }));
+      "hands' estimates are independent and the total's interval adds their variances." }),
+    el("button", { "data-testid": "review-export", onclick: () => download("sapsam-review.csv", reviewCsv(results)),
+      text: "Export CSV" }));
 }
 
 // --- charts -------------------------------------------------------------------------------
