@@ -806,7 +806,7 @@ def test_small_things(server, browser):
     icon = browser.execute_script("const l = document.querySelector('link[rel=icon]'); return l && l.href")
     assert icon and icon.startswith("data:")
     assert by_id(browser, "rules").is_displayed() and by_id(browser, "players").is_displayed()
-    for tab in ("charts", "paigow", "paigow_poker", "ofc"):
+    for tab in ("rulesets", "charts", "paigow", "paigow_poker", "ofc"):
         by_id(browser, f"tab-{tab}").click()
         assert not by_id(browser, "rules").is_displayed() and not by_id(browser, "players").is_displayed(), tab
     for tab in ("analyse", "train", "review"):
@@ -824,6 +824,50 @@ def test_small_things(server, browser):
         assert not caption.startswith(name), caption
     matches = [c for c in captions if "(match-" in c]
     assert matches and all(c.startswith("Playing for the match") for c in matches)
+
+
+def get(base, path):
+    with urllib.request.urlopen(base + path, timeout=60) as response:
+        return json.loads(response.read())
+
+
+def test_what_rulesets_are_worth(server, browser):
+    """The Rulesets tab runs a simulate job of the rulesets ticked and shows every seat's EV with
+    its interval and each event's rate per 100 hands with its interval, as the job's result has
+    them; Cancel stops a long one."""
+    open_page(browser, server)
+    by_id(browser, "tab-rulesets").click()
+    boxes = wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid=sim-rule]"))
+    for box in boxes:
+        if box.is_selected() != (box.get_attribute("value") in ("standard", "house")):
+            box.click()
+    Select(by_id(browser, "sim-seats")).select_by_visible_text("greedy")
+    Select(by_id(browser, "sim-tables")).select_by_visible_text("2000")
+    by_id(browser, "sim-run").click()
+    wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid=sim-table]"))
+    job = [j for j in get(server, "/api/jobs") if j["kind"] == "simulate"][-1]
+    assert job["state"] == "done" and sorted(job["params"]["rules"]) == ["house", "standard"]
+    assert job["params"]["seats"] == ["greedy"] and job["params"]["tables"] == 2000
+    seats = job["result"]["seats"]
+    assert len(seats) == 8  # two rulesets, four seats
+    shown = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "[data-testid=sim-ev]")]
+    assert shown == [f"{s['mean']:+.3f}" for s in seats]
+    fouls = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "[data-testid=sim-fouls]")]
+    for text, seat in zip(fouls, seats):
+        rate, low, high = (float(x) for x in re.fullmatch(r"(\S+) \[(\S+), (\S+)\]", text).groups())
+        assert abs(rate - 100 * seat["fouls"] / seat["hands"]) < 0.01
+        assert abs(low - 100 * seat["fouls_low"]) < 0.01 and abs(high - 100 * seat["fouls_high"]) < 0.01
+    assert by_id(browser, "sim-out").find_elements(By.LINK_TEXT, "seats.csv")
+    full_height(browser)
+    shot(browser, "rulesets")
+    # a long one, cancelled
+    Select(by_id(browser, "sim-tables")).select_by_visible_text("100000")
+    by_id(browser, "sim-run").click()
+    wait(browser).until(lambda d: by_id(d, "sim-cancel").is_displayed())
+    by_id(browser, "sim-cancel").click()
+    wait(browser).until(lambda d: by_id(d, "sim-error").text == "cancelled")
+    wait(browser).until(lambda d: [j for j in get(server, "/api/jobs") if j["kind"] == "simulate"][-1]["state"]
+                        == "cancelled")
 
 
 def test_the_page_reads_csv_as_review_file_does(server, browser):
