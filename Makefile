@@ -24,6 +24,7 @@ demo: warm
 	$(VENV)/bin/sapsam best "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d" --rules standard --samples 4000 --top 5
 	$(VENV)/bin/sapsam best "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d" --rules two-four --players 2 --samples 4000 --top 3
 	$(VENV)/bin/sapsam rules
+	$(VENV)/bin/sapsam review --file docs/night.csv --samples 4000
 	$(VENV)/bin/sapsam score --rules standard --names Amy,Bob \
 	    "6s 6d 4c | Ts Td 9s Qd 8c | 3s 3d 3c 2s 2d" "As Kd Qc | 9c 9d 5s 5d 4s | Kh Jh 9h 8h 7h"
 	$(VENV)/bin/sapsam simulate --rules standard,two-four,pagat-typical,taiwanese \

@@ -14,7 +14,7 @@ SETTING = "5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts"
 COMMANDS = {
     "best": (["best", HAND, "--samples", "3000"], "sampling tables"),
     "review": (["review", HAND, SETTING, "--samples", "3000"], "sampling tables"),
-    "review-file": (["review", "--file", str(Path(__file__).with_name("night.csv")), "--samples", "3000"],
+    "review-file": (["review", "--file", str(Path(__file__).parents[1] / "docs" / "night.csv"), "--samples", "3000"],
                     "reviewing hands"),
     "best-houseway": (["best", HAND, "--opponents", "houseway", "--samples", "1000"],
                       "deriving the house way"),
