@@ -155,3 +155,19 @@ def test_an_interrupted_review_shows_the_hands_it_had_done(tmp_path, monkeypatch
     calls.clear()
     with pytest.raises(KeyboardInterrupt):  # the API's caller is interrupted as it asked
         sapsam.review(file=path, opponents="greedy", samples=400)
+
+
+def test_csv_writes_a_row_a_hand_or_the_hand_s_candidates(tmp_path):
+    import pandas as pd
+
+    path = night(tmp_path, f"hand,setting\n{HAND},{PLAYED}\nAs As Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d,{PLAYED}\n")
+    out = tmp_path / "out" / "reviewed.csv"
+    result = run("review", "--file", path, *SMALL, "--csv", str(out))
+    assert result.exit_code == 2  # a hand refused: its row holds the error, the file is written
+    table = pd.read_csv(out, index_col="line")
+    assert list(table.index) == [2, 3] and table.loc[2, "setting"] == PLAYED and "duplicate" in table.loc[3, "error"]
+    one = tmp_path / "one.csv"
+    assert run("review", HAND, PLAYED, *SMALL, "--csv", str(one)).exit_code == 0
+    ranking = pd.read_csv(one)
+    assert PLAYED in set(ranking["setting"]) and len(ranking) == json.loads(
+        run("review", HAND, PLAYED, *SMALL, "--json").stdout)["candidates"]

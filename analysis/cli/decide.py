@@ -2,7 +2,7 @@
 
 import click
 
-from sapsam.base.files import json_text
+from sapsam.base.files import json_text, write_atomic
 from sapsam.cli.common import (
     Names,
     OutputFile,
@@ -141,8 +141,6 @@ def best_command(hand, ruleset, players, other, opponents, samples, seed, precis
         result = _decide_match(hand, ruleset, scores, opponents, samples, seed, strategy,
                                quiet or as_json)
         if csv_path:
-            from sapsam.base.files import write_atomic
-
             write_atomic(csv_path, result.table.to_csv(index=False))
         if as_json:
             click.echo(json_text(result.to_dict(), indent=2))
@@ -155,8 +153,6 @@ def best_command(hand, ruleset, players, other, opponents, samples, seed, precis
                       precision=precision)
     if csv_path:
         import pandas as pd
-
-        from sapsam.base.files import write_atomic
 
         frames = [r.table.assign(hand=r.hand_text) if len(results) > 1 else r.table for r in results]
         write_atomic(csv_path, pd.concat(frames).to_csv(index=False))
@@ -218,10 +214,13 @@ def _print_ranking(result, top):
 @seed_option()
 @click.option("--strategy", type=click.Path(dir_okay=False, exists=True), default=None)
 @json_option()
+@click.option("--csv", "csv_path", type=OutputFile(), default=None,
+              help="Also write the table to this CSV file: the hand's candidates with the played "
+                   "setting among them (as best --csv), or with --file a row a hand.")
 @quiet_option()
 @reports_bad_input
 def review_command(hand, setting, played, ruleset, players, other, opponents, samples, seed, strategy,
-                   as_json, quiet):
+                   as_json, csv_path, quiet):
     """Review the SETTING played with a 13-card HAND: its rank and EV loss against the best.
     Or every hand of a CSV --file (a night's hands), with the losses summed."""
     from sapsam.measure.review import played_setting, review_of
@@ -230,7 +229,7 @@ def review_command(hand, setting, played, ruleset, players, other, opponents, sa
         raise click.UsageError("give HAND and SETTING, or --file, not both (in criss-cross the file's other "
                                "column holds each hand's other hand)")
     if played is not None:
-        return _review_file(played, ruleset, players, opponents, samples, seed, strategy, as_json, quiet)
+        return _review_file(played, ruleset, players, opponents, samples, seed, strategy, as_json, csv_path, quiet)
     if hand is None or setting is None:
         raise click.UsageError("give HAND and SETTING (the 13 cards and how they were set), or --file with "
                                "a CSV file of hands")
@@ -238,6 +237,8 @@ def review_command(hand, setting, played, ruleset, players, other, opponents, sa
     result, = _decide(cards, ruleset, players, opponents, samples, seed, strategy,
                       quiet or as_json, others=(other,), extra=[rows])
     payload = review_of(result, rows)
+    if csv_path:
+        write_atomic(csv_path, result.table.to_csv(index=False))
     if as_json:
         click.echo(json_text(payload, indent=2))
         return
@@ -252,9 +253,10 @@ def review_command(hand, setting, played, ruleset, players, other, opponents, sa
               f"{result.rules.id}[/dim]")
 
 
-def _review_file(path, ruleset, players, opponents, samples, seed, strategy, as_json, quiet):
+def _review_file(path, ruleset, players, opponents, samples, seed, strategy, as_json, csv_path, quiet):
     """``review --file``: every hand of the file reviewed, a row each, the losses summed; any
-    hand refused is told on stderr (its line and why) and the status is 2."""
+    hand refused is told on stderr (its line and why) and the status is 2.  ``csv_path``: a row
+    a hand written there too (an interrupted run's hands done)."""
     from sapsam.base.progress import Progress
     from sapsam.compile import best_kernels
     from sapsam.game.ruleset_files import load_ruleset
@@ -271,6 +273,8 @@ def _review_file(path, ruleset, players, opponents, samples, seed, strategy, as_
         # interrupted, it shows the hands it had reviewed before saying so
         reviewed = ReviewedHands.of(path, rules, players, policy, samples, seed, progress=bars.task(
             "reviewing hands", unit="hands"), stop_on_interrupt=True)
+    if csv_path and reviewed.hands:
+        write_atomic(csv_path, reviewed.to_frame().to_csv())
     if as_json:
         click.echo(json_text(reviewed.to_dict(), indent=2))
     else:
