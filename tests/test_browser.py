@@ -306,10 +306,11 @@ def test_review_a_csv_with_a_bad_row(server, browser, tmp_path):
     totals = wait(browser).until(seen.presence_of_element_located(
         (By.CSS_SELECTOR, "[data-testid=review-totals]")))
     # each row sampled with its line's number as the seed (the header is line 1)
-    answers = [post(server, "/api/review", {"hand": h, "setting": s, "rules": "standard",
-                                            "players": 4, "samples": 2000, "seed": line})
+    answers = [post(server, "/api/review", {"hand": h, "setting": s, "rules": "standard", "players": 4,
+                                            "samples": 2000, "seed": line, "held_out": True})
                for line, (h, s) in zip((2, 4), good)]
-    assert [h["loss"] for h in sapsam.review(file=csv, samples=2000).hands[:2]] == [a["loss"] for a in answers]
+    cli = sapsam.review(file=csv, samples=2000).hands[:2]  # sapsam review --file's numbers, both ways
+    assert [(h["loss"], h["held_out_loss"]) for h in cli] == [(a["loss"], a["held_out_loss"]) for a in answers]
     rows = browser.find_elements(By.CSS_SELECTOR, "[data-testid=review-row], [data-testid=review-bad-row]")
     assert sorted(row.find_element(By.TAG_NAME, "td").text for row in rows) == ["2", "4", "6"]
     # Export CSV: the rows in the file's order, as review --file's JSON names them
@@ -319,16 +320,25 @@ def test_review_a_csv_with_a_bad_row(server, browser, tmp_path):
     exported = list(csv_module.DictReader(io.StringIO(text)))
     assert name == "sapsam-review.csv" and [r["line"] for r in exported] == ["2", "4", "6"]
     assert [float(r["loss"]) for r in exported[:2]] == [a["loss"] for a in answers] and exported[2]["loss"] == ""
-    assert [float(r["loss_hi"]) for r in exported[:2]] == [a["loss_ci"][1] for a in answers]
+    assert [float(r["loss_ci_high"]) for r in exported[:2]] == [a["loss_ci"][1] for a in answers]
+    assert [float(r["held_out_ci_low"]) for r in exported[:2]] == [a["held_out_ci"][0] for a in answers]
+    frame = sapsam.review(file=csv, samples=2000).to_frame()  # the command's CSV: the same columns
+    assert list(frame.reset_index().columns) == [c for c in exported[0] if c in frame.reset_index().columns]
     assert "duplicate" in exported[2]["error"] and exported[2]["hand"] == bad[0]
     losses = [a["loss"] for a in answers]
     # independent estimates: the total's half-width is the root of the sum of the squares
     total, half = sum(losses), math.hypot(*((a["loss_ci"][1] - a["loss_ci"][0]) / 2 for a in answers))
     numbers = re.fullmatch(r"2 reviewed, 1 refused: (\S+) \[(\S+), (\S+)\] units lost in all, "
-                           r"(\S+) \[(\S+), (\S+)\] per hand", totals.text)
+                           r"(\S+) \[(\S+), (\S+)\] per hand as ranked", totals.text)
     assert numbers, totals.text
     expected = (total, total - half, total + half, total / 2, (total - half) / 2, (total + half) / 2)
     assert all(shows(text, value, 3) for text, value in zip(numbers.groups(), expected)), (totals.text, expected)
+    apart = sum(a["held_out_loss"] for a in answers)
+    apart_half = math.hypot(*((a["held_out_ci"][1] - a["held_out_ci"][0]) / 2 for a in answers))
+    shown = re.fullmatch(r"Measured apart: (\S+) \[(\S+), (\S+)\] units lost in all, .*",
+                         by_id(browser, "review-held-out").text)
+    assert shown and all(shows(t, v, 3)
+                         for t, v in zip(shown.groups(), (apart, apart - apart_half, apart + apart_half)))
     shown = [float(e.text) for e in browser.find_elements(By.CSS_SELECTOR, "[data-testid=review-loss]")]
     assert shown == sorted((round(x, 3) for x in losses), reverse=True)  # ranked, largest first
     error = by_id(browser, "review-row-error").text

@@ -264,15 +264,15 @@ def _review_file(path, ruleset, players, opponents, samples, seed, strategy, as_
     from sapsam.measure.review import read_played
     from sapsam.output.answers import ReviewedHands
 
-    read_played(path)  # the file's faults before any work
     rules = load_ruleset(ruleset)
+    played = read_played(path, rules)  # the file's faults before any work, and read once (a pipe)
     players = rules.check_players(rules.players if players is None else players)
     compile_notice(quiet or as_json, *best_kernels(rules, opponents), search=sampler_search(opponents, rules))
     with Progress(quiet or as_json) as bars:
         policy = _opponents(bars, quiet or as_json, opponents, rules, players, strategy)
         # interrupted, it shows the hands it had reviewed before saying so
         reviewed = ReviewedHands.of(path, rules, players, policy, samples, seed, progress=bars.task(
-            "reviewing hands", unit="hands"), stop_on_interrupt=True)
+            "reviewing hands", unit="hands"), stop_on_interrupt=True, played=played)
     if csv_path and reviewed.hands:
         write_atomic(csv_path, reviewed.to_frame().to_csv())
     if as_json:
@@ -290,7 +290,7 @@ def _review_file(path, ruleset, players, opponents, samples, seed, strategy, as_
 def _print_reviewed(reviewed):
     out = console()
     total = reviewed.total
-    out.print(f"Reviewed [bold]{reviewed.file}[/bold]: {total['hands']} hands"
+    out.print(f"Reviewed [bold]{reviewed.file}[/bold]: {total['hands']} hand{'s' * (total['hands'] != 1)}"
               + (f", {total['refused']} refused" if total["refused"] else "")
               + (f" (interrupted after line {reviewed.hands[-1]['line']})" if reviewed.interrupted and reviewed.hands
                  else " (interrupted before the first hand)" if reviewed.interrupted else ""))
@@ -298,6 +298,7 @@ def _print_reviewed(reviewed):
               f"{reviewed.samples:,} sampled tables a hand (seed {reviewed.seed} plus its line's number)")
     hands = sorted((h for h in reviewed.hands if "error" not in h), key=lambda h: -h["loss"])
     if not hands:
+        out.print("No hand could be reviewed: each refused hand is told below, with its line.")
         return
 
     def grid(level):  # 0: whole; 1: compact; 2: compact, each setting's rows on lines of their own
@@ -316,10 +317,13 @@ def _print_reviewed(reviewed):
         return rows
 
     out.print(fitting_level(out, grid, 2)[0])
-    low, high = total["loss_ci"]
-    per_low, per_high = total["per_hand_ci"]
-    out.print(f"Lost in all: {total['loss']:.3f} [{low:.3f}, {high:.3f}] units, "
-              f"{total['per_hand']:.3f} [{per_low:.3f}, {per_high:.3f}] a hand")
+    for label, name, ci, prefix in (("as ranked", "loss", "loss_ci", ""),
+                                    ("measured apart", "held_out_loss", "held_out_ci", "held_out_")):
+        (low, high), (per_low, per_high) = total[ci], total[f"{prefix}per_hand_ci"]
+        out.print(f"Lost in all, {label}: {total[name]:.3f} [{low:.3f}, {high:.3f}] units, "
+                  f"{total[f'{prefix}per_hand']:.3f} [{per_low:.3f}, {per_high:.3f}] a hand")
     out.print("[dim]EV lost: units per hand against the best setting found, paired; ~: not distinguishable "
-              "from 0 at 95%; the hands' estimates are independent, so the total's interval adds their "
-              "variances[/dim]")
+              "from 0 at 95%. As ranked, a loss is measured on the tables that chose the best, and leans high "
+              "where settings are near-tied (an upper estimate); measured apart, the played and the chosen "
+              "best meet tables of their own (a lower one: the best chosen may not be the best). The hands' "
+              "estimates are independent, so a total's interval adds their variances.[/dim]")

@@ -9,6 +9,7 @@ losses summed (:func:`review_total`).
 
 import numpy as np
 
+from sapsam.base.stats import Z95
 from sapsam.game.cards import format_cards, format_setting, parse_hand, parse_setting
 from sapsam.game.settings import settled_rows
 from sapsam.measure.best import candidates
@@ -96,14 +97,17 @@ def houseway_ranked(hand, rules, players=4, opponents="fitted", samples=10000, s
 PLAYED_COLUMNS = ("hand", "setting", "other")  # other: the player's other hand, criss-cross's
 
 
-def read_played(path):
+def read_played(path, rules=None):
     """The played hands of a CSV file: a header line naming the columns ``hand`` and
     ``setting`` (``front | middle | back``) and, in criss-cross, ``other`` (the player's other
     hand), in any order and case, other columns ignored; then a played hand a line.  Cells are
     parted by commas, or by semicolons or tabs where the header line has more of those (as
-    spreadsheets save CSV in many locales, and their "Unicode text", UTF-16, with tabs).
-    Returns ``[(line, hand, setting, other or None)]`` with the file's line numbers (the
-    header's is 1).  A file that cannot be read, lacks that header or holds no hand is refused
+    spreadsheets save CSV in many locales); the text is UTF-8, UTF-16 by its byte-order mark
+    (a spreadsheet's "Unicode text"), or else Windows' Western encoding (cp1252, a
+    spreadsheet's "CSV" there).  Returns ``[(line, hand, setting, other or None)]`` with the
+    file's line numbers (the header's is 1; blank lines before it are skipped).  A file that
+    cannot be read, lacks that header, holds no hand, or under ``rules`` (a Ruleset) lacks the
+    other hands criss-cross needs or gives them to a game of one hand, is refused
     (``ValueError`` naming the file)."""
     import codecs
     import csv
@@ -112,9 +116,18 @@ def read_played(path):
 
     try:
         raw = Path(path).read_bytes()
-        text = raw.decode("utf-16" if raw[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) else "utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if raw[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        text = raw.decode("utf-16", errors="replace")
+    else:
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = raw.decode("cp1252", errors="replace")
+    stripped = text.lstrip("\r\n")  # blank lines before the header: skipped, and counted
+    lead = text[:len(text) - len(stripped)]
+    skipped, text = lead.count("\n") + lead.replace("\r\n", "\n").count("\r"), stripped
     first = text.splitlines()[0] if text else ""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=max(",;\t", key=first.count))
     try:
@@ -132,17 +145,53 @@ def read_played(path):
     def cell(row, name):
         return row[at[name]].strip() if name in at and at[name] < len(row) else ""
 
-    return [(line, cell(row, "hand"), cell(row, "setting"), cell(row, "other") or None) for line, row in rows]
+    played = [(line + skipped, cell(row, "hand"), cell(row, "setting"), cell(row, "other") or None)
+              for line, row in rows]
+    if rules is not None and rules.hands == 2 and "other" not in at:
+        raise ValueError(f"{path}: {rules.id} deals each player two hands: add a column other, each "
+                         "hand's other hand (the opponent holds the 26 cards outside both)")
+    if rules is not None and rules.hands == 1 and any(other for *_, other in played):
+        raise ValueError(f"{path}: its column other gives other hands, which only criss-cross deals: "
+                         f"drop the column, or review under --rules criss-cross ({rules.id} deals one hand)")
+    return played
+
+
+def held_out(result, rows, policy, samples, seed, other=None):
+    """The played ``rows``' loss against the best setting of a ranking (a
+    :class:`~sapsam.measure.best.BestResult`), measured again on ``samples`` tables of their
+    own (``Stream(seed, "review")``, which no ranking draws).  The ranking's own loss is measured
+    on the tables that chose the best, whose estimate is the highest of many and leans high
+    where settings are near-tied (most at few samples); measured apart it does not, but the
+    best chosen may not be the best, so this is a lower estimate of the loss, as exploit's
+    held-out gap is.  ``(loss, [low, high])``, a 95% normal interval; nothing to measure where
+    the played setting is the best chosen."""
+    from sapsam.game.score import points_scale
+    from sapsam.measure.best import simulate, unseen_cards
+    from sapsam.play.seeds import Stream
+
+    triple, _ = settled_rows(*rows, result.rules)
+    cands = candidates(result.hand, result.rules, extra=[rows])
+    best = next(c for c in cands if c.label == result.table["setting"].iloc[0])
+    played = next(c for c in cands if c.rows == triple and c.natural < 0 and not c.surrender)
+    if played.rows == best.rows and best.natural < 0 and not best.surrender:
+        return 0.0, [0.0, 0.0]
+    points, _ = simulate(result.hand, result.rules, result.players, policy, [best, played], samples,
+                         Stream(seed, "review"), unseen=unseen_cards(result.hand, result.rules, other))
+    gap = (points[0] - points[1]) / points_scale(result.rules)
+    half = Z95 * gap.std(ddof=1) / np.sqrt(samples) if samples > 1 else np.inf
+    loss = float(gap.mean())
+    return loss, [loss - half, loss + half]
 
 
 def review_played(played, rules, players, policy, samples, seed=0, progress=None, reviews=None):
     """Each hand of :func:`read_played` reviewed against ``policy`` (a Policy) under ``rules``
     (a Ruleset), its ``samples`` tables sampled with the seed ``seed`` plus its line's number,
-    so that the hands' estimates are independent (the web app's Review tab: seed 0).  A list
-    of dicts in the file's order, each the hand's ``line`` and ``hand`` and either
-    :func:`review_of`'s answer or the ``error`` that refused it (``setting`` as given), appended
-    to ``reviews`` where given (what an interrupted run had finished is there).
-    ``progress(done, total)`` after each hand."""
+    so that the hands' estimates are independent (the web app's Review tab: seed 0), and its
+    loss measured apart too (:func:`held_out`, on as many tables).  A list of dicts in the
+    file's order, each the hand's ``line``, ``hand`` and ``other`` and either :func:`review_of`'s
+    answer with ``held_out_loss`` and ``held_out_ci`` or the ``error`` that refused it
+    (``setting`` as given), appended to ``reviews`` where given (what an interrupted run had
+    finished is there).  ``progress(done, total)`` after each hand."""
     from sapsam.measure.best import best_setting
 
     reviews = [] if reviews is None else reviews
@@ -151,25 +200,30 @@ def review_played(played, rules, players, policy, samples, seed=0, progress=None
             cards, rows = played_setting(hand, setting)
             result = best_setting(cards, rules, players, policy, samples, seed + line, other=other,
                                   extra=[rows])
-            reviews.append({"line": line, "hand": result.hand_text, **review_of(result, rows)})
+            apart, apart_ci = held_out(result, rows, policy, samples, seed + line, other)
+            reviews.append({"line": line, "hand": result.hand_text, "other": other, **review_of(result, rows),
+                            "held_out_loss": apart, "held_out_ci": apart_ci})
         except ValueError as exc:
-            reviews.append({"line": line, "hand": hand, "setting": setting, "error": str(exc)})
+            reviews.append({"line": line, "hand": hand, "other": other, "setting": setting, "error": str(exc)})
         if progress is not None:
             progress(done, len(played))
     return reviews
 
 
 def review_total(reviews):
-    """The reviewed hands' losses summed and a hand's mean, each with its 95% interval: the
-    hands' estimates are independent (:func:`review_played`), so the sum's variance is the
-    sum of theirs, and its half-width the root of the sum of the hands' squared half-widths
-    (None for both without a reviewed hand)."""
+    """The reviewed hands' losses summed and a hand's mean, each with its 95% interval, as
+    ranked (``loss``: each on the tables that chose its best, an upper estimate) and measured
+    apart (``held_out_loss``: a lower one, :func:`held_out`): the hands' estimates are
+    independent (:func:`review_played`), so the sum's variance is the sum of theirs, and its
+    half-width the root of the sum of the hands' squared half-widths (None without a reviewed
+    hand)."""
     losses = [r for r in reviews if "error" not in r]
-    if not losses:
-        return {"hands": 0, "refused": len(reviews), "loss": None, "loss_ci": None, "per_hand": None,
-                "per_hand_ci": None}
-    total = sum(r["loss"] for r in losses)
-    half = float(np.sqrt(sum(((r["loss_ci"][1] - r["loss_ci"][0]) / 2) ** 2 for r in losses)))
     n = len(losses)
-    return {"hands": n, "refused": len(reviews) - n, "loss": total, "loss_ci": [total - half, total + half],
-            "per_hand": total / n, "per_hand_ci": [(total - half) / n, (total + half) / n]}
+    out = {"hands": n, "refused": len(reviews) - n}
+    for name, ci, prefix in (("loss", "loss_ci", ""), ("held_out_loss", "held_out_ci", "held_out_")):
+        total = sum(r[name] for r in losses)
+        half = float(np.sqrt(sum(((r[ci][1] - r[ci][0]) / 2) ** 2 for r in losses)))
+        out |= {name: total if n else None, ci: [total - half, total + half] if n else None,
+                f"{prefix}per_hand": total / n if n else None,
+                f"{prefix}per_hand_ci": [(total - half) / n, (total + half) / n] if n else None}
+    return out

@@ -196,19 +196,20 @@ class ReviewedHands(_Answer):
 
     @classmethod
     def of(cls, path, rules, players, opponents, samples, seed=0, strategy=None, progress=None,
-           stop_on_interrupt=False):
-        """The hands of the CSV file ``path`` (:func:`sapsam.measure.review.read_played`) reviewed
-        under ``rules`` (an id, a TOML file or a Ruleset) at a table of ``players`` (None: the
-        ruleset's) against ``opponents`` (a policy's name, or a Policy), the file, the ruleset and
-        the table checked before any work; ``progress(done, total)`` after each hand.  With
-        ``stop_on_interrupt``, an interruption (``KeyboardInterrupt``) ends the review with the
-        hands done (``interrupted``), as the command shows them, rather than losing them."""
+           stop_on_interrupt=False, played=None):
+        """The hands of the CSV file ``path`` (:func:`sapsam.measure.review.read_played`, or
+        ``played`` as it gives them, the file read once) reviewed under ``rules`` (an id, a TOML
+        file or a Ruleset) at a table of ``players`` (None: the ruleset's) against ``opponents``
+        (a policy's name, or a Policy), the file, the ruleset and the table checked before any
+        work; ``progress(done, total)`` after each hand.  With ``stop_on_interrupt``, an
+        interruption (``KeyboardInterrupt``) ends the review with the hands done
+        (``interrupted``), as the command shows them, rather than losing them."""
         from sapsam.measure.review import read_played, review_played, review_total
         from sapsam.play.policy import Policy
         from sapsam.strategy.registry import make_policy
 
-        played = read_played(path)
         rules = rules if isinstance(rules, Ruleset) else _rules.load_ruleset(rules)
+        played = read_played(path, rules) if played is None else played
         players = rules.check_players(rules.players if players is None else players)
         policy = opponents if isinstance(opponents, Policy) else make_policy(opponents, rules, players, strategy)
         hands = []
@@ -226,10 +227,24 @@ class ReviewedHands(_Answer):
         return [h for h in self.hands if "error" in h]
 
     def to_frame(self):
-        """One row per hand of the file, by line: its review, or its error."""
+        """One row per hand of the file, by line: its review (each interval in a ``_low`` and a
+        ``_high`` column, as the web app's Review tab exports it), or its error."""
         import pandas as pd
 
-        return pd.DataFrame(self.hands).set_index("line")
+        def flat(hand):  # an interval "x_ci" as the columns x_ci_low and x_ci_high, in its place
+            row = {}
+            for key, value in hand.items():
+                if key == "ci" or key.endswith("_ci"):
+                    row[f"{key}_low"], row[f"{key}_high"] = value
+                else:
+                    row[key] = value
+            return row
+
+        frame = pd.DataFrame([flat(h) for h in self.hands]).set_index("line")
+        for name in ("rank", "candidates", "samples"):  # whole numbers, left empty for a refused hand
+            if name in frame:
+                frame[name] = frame[name].astype("Int64")
+        return frame
 
 
 @dataclass(frozen=True)

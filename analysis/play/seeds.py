@@ -47,6 +47,7 @@ PURPOSES = {
     "ofc-learn": 19,  # OFC: a learned policy's self-play round (key: round; its features' fills: round, 1)
     "paigow-poker-best": 20,  # Pai Gow Poker, the best play's edge: the dealer pool (key: 0, block),
                               # the hands the pool values (key: 1), the hands valued exactly (key: 2)
+    "review": 21,  # a reviewed hand's loss measured apart from its ranking's tables (key: block)
 }
 
 SCHEME = 2  # this scheme's number: checkpoints record it, so no run resumes across schemes

@@ -195,6 +195,10 @@ class ReviewAnswer(Graded):
 
     setting: str = Field(description="The played setting, rows strongest card first.")
     legal: bool = Field(description="False for a foul.")
+    held_out_loss: float | None = Field(None, description=(
+        "Asked with held_out: the loss against the best chosen, measured on tables of their own (a "
+        "lower estimate of the loss); absent otherwise."))
+    held_out_ci: Interval | None = Field(None, description="Its 95% interval.")
 
 
 class ChartLine(Answer):

@@ -27,7 +27,7 @@ from sapsam.game.score import score_showdown
 from sapsam.games import GAMES
 from sapsam.measure.best import best_setting, unseen_cards
 from sapsam.measure.match import check_scores, match_rules, match_setting
-from sapsam.measure.review import houseway_review, played_setting, review_of
+from sapsam.measure.review import held_out, houseway_review, played_setting, review_of
 from sapsam.output.answers import rules_answer, score_answer, settings_answer
 from sapsam.strategy.registry import make_policy
 from sapsam.web import answer_models as am
@@ -177,7 +177,11 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
             with checking("hand"):
                 result = best_setting(cards, rules, players, policy, body.samples, body.seed,
                                       extra=[rows], other=body.other)
-        return JSONResponse(finite(review_of(result, rows)))
+                answer = review_of(result, rows)
+                if body.held_out:
+                    loss, ci = held_out(result, rows, policy, body.samples, body.seed, body.other)
+                    answer |= {"held_out_loss": loss, "held_out_ci": ci}
+        return JSONResponse(finite(answer))
 
     @app.post("/api/houseway",
               summary="Set a hand by the house way, beside the best (sapsam houseway HAND --json)",

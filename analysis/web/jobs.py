@@ -124,15 +124,17 @@ class Jobs:
             job.result = self.run(job)
             if job.total is not None:  # a stage that reported less than its whole (a chart's rows)
                 job.done = job.total
-            job.state = "done"
+            state = "done"
         except Cancelled:
-            job.state = "cancelled"
+            state = "cancelled"
         except (ValueError, TypeError) as exc:  # input only the work itself could check
-            job.state, job.error = "failed", " ".join(str(exc).split())
+            state, job.error = "failed", " ".join(str(exc).split())
         except Exception as exc:  # a bug: say what, keep the server up
             traceback.print_exc()
-            job.state, job.error = "failed", f"internal error: {type(exc).__name__}: {exc}"
+            state, job.error = "failed", f"internal error: {type(exc).__name__}: {exc}"
+        # the time before the state that ends the job: a poll that sees it ended sees its time
         job.seconds = round(time.perf_counter() - start, 3)
+        job.state = state
 
     def _forget_old(self):
         """Keep at most ``kept`` finished jobs (the oldest go, with their files)."""

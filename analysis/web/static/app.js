@@ -80,6 +80,7 @@ async function chooseRules() {
 // The ruleset or the table changed: every answer on the page was for the old one.
 function tableChanged() {
   clearAnalysis();
+  reviewRun++;  // a review under way was the old table's: it stops, unshown
   $("#review-out").replaceChildren();
   $("#review-progress").textContent = "";
   showError($("#review-error"), null);
@@ -140,6 +141,8 @@ function showError(node, error) {
 }
 
 async function busy(button, work) {
+  if (button.dataset.busy) return work();  // already busy: the first call restores the button
+  button.dataset.busy = "true";
   const label = button.textContent;
   const start = Date.now();
   button.disabled = true;
@@ -153,6 +156,7 @@ async function busy(button, work) {
     return await work();
   } finally {
     clearInterval(clock);
+    delete button.dataset.busy;
     button.textContent = label;
     button.disabled = false;
     document.body.removeAttribute("aria-busy");
@@ -242,7 +246,7 @@ function refreshGrid() {
     button.setAttribute("aria-pressed", picked.has(button.dataset.card));
   }
   $("[data-testid=card-count]").textContent = `${picked.size}/13`;
-  $("#analyse-run").disabled = picked.size !== 13;
+  if (!$("#analyse-run").dataset.busy) $("#analyse-run").disabled = picked.size !== 13;  // busy: busy() restores it
 }
 
 async function analyse() {
@@ -663,8 +667,12 @@ function setupReview() {
 
 const REVIEW_SAMPLES = 2000;  // tables a reviewed hand is sampled against
 
+let reviewRun = 0;  // the run the tab shows: a new run, or a new table, leaves an older one unshown
+
 async function review() {
+  const run = ++reviewRun;
   showError($("#review-error"), null);
+  $("#review-out").replaceChildren();
   const rows = parseCsv($("#review-text").value);
   const header = (rows.shift() || []).map((h) => h.trim().toLowerCase());
   const [h, s, o] = [header.indexOf("hand"), header.indexOf("setting"), header.indexOf("other")];
@@ -672,13 +680,15 @@ async function review() {
   if (!rows.length) return showError($("#review-error"), "no hands after the header line");
   const results = [];
   const button = $("#review-run");
+  const tableNow = table();  // one table for every hand of the run
   await busy(button, async () => {
     for (const [i, row] of rows.entries()) {
+      if (run !== reviewRun) return;  // a newer run, or the table changed
       $("#review-progress").textContent = `${i + 1} of ${rows.length}`;
       // each hand its own seed, its line's number: the hands' estimates are independent, so
       // the total's variance is the sum of theirs (renderReview); sapsam review --file's seeds
-      const body = { hand: (row[h] || "").trim(), setting: (row[s] || "").trim(), ...table(), samples: REVIEW_SAMPLES,
-        seed: row.line };
+      const body = { hand: (row[h] || "").trim(), setting: (row[s] || "").trim(), ...tableNow, samples: REVIEW_SAMPLES,
+        seed: row.line, held_out: true };
       if (o >= 0 && (row[o] || "").trim()) body.other = row[o].trim();  // criss-cross: the other hand
       try {
         results.push({ line: row.line, body, answer: await api("/api/review", body) });
@@ -687,6 +697,7 @@ async function review() {
       }
     }
   });
+  if (run !== reviewRun) return;
   $("#review-progress").textContent = reviewCount(results);
   renderReview(results);
 }
@@ -700,18 +711,29 @@ function reviewCount(results) {
 // A review's rows for a spreadsheet, in the file's order: the columns of sapsam review --file's
 // JSON (a refused hand: its error)
 function reviewCsv(results) {
-  const columns = ["line", "hand", "setting", "legal", "rank", "candidates", "loss", "loss_lo", "loss_hi",
-    "distinguishable", "best", "error"];
-  return csvText(columns, results.map((r) => ({ line: r.line, hand: r.body.hand, setting: r.body.setting,
-    error: r.error, ...(r.answer && { ...r.answer, loss_lo: r.answer.loss_ci[0], loss_hi: r.answer.loss_ci[1] }) })));
+  const intervals = ["ci", "best_ci", "loss_ci", "held_out_ci"];
+  const columns = ["line", "hand", "other", "setting", "legal", "rank", "candidates", "ev", "ci_low", "ci_high",
+    "best", "best_ev", "best_ci_low", "best_ci_high", "loss", "loss_ci_low", "loss_ci_high", "distinguishable",
+    "samples", "held_out_loss", "held_out_ci_low", "held_out_ci_high", "error"];
+  return csvText(columns, results.map((r) => {
+    const record = { line: r.line, hand: r.body.hand, other: r.body.other, setting: r.body.setting, error: r.error,
+      ...r.answer };
+    for (const name of intervals) if (record[name]) [record[`${name}_low`], record[`${name}_high`]] = record[name];
+    return record;
+  }));
 }
 
 function renderReview(results) {
   const good = results.filter((r) => r.answer).sort((a, b) => b.answer.loss - a.answer.loss);
   const bad = results.filter((r) => r.error);
-  const total = good.reduce((sum, r) => sum + r.answer.loss, 0);
-  const half = Math.sqrt(good.reduce((sum, r) => sum + ((r.answer.loss_ci[1] - r.answer.loss_ci[0]) / 2) ** 2, 0));
   const n = good.length;
+  // a total and a hand's mean with their intervals: independent hands, variances added
+  const totalText = (loss, ci) => {
+    const total = good.reduce((sum, r) => sum + r.answer[loss], 0);
+    const half = Math.sqrt(good.reduce((sum, r) => sum + ((r.answer[ci][1] - r.answer[ci][0]) / 2) ** 2, 0));
+    return `${plain(total)} ${interval(total - half, total + half, plain)} units lost in all, ` +
+      `${plain(total / n)} ${interval((total - half) / n, (total + half) / n, plain)} per hand`;
+  };
   const body = [...good, ...bad].map((r) => el("tr", { "data-testid": r.error ? "review-bad-row" : "review-row" },
     el("td", { text: String(r.line) }),
     el("td", { class: "left" }, r.error ? el("span", { text: r.body.hand }) : settingFaces(r.answer.setting)),
@@ -723,15 +745,19 @@ function renderReview(results) {
           : settingFaces(r.answer.best))]));
   $("#review-out").replaceChildren(
     el("p", { class: "headline", "data-testid": "review-totals",
-      text: reviewCount(results) + (n ? `: ${plain(total)} ${interval(total - half, total + half, plain)} units lost in all, ` +
-        `${plain(total / n)} ${interval((total - half) / n, (total + half) / n, plain)} per hand` : "") }),
+      text: reviewCount(results) + (n ? `: ${totalText("loss", "loss_ci")} as ranked` : "") }),
+    n ? el("p", { class: "headline", "data-testid": "review-held-out",
+      text: `Measured apart: ${totalText("held_out_loss", "held_out_ci")}` }) : "",
     el("div", { class: "scroll" }, el("table", { class: "compact", "data-testid": "review-table" },
       el("thead", {}, el("tr", {}, ["line", "played", "EV lost", "95% CI", "rank", "best"].map((t, i) =>
         el("th", { class: i === 1 || i === 5 ? "left" : "", text: t })))),
       el("tbody", {}, body))),
     el("p", { class: "note", text: `EV lost in units per hand against the best setting, with its paired 95% CI; each ` +
-      `hand against ${REVIEW_SAMPLES.toLocaleString("en")} sampled tables, its line's number the seed, so the ` +
-      "hands' estimates are independent and the total's interval adds their variances." }),
+      `hand against ${REVIEW_SAMPLES.toLocaleString("en")} sampled tables, its line's number the seed, as sapsam ` +
+      "review --file --samples 2000 reviews them. As ranked, a loss is measured on the tables that chose the best " +
+      "and leans high where settings are near-tied (an upper estimate); measured apart, the played and the chosen " +
+      "best meet tables of their own (a lower one). The hands' estimates are independent, so a total's interval " +
+      "adds their variances." }),
     el("button", { "data-testid": "review-export", onclick: () => download("sapsam-review.csv", reviewCsv(results)),
       text: "Export CSV" }));
 }

@@ -30,16 +30,31 @@ async function runSimulation() {
   $("#sim-out").replaceChildren();
   const body = { kind: "simulate", rules, players: Number($("#sim-players").value), seats: [$("#sim-seats").value],
     tables: Number($("#sim-tables").value), seed: 0 };
-  const job = await api("/api/jobs", body);
-  simJob = job.id;
-  $("#sim-cancel").hidden = false;
-  await busy($("#sim-run"), () => follow(job.id));
+  // busy from the click, so that a second click cannot start a second job
+  await busy($("#sim-run"), async () => {
+    const job = await api("/api/jobs", body);
+    simJob = job.id;
+    $("#sim-cancel").hidden = false;
+    await follow(job.id);
+  });
 }
 
-// Poll the job until it stops; shows its progress, then its result (or why it stopped)
+// Poll the job until it stops; shows its progress, then its result (or why it stopped). A poll
+// that fails is tried again, five times at most, before the tab gives up following
 async function follow(id) {
-  for (;;) {
-    const job = await api(`/api/jobs/${id}`);
+  for (let failed = 0; ;) {
+    let job;
+    try {
+      job = await api(`/api/jobs/${id}`);
+      failed = 0;
+    } catch (error) {
+      if (++failed > 5) {
+        $("#sim-progress").textContent = "";
+        throw new Error(`lost the job ${id} (${error.message}); Cancel stops it on the server`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500 * failed));
+      continue;
+    }
     if (simJob !== id) return;  // a newer run, or cancelled
     const { done, total } = job.progress;
     $("#sim-progress").textContent = job.state === "queued" ? "queued"
@@ -67,7 +82,8 @@ const per100 = (x) => (100 * x).toFixed(x < 0.1 ? 2 : 1);
 
 function renderSimulation(job) {
   $("#sim-cancel").hidden = true;
-  $("#sim-progress").textContent = `${job.params.tables.toLocaleString("en")} tables in ${job.seconds.toFixed(1)} s`;
+  $("#sim-progress").textContent = `${job.params.tables.toLocaleString("en")} tables` +
+    (job.seconds == null ? "" : ` in ${job.seconds.toFixed(1)} s`);
   const rows = job.result.seats.map((s) => el("tr", { "data-testid": "sim-row" },
     el("td", { class: "left", text: s.ruleset }), el("td", { text: String(s.seat) }),
     el("td", { class: "left", text: s.policy }),
