@@ -878,6 +878,13 @@ def test_what_rulesets_are_worth(server, browser):
     wait(browser).until(lambda d: by_id(d, "sim-error").text == "cancelled")
     wait(browser).until(lambda d: [j for j in get(server, "/api/jobs") if j["kind"] == "simulate"][-1]["state"]
                         == "cancelled")
+    # a table criss-cross does not deal: the API's refusal, shown, and no job started
+    started = len(get(server, "/api/jobs"))
+    next(b for b in browser.find_elements(By.CSS_SELECTOR, "[data-testid=sim-rule]")
+         if b.get_attribute("value") == "criss-cross").click()
+    by_id(browser, "sim-run").click()
+    wait(browser).until(lambda d: by_id(d, "sim-error").text.startswith("players:"))
+    assert "criss-cross" in by_id(browser, "sim-error").text and len(get(server, "/api/jobs")) == started
 
 
 def test_the_page_reads_csv_as_review_file_does(server, browser):
@@ -891,13 +898,19 @@ def test_the_page_reads_csv_as_review_file_does(server, browser):
 
 def test_a_long_request_counts_its_seconds_on_its_button(server, browser):
     """A request that takes seconds shows them on its button (the page's busy(), given work of
-    2.5 s), and the button is itself again after it."""
+    2.5 s), and the button is itself again after it; entered again while busy (work of 1 s
+    started over it), the button stays busy until the last work ends."""
     open_page(browser, server)
-    browser.execute_script("window.done = busy(document.getElementById('analyse-run'), "
-                           "() => new Promise((resolve) => setTimeout(resolve, 2500)))")
+    browser.execute_script("const b = document.getElementById('analyse-run'); "
+                           "const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms)); "
+                           "window.long = busy(b, () => wait(2500)); window.short = busy(b, () => wait(1000))")
+    browser.execute_script("return window.short")  # waits for the promise: the 1 s work is done
+    button = by_id(browser, "analyse-run")
+    assert not button.is_enabled() and button.text.startswith("Analyse\u2026")
     wait(browser, 10).until(lambda d: re.fullmatch(r"Analyse\u2026 [12] s", by_id(d, "analyse-run").text))
-    browser.execute_script("return window.done")  # waits for the promise
+    browser.execute_script("return window.long")
     wait(browser, 10).until(lambda d: by_id(d, "analyse-run").text == "Analyse")
+    assert by_id(browser, "analyse-run").is_enabled()
 
 
 def test_a_long_ranking_shows_its_best_first_and_the_paste_box_reads_the_api_s_spellings(server, browser):

@@ -140,26 +140,37 @@ function showError(node, error) {
   node.textContent = error ? error.message || String(error) : "";
 }
 
+// A button busy while ``work`` runs: disabled, its label counting the seconds of a long request
+// (a large hand, many samples). Entered again while busy (a second review started over a first),
+// it stays busy until the last work ends, and then is itself again.
+const busyWith = new Map();  // button -> { label, clock, count }
+
 async function busy(button, work) {
-  if (button.dataset.busy) return work();  // already busy: the first call restores the button
-  button.dataset.busy = "true";
-  const label = button.textContent;
-  const start = Date.now();
-  button.disabled = true;
-  button.textContent = label + "\u2026";
-  // a long request (a large hand, many samples) counts its seconds on the button
-  const clock = setInterval(() => {
-    button.textContent = `${label}\u2026 ${Math.round((Date.now() - start) / 1000)} s`;
-  }, 1000);
-  document.body.setAttribute("aria-busy", "true");
+  let state = busyWith.get(button);
+  if (!state) {
+    const label = button.textContent;
+    const start = Date.now();
+    state = { label, count: 0, clock: setInterval(() => {
+      button.textContent = `${label}\u2026 ${Math.round((Date.now() - start) / 1000)} s`;
+    }, 1000) };
+    busyWith.set(button, state);
+    button.dataset.busy = "true";
+    button.disabled = true;
+    button.textContent = label + "\u2026";
+    document.body.setAttribute("aria-busy", "true");
+  }
+  state.count++;
   try {
     return await work();
   } finally {
-    clearInterval(clock);
-    delete button.dataset.busy;
-    button.textContent = label;
-    button.disabled = false;
-    document.body.removeAttribute("aria-busy");
+    if (--state.count === 0) {
+      clearInterval(state.clock);
+      busyWith.delete(button);
+      delete button.dataset.busy;
+      button.textContent = state.label;
+      button.disabled = false;
+      if (!busyWith.size) document.body.removeAttribute("aria-busy");
+    }
   }
 }
 
