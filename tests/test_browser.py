@@ -882,6 +882,8 @@ def test_what_rulesets_are_worth(server, browser):
     started = len(get(server, "/api/jobs"))
     next(b for b in browser.find_elements(By.CSS_SELECTOR, "[data-testid=sim-rule]")
          if b.get_attribute("value") == "criss-cross").click()
+    # the cancelled run lets its button go at its next poll (at most about half a second)
+    wait(browser).until(lambda d: by_id(d, "sim-run").is_enabled())
     by_id(browser, "sim-run").click()
     wait(browser).until(lambda d: by_id(d, "sim-error").text.startswith("players:"))
     assert "criss-cross" in by_id(browser, "sim-error").text and len(get(server, "/api/jobs")) == started

@@ -66,6 +66,7 @@ async function follow(id) {
       return showError($("#sim-error"), job.state === "failed" ? job.error : "cancelled");
     }
     await new Promise((resolve) => setTimeout(resolve, 400));
+    if (simJob !== id) return;  // cancelled while waiting: the button goes now, not a poll later
   }
 }
 
