@@ -39,10 +39,9 @@ def test_each_hand_is_its_own_review_and_the_total_adds_variances(tmp_path):
     assert result.exit_code == 0, result.output
     answer = json.loads(result.stdout)
     assert [h["line"] for h in answer["hands"]] == [2, 3, 4]
-    for hand in answer["hands"]:  # the one-hand review, seeded 7 plus the hand's line
+    for hand in answer["hands"]:  # the one-hand review, seeded 7 plus the hand's line, measured apart too
         alone = sapsam.review(HAND, hand["setting"], opponents="greedy", samples=400, seed=7 + hand["line"])
-        own = ("line", "hand", "other", "held_out_loss", "held_out_ci")
-        assert {k: v for k, v in hand.items() if k not in own} == alone.to_dict()
+        assert {k: v for k, v in hand.items() if k not in ("line", "hand", "other")} == alone.to_dict()
     first, _, again = answer["hands"]
     assert first["ev"] != again["ev"]  # the same play on two lines: two seeds, two estimates
     total = answer["total"]
@@ -111,7 +110,8 @@ def test_the_header_in_any_order_and_case_with_a_bom_blank_lines_and_other_colum
     assert read_played(path) == [(2, HAND, PLAYED, None), (4, HAND, BEST, None)]
 
 
-@pytest.mark.parametrize("delimiter, encoding", [(";", "utf-8"), ("\t", "utf-16"), (",", "utf-8-sig")])
+@pytest.mark.parametrize("delimiter, encoding", [(";", "utf-8"), ("\t", "utf-16"), (",", "utf-8-sig"),
+                                                 ("\t", "utf-16-le"), (";", "utf-16-be")])
 def test_a_spreadsheet_s_csv_with_semicolons_or_its_unicode_text_with_tabs(tmp_path, delimiter, encoding):
     path = tmp_path / "night.csv"
     path.write_text(f"hand{delimiter}setting\r\n{HAND}{delimiter}{PLAYED}\r\n", encoding=encoding)
@@ -124,6 +124,7 @@ def test_criss_cross_reads_the_other_hands(tmp_path):
     good, bad = reviewed.hands
     alone = sapsam.review(HAND, PLAYED, rules="criss-cross", opponents="greedy", samples=300, seed=2, other=OTHER)
     assert good["loss"] == alone.loss and good["rank"] == alone.rank
+    assert good["held_out_loss"] == alone.held_out_loss and good["held_out_ci"] == alone.held_out_ci
     assert bad["line"] == 3 and "give your other hand too" in bad["error"]
     assert reviewed.refused == [bad] and reviewed.total["hands"] == 1
     frame = reviewed.to_frame()

@@ -102,13 +102,13 @@ def read_played(path, rules=None):
     ``setting`` (``front | middle | back``) and, in criss-cross, ``other`` (the player's other
     hand), in any order and case, other columns ignored; then a played hand a line.  Cells are
     parted by commas, or by semicolons or tabs where the header line has more of those (as
-    spreadsheets save CSV in many locales); the text is UTF-8, UTF-16 by its byte-order mark
-    (a spreadsheet's "Unicode text"), or else Windows' Western encoding (cp1252, a
-    spreadsheet's "CSV" there).  Returns ``[(line, hand, setting, other or None)]`` with the
-    file's line numbers (the header's is 1; blank lines before it are skipped).  A file that
-    cannot be read, lacks that header, holds no hand, or under ``rules`` (a Ruleset) lacks the
-    other hands criss-cross needs or gives them to a game of one hand, is refused
-    (``ValueError`` naming the file)."""
+    spreadsheets save CSV in many locales); the text is UTF-8, UTF-16 (a spreadsheet's
+    "Unicode text": by its byte-order mark, or without one by its first character, ASCII),
+    or else Windows' Western encoding (cp1252, a spreadsheet's "CSV" there).  Returns
+    ``[(line, hand, setting, other or None)]`` with the file's line numbers (the header's is
+    1; blank lines before it are skipped).  A file that cannot be read, lacks that header,
+    holds no hand, or under ``rules`` (a Ruleset) lacks the other hands criss-cross needs or
+    gives them to a game of one hand, is refused (``ValueError`` naming the file)."""
     import codecs
     import csv
     import io
@@ -120,6 +120,8 @@ def read_played(path, rules=None):
         raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     if raw[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
         text = raw.decode("utf-16", errors="replace")
+    elif len(raw) > 1 and (raw[0] == 0) != (raw[1] == 0):  # UTF-16 without its mark: "h\0a\0..."
+        text = raw.decode("utf-16-be" if raw[0] == 0 else "utf-16-le", errors="replace")
     else:
         try:
             text = raw.decode("utf-8-sig")
@@ -178,7 +180,7 @@ def held_out(result, rows, policy, samples, seed, other=None):
     points, _ = simulate(result.hand, result.rules, result.players, policy, [best, played], samples,
                          Stream(seed, "review"), unseen=unseen_cards(result.hand, result.rules, other))
     gap = (points[0] - points[1]) / points_scale(result.rules)
-    half = Z95 * gap.std(ddof=1) / np.sqrt(samples) if samples > 1 else np.inf
+    half = float(Z95 * gap.std(ddof=1) / np.sqrt(samples)) if samples > 1 else np.inf
     loss = float(gap.mean())
     return loss, [loss - half, loss + half]
 
