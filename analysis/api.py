@@ -105,12 +105,12 @@ def best(hand, rules="standard", players=None, opponents="fitted", samples=10000
 
 def review(hand=None, setting=None, rules="standard", players=None, opponents="fitted", samples=10000,
            seed=0, *, other=None, strategy=None, file=None):
-    """Review a setting played with a hand: its rank and EV loss against the best (``sapsam
-    review``); the arguments as :func:`best`'s.  A :class:`~sapsam.output.answers.ReviewResult`,
-    whose ``to_frame()`` is the ranking.  Or every hand of a CSV ``file`` (``sapsam review
-    --file``: columns hand, setting, in criss-cross other), each seeded ``seed`` plus its line's
-    number: a :class:`~sapsam.output.answers.ReviewedHands` (each hand's review or refusal, the
-    losses summed with 95% intervals).
+    """Review a setting played with a hand: its rank and EV loss against the best, as ranked and
+    measured apart (``sapsam review``); the arguments as :func:`best`'s.  A
+    :class:`~sapsam.output.answers.ReviewResult`, whose ``to_frame()`` is the ranking.  Or every hand
+    of a CSV ``file`` (``sapsam review --file``: columns hand, setting, in criss-cross other), each seeded
+    ``seed`` plus its line's number: a :class:`~sapsam.output.answers.ReviewedHands` (each hand's review
+    or refusal, the losses summed with 95% intervals).
 
     Examples
     --------
@@ -130,7 +130,7 @@ def review(hand=None, setting=None, rules="standard", players=None, opponents="f
                                 whole("seed", seed, 0), strategy)
     cards, rows = played_setting(hand, setting)
     result = _best(cards, rules, players, opponents, samples, seed, strategy, other, extra=[rows])
-    return ReviewResult.of(result, rows)
+    return ReviewResult.of(result, rows, opponents, strategy, other)
 
 
 @api_function

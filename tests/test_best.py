@@ -545,6 +545,7 @@ def test_cli_review_ranks_the_played_setting():
     # the best setting itself: rank 1, no loss
     top = review_json(full[0]["setting"])
     assert top["rank"] == 1 and top["loss"] == 0 and top["best"] == full[0]["setting"]
+    assert top["held_out_loss"] == 0 and top["held_out_ci"] == [0, 0]  # nothing to measure apart
     assert top["candidates"] == len(full) and top["samples"] == 500
     # the third candidate: its rank and the loss the best run reports (same seed, same samples)
     third = review_json(full[2]["setting"])
@@ -556,6 +557,8 @@ def test_cli_review_ranks_the_played_setting():
     foul = review_json("As Kd Qh | 9s 9h 5c 5d 4h | Jc Ts 3s 2c 2d")
     assert foul["candidates"] == len(full) + 1
     assert foul["rank"] == len(full) + 1 and foul["loss"] > 0 and foul["distinguishable"]
+    # measured apart, on tables of its own: a clear loss still, and not the same estimate
+    assert foul["held_out_ci"][0] > 0 and foul["held_out_loss"] != foul["loss"]
     assert foul["best_ev"] == pytest.approx(full[0]["ev"], abs=0)
     assert foul["best_ci"] == pytest.approx(full[0]["ci"], abs=0)  # the best's estimate with its error
 

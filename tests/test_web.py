@@ -72,9 +72,11 @@ def test_best_as_the_cli_with_the_same_seed(client):
 
 def test_review_as_the_cli(client):
     body = {"hand": HAND, "setting": SETTING, "players": 2, "samples": 1000, "seed": 3}
+    cli = cli_json("review", HAND, SETTING, "--players", "2", "--samples", "1000", "--seed", "3")
+    apart = client.post("/api/review", json={**body, "held_out": True}).json()
+    assert apart == cli  # the CLI always measures the loss apart too; the API when asked
     answer = client.post("/api/review", json=body).json()
-    assert answer == cli_json("review", HAND, SETTING, "--players", "2", "--samples", "1000",
-                              "--seed", "3")
+    assert answer == {k: v for k, v in cli.items() if k not in ("held_out_loss", "held_out_ci")}
     assert answer["legal"] and 1 <= answer["rank"] <= answer["candidates"]
     best = client.post("/api/review", json={**body, "setting": answer["best"]}).json()
     assert best["rank"] == 1 and math.copysign(1, best["loss"]) == 1  # 0.0, not -0.0 ("-0.000")

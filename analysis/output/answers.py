@@ -163,13 +163,27 @@ class ReviewResult(_Answer):
     loss_ci: list
     distinguishable: bool  # the loss from 0, at 95%
     samples: int
+    # the loss measured again, the played and the best on tables of their own (a lower estimate:
+    # sapsam.measure.review.held_out), and its 95% interval
+    held_out_loss: float = None
+    held_out_ci: list = None
     ranking: object = field(default=None, metadata=_HIDDEN, repr=False)
 
     @classmethod
-    def of(cls, result, rows):
-        from sapsam.measure.review import review_of
+    def of(cls, result, rows, opponents=None, strategy=None, other=None):
+        """The review of ``rows`` in ``result``; with ``opponents`` (a policy name or a
+        Policy) its loss measured apart too."""
+        from sapsam.measure.review import held_out, review_of
+        from sapsam.play.policy import Policy
+        from sapsam.strategy.registry import make_policy
 
-        return cls(**review_of(result, rows), ranking=result)
+        apart = {}
+        if opponents is not None:
+            policy = (opponents if isinstance(opponents, Policy)
+                      else make_policy(opponents, result.rules, result.players, strategy))
+            loss, ci = held_out(result, rows, policy, result.samples, result.seed, other)
+            apart = {"held_out_loss": loss, "held_out_ci": ci}
+        return cls(**review_of(result, rows), **apart, ranking=result)
 
     def to_frame(self):
         """The ranking it was reviewed in, one row per candidate."""
