@@ -1,10 +1,10 @@
 """Numba's cache of compiled kernels, as a user meets it: is it warm for a command's kernels.
 
-Kernels compile on first use (a minute or two for all of them) and Numba caches the machine
-code: beside the kernels' source (``kernels/__pycache__``) where the package folder can be
-written, as in a virtual environment, and in the user's cache folder where it cannot (a
-system-wide install; ``NUMBA_CACHE_DIR`` chooses another place).  Later runs load it in
-about a second.  :func:`sapsam.compile.warm` compiles everything the commands use,
+Kernels compile on first use (one to three minutes for all of them on 2 cores) and Numba
+caches the machine code: beside the kernels' source (``kernels/__pycache__``) where the
+package folder can be written, as in a virtual environment, and in the user's cache folder
+where it cannot (a system-wide install; ``NUMBA_CACHE_DIR`` chooses another place).  Later
+runs load it in about a second.  :func:`sapsam.compile.warm` compiles everything the commands use,
 once, so that no command pays for it (``sapsam compile``; ``make demo`` and ``make test`` run
 it).
 """

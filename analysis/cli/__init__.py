@@ -95,7 +95,7 @@ def compile_command(quiet, jobs):
     start = time.perf_counter()
     fresh = cold()
     if fresh and not quiet:
-        click.echo("compiling kernels, first run only (a minute or two)...", err=True)
+        click.echo("compiling kernels, first run only (one to three minutes on 2 cores)...", err=True)
     jobs = jobs or len(os.sched_getaffinity(0))
     with Progress(quiet) as bars:
         # loading from the cache takes seconds: one process; compiling, one per CPU
