@@ -384,10 +384,50 @@ def test_a_changed_kernel_source_drops_the_whole_cache(tmp_path, monkeypatch):
     (kernels / "removal.py").write_text("N_FEATURES = 61\n")
     assert forget_stale(package, kernels) == 4
     assert not list(game.glob("__pycache__/*.nb*")) and not list(kernels.glob("__pycache__/*.nb*"))
+
+
+@pytest.mark.parametrize("where", ["NUMBA_CACHE_DIR", "read-only install"])
+def test_a_cache_elsewhere_is_dropped_when_a_kernel_changes(tmp_path, monkeypatch, where):
+    """Where Numba caches away from the sources (``NUMBA_CACHE_DIR``, or the user's cache folder
+    beside a read-only install), an upgrade's changed kernels drop the cached ones there too,
+    as beside the sources: the digest is kept where the cache is."""
+    from numba.core import config
+    from numba.core.caching import InTreeCacheLocator
+
+    import sapsam.base.jit
+    from sapsam.base.jit import _cache_folder, forget_stale
+
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    if where == "NUMBA_CACHE_DIR":  # as set before the process started (Numba reads it once)
+        monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+        monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "cache"))
+    else:  # the package's folders cannot be written (tests run as root: said so to both)
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+        monkeypatch.setattr(config, "CACHE_DIR", "")
+        monkeypatch.setattr(sapsam.base.jit, "_writable", lambda folder: False)
+        monkeypatch.setattr(InTreeCacheLocator, "from_function", classmethod(lambda cls, *args: None))
+    package, kernels = tmp_path / "site" / "sapsam", tmp_path / "site" / "kernels"
+    game = package / "ofc" / "kernels"
+    for folder in (kernels, game):
+        folder.mkdir(parents=True)
+    (kernels / "removal.py").write_text("N_FEATURES = 16\n")
+    (game / "board.py").write_text("from sapsam.kernels.removal import N_FEATURES\n")
+    folders = [_cache_folder(kernels / "removal.py"), _cache_folder(game / "board.py")]
+    assert all(folder.is_relative_to(tmp_path / "cache") for folder in folders) and len(set(folders)) == 2
+
+    def entries():
+        for folder in folders:
+            for name in ("f-1.py311.nbi", "f-1.py311.1.nbc"):
+                (folder / name).write_bytes(b"machine code")
+
     entries()
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "elsewhere"))
-    (game / "board.py").write_text("# edited\n")
-    assert forget_stale(package, kernels) == 0  # a cache elsewhere is left alone
+    assert forget_stale(package, kernels) == 4  # no digest yet
+    entries()
+    assert forget_stale(package, kernels) == 0
+    (kernels / "removal.py").write_text("N_FEATURES = 61\n")
+    assert forget_stale(package, kernels) == 4
+    assert not [entry for folder in folders for entry in folder.glob("*.nb*")]
+    assert not list(tmp_path.glob("site/**/__pycache__"))  # nothing written beside the sources
 
 
 def test_provenance_names_a_commit_only_with_its_code(tmp_path, monkeypatch):

@@ -61,26 +61,63 @@ def sources_digest(sources):
     return digest.hexdigest()
 
 
+def _writable(folder):
+    """Whether Numba would cache in ``folder``: it can be made and written (Numba's own test)."""
+    import tempfile
+
+    try:
+        folder.mkdir(exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError:
+        return False
+    return True
+
+
+def _cache_folder(source):
+    """The folder Numba caches the kernels of ``source`` (a Path) in, as it chooses one:
+    ``NUMBA_CACHE_DIR``, else a writable ``__pycache__`` beside the source, else the user's
+    cache folder (Numba's locators, which make the folder); None where none will do."""
+    import os
+    from pathlib import Path
+
+    beside = source.parent / "__pycache__"
+    if not os.environ.get("NUMBA_CACHE_DIR") and _writable(beside):
+        return beside  # the common case, without importing Numba (a third of a second)
+    from numba.core import caching
+
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # its older name
+    for locator in impl._locator_classes:
+        found = locator.from_function(_cache_folder, str(source))  # any function: its line is unused
+        if found is not None:
+            return Path(found.get_cache_path())
+    return None
+
+
 def forget_stale(package, kernels):
-    """Drop Numba's cache beside the kernels when any kernel's source has changed.
+    """Drop Numba's cached kernels when any kernel's source has changed.
 
     Numba keys a cached kernel on its own file only, yet compiles the kernels it calls from
     other files into it: after an edit to one file (or an upgrade over an old cache), another
     file's cached kernel can still hold the old code of its callees, and give old answers,
     or crash when an array it allocates has changed size.  So the cache carries a digest of
-    every kernel source (``kernels/__pycache__/sources.sha256``); when it differs, every
-    cached kernel beside the sources is deleted and compiles afresh on first use
-    (``sapsam compile``).  A cache elsewhere (``NUMBA_CACHE_DIR``, or a user-wide one beside a
-    read-only install) is left alone: nothing here can tell its age.  Returns how many cached
-    files were deleted."""
+    every kernel source (``sources.sha256`` beside the 13-card kernels' cache); when it
+    differs, every cached kernel of those sources is deleted and compiles afresh on first use
+    (``sapsam compile``).  The cache is where Numba keeps it: ``__pycache__`` beside the
+    sources, ``NUMBA_CACHE_DIR`` where that is set, or the user's cache folder beside a
+    read-only install.  Returns how many cached files were deleted."""
     import os
     from pathlib import Path
 
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return 0
     sources = _kernel_sources(package, kernels)
     digest = sources_digest(sources)
-    stamp = Path(kernels) / "__pycache__" / "sources.sha256"
+    folders = {}  # a source's folder -> Numba's cache folder for it
+    for path in sources:
+        if path.parent not in folders:
+            folders[path.parent] = _cache_folder(path)
+    home = folders.get(Path(kernels))
+    if home is None:  # nowhere to cache: Numba compiles afresh in every process
+        return 0
+    stamp = home / "sources.sha256"
     try:
         if stamp.read_text() == digest:
             return 0
@@ -88,14 +125,13 @@ def forget_stale(package, kernels):
         pass
     deleted = 0
     try:
-        for folder in {path.parent / "__pycache__" for path in sources}:
+        for folder in {folder for folder in folders.values() if folder is not None}:
             for entry in [*folder.glob("*.nbi"), *folder.glob("*.nbc")]:
                 entry.unlink(missing_ok=True)
                 deleted += 1
-        stamp.parent.mkdir(exist_ok=True)
         temporary = stamp.with_suffix(f".{os.getpid()}")
         temporary.write_text(digest)
         temporary.replace(stamp)
-    except OSError:  # a read-only install: Numba caches elsewhere
+    except OSError:  # another process's files, or a folder gone read-only: Numba copes
         pass
     return deleted
