@@ -19,6 +19,7 @@ from sapsam.measure.review import read_played
 HAND = "As Kd Qh Jc Ts 9s 9h 5c 5d 4h 3s 2c 2d"
 PLAYED = "5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts"
 BEST = "9s 9h 4h | 5d 5c 3s 2d 2c | As Kd Qh Jc Ts"
+GREEDY_THIRD = "4h 2d 2c | 9s 9h 5d 5c 3s | As Kd Qh Jc Ts"  # against greedy opponents PLAYED is the best
 OTHER = "Ah Kh Qs Jd Tc 9d 8c 7h 6s 6d 4c 3h 2s"
 SMALL = ["--opponents", "greedy", "--samples", "400"]
 
@@ -194,21 +195,23 @@ def test_a_loss_measured_apart_is_the_chosen_best_s_gap_without_the_ranking_s_le
 
     rules = load_ruleset("standard")
     policy = make_policy("greedy", rules, 4)
-    cards, rows = played_setting(HAND, PLAYED)  # the third setting, clearly behind the best
+    cards, rows = played_setting(HAND, GREEDY_THIRD)
     chosen, apart = set(), []
     for seed in range(40):
         result = best_setting(cards, rules, 4, policy, 300, seed, extra=[rows])
         chosen.add(result.table["setting"].iloc[0])
         apart.append(held_out(result, rows, policy, 300, seed)[0])
     assert len(chosen) == 1  # the same best every time: one gap to estimate
+    best = chosen.pop()
     truth = best_setting(cards, rules, 4, policy, 40000, 1000, extra=[rows]).table.set_index("setting")
-    gap = truth.loc[chosen.pop(), "ev"] - truth.loc[PLAYED, "ev"]
+    gap = truth.loc[best, "ev"] - truth.loc[GREEDY_THIRD, "ev"]
+    assert gap > 0.2  # a loss to measure
     se = float(np.std(apart, ddof=1) / np.sqrt(len(apart)))
     assert abs(np.mean(apart) - gap) < 4 * se + 0.01, (np.mean(apart), gap, se)  # 0.01: truth's own error
-    _, best_rows = played_setting(HAND, BEST)
+    _, best_rows = played_setting(HAND, best)
     best_played = best_setting(cards, rules, 4, policy, 300, 0, extra=[best_rows])
-    if best_played.table["setting"].iloc[0] == BEST:
-        assert held_out(best_played, best_rows, policy, 300, 0) == (0.0, [0.0, 0.0])
+    assert best_played.table["setting"].iloc[0] == best
+    assert held_out(best_played, best_rows, policy, 300, 0) == (0.0, [0.0, 0.0])
 
 
 def test_a_leading_blank_line_cp1252_and_other_hands_a_game_of_one_hand_does_not_deal(tmp_path):
@@ -220,3 +223,22 @@ def test_a_leading_blank_line_cp1252_and_other_hands_a_game_of_one_hand_does_not
     path.write_text(f"hand,setting,other\n{HAND},{PLAYED},{OTHER}\n")
     with pytest.raises(ValueError, match="only criss-cross deals"):
         read_played(path, load_ruleset("standard"))
+
+
+def test_a_loss_measured_apart_in_steps_is_the_same_and_counts_its_tables():
+    """With a progress callback the held-out tables are sampled in steps of whole blocks, each
+    drawing its own opponents: the same loss, bit for bit, and the count reaches every table."""
+    from sapsam.game.ruleset_files import load_ruleset
+    from sapsam.measure.best import best_setting
+    from sapsam.measure.review import held_out, played_setting
+    from sapsam.strategy.registry import make_policy
+
+    rules = load_ruleset("standard")
+    policy = make_policy("greedy", rules, 4)
+    cards, rows = played_setting(HAND, GREEDY_THIRD)
+    result = best_setting(cards, rules, 4, policy, 300, 0, extra=[rows])
+    assert result.table["setting"].iloc[0] != GREEDY_THIRD  # something to measure
+    calls = []
+    stepped = held_out(result, rows, policy, 2550, 5, progress=lambda done, total: calls.append((done, total)))
+    assert stepped == held_out(result, rows, policy, 2550, 5)  # 2,550 tables: 25 whole blocks and a half
+    assert len(calls) > 1 and calls[-1] == (2550, 2550) and [d for d, _ in calls] == sorted({d for d, _ in calls})

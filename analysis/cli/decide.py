@@ -239,9 +239,9 @@ def review_command(hand, setting, played, ruleset, players, other, opponents, sa
 
     def apart(results, policy, bars):  # the loss measured again, on tables of its own
         shown = bars.task("measuring apart", samples, unit="tables")  # None when quiet
-        measured = held_out(results[0], rows, policy, samples, seed, other)
+        measured = held_out(results[0], rows, policy, samples, seed, other, progress=shown)
         if shown is not None:
-            shown(samples)
+            shown(samples)  # nothing sampled where the played setting is the best
         return measured
 
     (result,), (loss, ci) = _decide(cards, ruleset, players, opponents, samples, seed, strategy,

@@ -158,7 +158,7 @@ def read_played(path, rules=None):
     return played
 
 
-def held_out(result, rows, policy, samples, seed, other=None):
+def held_out(result, rows, policy, samples, seed, other=None, progress=None):
     """The played ``rows``' loss against the best setting of a ranking (a
     :class:`~sapsam.measure.best.BestResult`), measured again on ``samples`` tables of their
     own (``Stream(seed, "review")``, which no ranking draws).  The ranking's own loss is measured
@@ -166,9 +166,10 @@ def held_out(result, rows, policy, samples, seed, other=None):
     where settings are near-tied (most at few samples); measured apart it does not, but the
     best chosen may not be the best, so this is a lower estimate of the loss, as exploit's
     held-out gap is.  ``(loss, [low, high])``, a 95% normal interval; nothing to measure where
-    the played setting is the best chosen."""
+    the played setting is the best chosen.  ``progress(done, total)`` about twenty times; the
+    numbers do not depend on it."""
     from sapsam.game.score import points_scale
-    from sapsam.measure.best import simulate, unseen_cards
+    from sapsam.measure.best import BLOCK, simulate, unseen_cards
     from sapsam.play.seeds import Stream
 
     triple, _ = settled_rows(*rows, result.rules)
@@ -177,8 +178,18 @@ def held_out(result, rows, policy, samples, seed, other=None):
     played = next(c for c in cands if c.rows == triple and c.natural < 0 and not c.surrender)
     if played.rows == best.rows and best.natural < 0 and not best.surrender:
         return 0.0, [0.0, 0.0]
-    points, _ = simulate(result.hand, result.rules, result.players, policy, [best, played], samples,
-                         Stream(seed, "review"), unseen=unseen_cards(result.hand, result.rules, other))
+    unseen = unseen_cards(result.hand, result.rules, other)
+    policy = policy.crossed(result.rules, unseen, result.players) if result.rules.hands == 2 else policy
+    # in steps of whole blocks, each drawing its own opponents: the same tables however stepped
+    step = max(1, -(-samples // (20 * BLOCK))) * BLOCK if progress is not None else samples
+    points = np.empty((2, samples), np.int64)
+    for start in range(0, samples, step):
+        count = min(step, samples - start)
+        points[:, start:start + count], _ = simulate(result.hand, result.rules, result.players, policy,
+                                                     [best, played], count, Stream(seed, "review"),
+                                                     first_block=start // BLOCK, unseen=unseen)
+        if progress is not None:
+            progress(start + count, samples)
     gap = (points[0] - points[1]) / points_scale(result.rules)
     half = float(Z95 * gap.std(ddof=1) / np.sqrt(samples)) if samples > 1 else np.inf
     loss = float(gap.mean())
