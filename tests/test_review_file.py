@@ -119,6 +119,15 @@ def test_a_spreadsheet_s_csv_with_semicolons_or_its_unicode_text_with_tabs(tmp_p
     assert read_played(path) == [(2, HAND, PLAYED, None)]
 
 
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_unicode_text_without_its_mark_whose_first_column_is_not_ascii(tmp_path, encoding):
+    """UTF-16 without a byte-order mark is told by its ASCII's zero bytes, not its first
+    character: a first column named "№" (as Russian spreadsheets have it)."""
+    path = tmp_path / "night.csv"
+    path.write_text(f"№\thand\tsetting\r\n1\t{HAND}\t{PLAYED}\r\n", encoding=encoding)
+    assert read_played(path) == [(2, HAND, PLAYED, None)]
+
+
 def test_criss_cross_reads_the_other_hands(tmp_path):
     path = night(tmp_path, f"hand,other,setting\n{HAND},{OTHER},{PLAYED}\n{HAND},,{PLAYED}\n")
     reviewed = sapsam.review(file=path, rules="criss-cross", opponents="greedy", samples=300)

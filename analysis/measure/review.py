@@ -97,13 +97,29 @@ def houseway_ranked(hand, rules, players=4, opponents="fitted", samples=10000, s
 PLAYED_COLUMNS = ("hand", "setting", "other")  # other: the player's other hand, criss-cross's
 
 
+def _utf16_without_mark(raw):
+    """``"utf-16-le"`` or ``"utf-16-be"`` where bytes look like UTF-16 text saved without its
+    byte-order mark, else None: a CSV file's text is mostly ASCII, whose UTF-16 has a zero
+    byte in every pair, on one side (little- or big-endian); other text has few zero bytes."""
+    head = raw[:512]
+    pairs = len(head) // 2
+    if pairs == 0:
+        return None
+    even, odd = head[0:2 * pairs:2].count(0), head[1:2 * pairs:2].count(0)
+    if odd >= pairs / 4 and even <= pairs / 32:
+        return "utf-16-le"
+    if even >= pairs / 4 and odd <= pairs / 32:
+        return "utf-16-be"
+    return None
+
+
 def read_played(path, rules=None):
     """The played hands of a CSV file: a header line naming the columns ``hand`` and
     ``setting`` (``front | middle | back``) and, in criss-cross, ``other`` (the player's other
     hand), in any order and case, other columns ignored; then a played hand a line.  Cells are
     parted by commas, or by semicolons or tabs where the header line has more of those (as
     spreadsheets save CSV in many locales); the text is UTF-8, UTF-16 (a spreadsheet's
-    "Unicode text": by its byte-order mark, or without one by its first character, ASCII),
+    "Unicode text": by its byte-order mark, or without one by the zero bytes of its ASCII),
     or else Windows' Western encoding (cp1252, a spreadsheet's "CSV" there).  Returns
     ``[(line, hand, setting, other or None)]`` with the file's line numbers (the header's is
     1; blank lines before it are skipped).  A file that cannot be read, lacks that header,
@@ -120,8 +136,8 @@ def read_played(path, rules=None):
         raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     if raw[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
         text = raw.decode("utf-16", errors="replace")
-    elif len(raw) > 1 and (raw[0] == 0) != (raw[1] == 0):  # UTF-16 without its mark: "h\0a\0..."
-        text = raw.decode("utf-16-be" if raw[0] == 0 else "utf-16-le", errors="replace")
+    elif unmarked := _utf16_without_mark(raw):
+        text = raw.decode(unmarked, errors="replace")
     else:
         try:
             text = raw.decode("utf-8-sig")
