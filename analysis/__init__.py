@@ -11,7 +11,8 @@ result's ``to_dict()`` the command's ``--json``.  Every other game is a package 
 own functions (``sapsam.paigow.best``, ``sapsam.ofc.place``...).
 
 The public names below, and the games, are imported on first use (PEP 562), so that
-importing the package, as the command line does, loads neither numpy nor Numba.
+importing the package, as the command line does, loads neither numpy nor Numba (but to find
+Numba's cache where it is not beside the kernels: :func:`sapsam.base.jit.forget_stale`).
 """
 
 from importlib import import_module
@@ -20,8 +21,8 @@ __version__ = "0.1.0"
 
 
 def _forget_stale_kernels():
-    """Numba's cache beside the kernels is dropped when a kernel source changed
-    (:func:`sapsam.base.jit.forget_stale`): before any kernel is loaded from it."""
+    """Numba's cached kernels are dropped when a kernel source changed
+    (:func:`sapsam.base.jit.forget_stale`): before any kernel is loaded from the cache."""
     from importlib.util import find_spec
     from pathlib import Path
 

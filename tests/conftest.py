@@ -11,15 +11,17 @@ sys.path.insert(0, os.path.dirname(__file__))  # `import naive` from every test 
 
 
 def _forget_stale_test_kernels():
-    """The tests' own cached kernels (tests/__pycache__) compile the package's kernels into
+    """The tests' own cached kernels (tests/__pycache__ or NUMBA_CACHE_DIR) compile the package's kernels into
     them, and Numba checks only their own file: when any kernel source changed, drop them,
     as :func:`sapsam.base.jit.forget_stale` drops the package's (a stale one can abort)."""
     from importlib.util import find_spec
     from pathlib import Path
 
-    from sapsam.base.jit import _kernel_sources, sources_digest
+    from sapsam.base.jit import _cache_folder, _kernel_sources, sources_digest
 
-    folder = Path(__file__).parent / "__pycache__"
+    folder = _cache_folder(Path(__file__))  # tests/__pycache__, or where NUMBA_CACHE_DIR says
+    if folder is None:
+        return
     package = Path(find_spec("sapsam").origin).parent
     digest = sources_digest(_kernel_sources(package, Path(find_spec("sapsam.kernels").origin).parent))
     stamp = folder / "kernels.sha256"

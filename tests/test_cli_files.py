@@ -386,7 +386,18 @@ def test_a_changed_kernel_source_drops_the_whole_cache(tmp_path, monkeypatch):
     assert not list(game.glob("__pycache__/*.nb*")) and not list(kernels.glob("__pycache__/*.nb*"))
 
 
-@pytest.mark.parametrize("where", ["NUMBA_CACHE_DIR", "read-only install"])
+def test_the_cache_folder_is_numba_s_own():
+    """Where forget_stale looks is where Numba keeps a kernel's cache (here beside the sources,
+    found without asking Numba)."""
+    from pathlib import Path
+
+    from sapsam.base.jit import _cache_folder
+    from sapsam.kernels import settle
+
+    assert _cache_folder(Path(settle.__file__)) == Path(settle.settle_into._cache._cache_path)
+
+
+@pytest.mark.parametrize("where", ["NUMBA_CACHE_DIR", "read-only install", ".numba_config.yaml"])
 def test_a_cache_elsewhere_is_dropped_when_a_kernel_changes(tmp_path, monkeypatch, where):
     """Where Numba caches away from the sources (``NUMBA_CACHE_DIR``, or the user's cache folder
     beside a read-only install), an upgrade's changed kernels drop the cached ones there too,
@@ -401,6 +412,10 @@ def test_a_cache_elsewhere_is_dropped_when_a_kernel_changes(tmp_path, monkeypatc
     if where == "NUMBA_CACHE_DIR":  # as set before the process started (Numba reads it once)
         monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
         monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "cache"))
+    elif where == ".numba_config.yaml":  # Numba's settings file in the working folder
+        monkeypatch.chdir(tmp_path)
+        (tmp_path / ".numba_config.yaml").write_text(f"cache_dir: {tmp_path / 'cache'}\n")
+        monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "cache"))  # as Numba read it
     else:  # the package's folders cannot be written (tests run as root: said so to both)
         monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
         monkeypatch.setattr(config, "CACHE_DIR", "")

@@ -74,23 +74,28 @@ def _writable(folder):
 
 
 def _cache_folder(source):
-    """The folder Numba caches the kernels of ``source`` (a Path) in, as it chooses one:
-    ``NUMBA_CACHE_DIR``, else a writable ``__pycache__`` beside the source, else the user's
-    cache folder (Numba's locators, which make the folder); None where none will do."""
+    """The folder Numba caches the kernels of ``source`` (a Path) in, as it chooses one; None
+    where it caches nowhere.  Beside the source (``__pycache__``) where that can be written
+    and nothing chooses otherwise, found without importing Numba (a third of a second); else
+    Numba's own choice for a function of that file (``NUMBA_CACHE_DIR``, a
+    ``.numba_config.yaml`` here, ``NUMBA_CACHE_LOCATOR_CLASSES``, or the user's cache folder
+    beside a read-only install), which makes the folder."""
     import os
     from pathlib import Path
 
     beside = source.parent / "__pycache__"
-    if not os.environ.get("NUMBA_CACHE_DIR") and _writable(beside):
-        return beside  # the common case, without importing Numba (a third of a second)
+    chosen = (os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("NUMBA_CACHE_LOCATOR_CLASSES")
+              or Path(".numba_config.yaml").exists())
+    if not chosen and _writable(beside):
+        return beside
     from numba.core import caching
 
-    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # its older name
-    for locator in impl._locator_classes:
-        found = locator.from_function(_cache_folder, str(source))  # any function: its line is unused
-        if found is not None:
-            return Path(found.get_cache_path())
-    return None
+    namespace = {}
+    exec(compile("def probe(): pass", str(source), "exec"), namespace)  # a function of that file
+    try:
+        return Path(caching.CompileResultCacheImpl(namespace["probe"])._locator.get_cache_path())
+    except (RuntimeError, AttributeError):  # no locator takes the file; or Numba's internals moved
+        return None
 
 
 def forget_stale(package, kernels):
@@ -102,10 +107,14 @@ def forget_stale(package, kernels):
     or crash when an array it allocates has changed size.  So the cache carries a digest of
     every kernel source (``sources.sha256`` beside the 13-card kernels' cache); when it
     differs, every cached kernel of those sources is deleted and compiles afresh on first use
-    (``sapsam compile``).  The cache is where Numba keeps it: ``__pycache__`` beside the
-    sources, ``NUMBA_CACHE_DIR`` where that is set, or the user's cache folder beside a
-    read-only install.  Returns how many cached files were deleted."""
+    (``sapsam compile``).  The cache is where Numba keeps it (:func:`_cache_folder`):
+    ``__pycache__`` beside the sources, ``NUMBA_CACHE_DIR`` where that is set, or the user's
+    cache folder beside a read-only install (where finding it imports Numba).  Two versions
+    installed at one path and sharing one ``NUMBA_CACHE_DIR`` (containers on one volume) drop
+    each other's kernels: give each version a folder of its own.  Returns how many cached
+    files were deleted."""
     import os
+    import secrets
     from pathlib import Path
 
     sources = _kernel_sources(package, kernels)
@@ -129,7 +138,7 @@ def forget_stale(package, kernels):
             for entry in [*folder.glob("*.nbi"), *folder.glob("*.nbc")]:
                 entry.unlink(missing_ok=True)
                 deleted += 1
-        temporary = stamp.with_suffix(f".{os.getpid()}")
+        temporary = stamp.with_suffix(f".{os.getpid()}-{secrets.token_hex(4)}")  # pids repeat across containers
         temporary.write_text(digest)
         temporary.replace(stamp)
     except OSError:  # another process's files, or a folder gone read-only: Numba copes

@@ -162,7 +162,7 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
                                       precision=body.precision, other=body.other)
         return JSONResponse(finite(result.to_dict(body.top)))
 
-    @app.post("/api/review", summary="Grade a played setting (sapsam review --json)",
+    @app.post("/api/review", summary="Grade a played setting (sapsam review --json, with held_out)",
               responses=answers(400, 422, ok=(200, am.ReviewAnswer, "The setting's rank and loss.")))
     def review(body: rq.ReviewRequest):
         with checking("hand"):

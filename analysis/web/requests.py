@@ -66,8 +66,8 @@ class ReviewRequest(HandRequest):
                                                                '"5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts".')]
     held_out: bool = Field(False, description=(
         "Also measure the loss against the best chosen on as many tables of their own (held_out_loss, "
-        "a lower estimate; the ranking's own loss leans high where settings are near-tied): sapsam "
-        "review --file's second total. About twice the time."))
+        "a lower estimate; the ranking's own loss leans high where settings are near-tied), as sapsam "
+        "review always does. About twice the time."))
 
 
 class ScoreRequest(Body):
