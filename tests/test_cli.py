@@ -140,6 +140,29 @@ def test_a_corrupt_manifest_is_named(tmp_path):
     assert f"{tmp_path / 'manifest.json'} is not a readable simulation manifest" in result.stderr
 
 
+@pytest.mark.parametrize("damage", ["manifest a list", "run without seats", "run not JSON"])
+def test_a_damaged_simulation_folder_is_named(tmp_path, damage):
+    """report on a folder whose files are damaged: one line naming the file, not a traceback."""
+    from sapsam.measure.simulate import Simulation
+    from sapsam.measure.simulate import run as simulate
+
+    simulate(Simulation(("basic",), 2, ("greedy",) * 2, tables=20, seed=1, block_size=10), tmp_path)
+    totals = tmp_path / "checkpoint.npz"  # a run's totals before its report
+    if damage == "manifest a list":
+        (tmp_path / "manifest.json").write_text("[]")
+        named = tmp_path / "manifest.json"
+    else:
+        arrays = dict(np.load(totals))
+        run_ = json.loads(str(arrays["run"]))
+        del run_["seats"]
+        arrays["run"] = np.array(json.dumps(run_) if damage == "run without seats" else "{not json")
+        np.savez(totals, **arrays)
+        named = totals
+    result = run("report", str(tmp_path))
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert result.stderr.startswith(f"Error: {named}") and len(result.stderr.strip().splitlines()) == 1
+
+
 def test_a_strategy_file_for_opponents_that_are_not_fitted_is_refused():
     """``best --opponents greedy --strategy F`` would ignore F: refused, and named."""
     from sapsam.play.strategy_files import strategy_path

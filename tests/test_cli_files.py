@@ -71,6 +71,33 @@ def test_strategy_for_another_table_is_refused():
     one_error_line(result, str(path), "two-four with 2 players", "standard with 4 players")
 
 
+@pytest.mark.parametrize("damage, words", [
+    ("manifest a list", ["its manifest", "a JSON list, not an object"]),
+    ("row_mass NaN", ["row_mass holds values that are not finite, non-negative numbers"]),
+    ("row_mass zero", ["row_mass gives a row no hands"]),
+    ("surrender_rate an array", ["surrender_rate must be one number from 0 to 1"]),
+])
+def test_a_damaged_strategy_file_is_refused(tmp_path, damage, words):
+    """A strategy file whose manifest is not an object, or whose numbers are no distribution
+    (NaN masses played every setting to the same EV and 0.00 win chances), is refused."""
+    import shutil
+
+    shipped = SHIPPED_STRATEGY_DIR / "standard-4p.npz"
+    path = tmp_path / "s.npz"
+    shutil.copy(shipped.with_suffix(".json"), path.with_suffix(".json"))
+    arrays = dict(np.load(shipped))
+    if damage == "manifest a list":
+        path.with_suffix(".json").write_text("[]")
+    elif damage == "row_mass NaN":
+        arrays["row_mass"] = np.full_like(arrays["row_mass"], np.nan)
+    elif damage == "row_mass zero":
+        arrays["row_mass"] = np.zeros_like(arrays["row_mass"])
+    else:
+        arrays["surrender_rate"] = np.array([0.1, 0.2])
+    np.savez(path, **arrays)
+    one_error_line(run("best", HAND, "--strategy", str(path), "--samples", "100", "--quiet"), "s.npz", *words)
+
+
 # ---- item 5: output paths checked before any work ---------------------------------------------
 
 @pytest.fixture
@@ -157,6 +184,40 @@ def test_an_unwritable_out_is_told_before_the_other_input(args, not_a_folder):
     result = run(*[a.format(bad=not_a_folder) for a in args])
     one_error_line(result, "--out", "cannot write to", f"{not_a_folder} is a file, not a folder")
     assert not_a_folder.read_text() == ""
+
+
+@pytest.mark.parametrize("command", ["improve", "learn"])
+def test_open_face_tuning_checks_its_out_file_before_the_self_play(command, not_a_folder, data_folder):
+    """ofc improve and learn write their weights at the end of a long self-play: an --out that
+    cannot be written is told first (it was a traceback once the work was done)."""
+    result = run("ofc", command, "--hands", "100", "--rounds", "1", "--out", f"{not_a_folder}/w.json")
+    one_error_line(result, "--out", "cannot write", f"{not_a_folder} is a file, not a folder")
+    assert not data_folder.exists()
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "--rules", "standard", "--tables", "100", "--out", ""],
+    ["chart", "front", "--out", " "],
+    ["best", HAND, "--csv", ""],
+    ["ofc", "improve", "--hands", "100", "--rounds", "1", "--out", ""],
+])
+def test_an_empty_path_is_refused(args, tmp_path, monkeypatch, data_folder):
+    """An empty --out is a slip, not the working folder (simulate wrote its report there) nor
+    the default (ofc improve replaced the user's own weights)."""
+    monkeypatch.chdir(tmp_path)
+    one_error_line(run(*args), "an empty path")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args", [
+    ["best", HAND, "--samples", "100", "--precision", "nan"],
+    ["ofc", "learn", "--hands", "100", "--rounds", "1", "--worth", "nan"],
+    ["paigow-poker", "edge", "--commission", "nan"],
+])
+def test_a_number_option_refuses_what_is_not_a_number(args, data_folder):
+    """click's float ranges let NaN through (no comparison fails): best ran as if --precision
+    were not given, ofc learn recorded a worth of null."""
+    one_error_line(run(*args), "is not a number")
 
 
 # ---- item 6: checkpoints ----------------------------------------------------------------------

@@ -176,14 +176,19 @@ def load_npz(path, what, required=()):
     return arrays
 
 
-def load_json(path, what):
-    """The JSON document in ``path``; a ``ValueError`` naming the file, ``what`` it should be and
-    why it cannot be read (missing, not JSON)."""
+def load_json(path, what, kind=object):
+    """The JSON document in ``path``, of Python type ``kind`` (``dict``: an object); a
+    ``ValueError`` naming the file, ``what`` it should be and why it cannot be read (missing,
+    not JSON, another kind)."""
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise ValueError(f"{path} is not a readable {what} ({' '.join(reason.split())})") from None
+    if not isinstance(document, kind):
+        raise ValueError(f"{path} is not a readable {what} (a JSON {type(document).__name__}, not "
+                         f"{'an object' if kind is dict else kind.__name__})")
+    return document
 
 
 def read_checkpoint(path, expected, resume=True, fresh=False):

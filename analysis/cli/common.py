@@ -76,6 +76,19 @@ class Names(click.ParamType):
         return names
 
 
+class Number(click.FloatRange):
+    """A float in a range, and a number: click's FloatRange lets NaN through (no comparison
+    fails), which then ran as if the option were not given."""
+
+    def convert(self, value, param, ctx):
+        import math
+
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a number", param, ctx)
+        return number
+
+
 class OutputFile(click.ParamType):
     """A file the command will write: checked writable before any work (its folder is made only
     when the file is written: :func:`sapsam.base.files.unwritable`)."""
@@ -83,6 +96,8 @@ class OutputFile(click.ParamType):
     name = "file"
 
     def convert(self, value, param, ctx):
+        if not str(value).strip():
+            self.fail("an empty path: give the file's name", param, ctx)
         path = Path(value)
         if path.is_dir():
             self.fail(f"{value} is a folder, not a file", param, ctx)
@@ -100,6 +115,8 @@ class OutputFolder(click.ParamType):
     name = "folder"
 
     def convert(self, value, param, ctx):
+        if not str(value).strip():  # not the working folder unasked
+            self.fail("an empty path: give the folder's name (. for the working folder)", param, ctx)
         reason = unwritable(Path(value))
         if reason:
             self.fail(f"cannot write to {value}: {reason}", param, ctx)
@@ -120,6 +137,12 @@ def rules_option(default="standard", help=RULESET_HELP, **attrs):
 def seed_option(default=0):
     """--seed, a whole number shown with its default."""
     return click.option("--seed", type=click.IntRange(0), default=default, show_default=True)
+
+
+def commission_option(help="Taken from a winning bet, a fraction."):
+    """--commission, a fraction of a winning bet (Pai Gow's games), 5% by default."""
+    return click.option("--commission", type=Number(0, 1, max_open=True), default=0.05, show_default=True,
+                        help=help)
 
 
 def json_option(help="Print JSON."):

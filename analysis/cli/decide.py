@@ -5,6 +5,7 @@ import click
 from sapsam.base.files import json_text, write_atomic
 from sapsam.cli.common import (
     Names,
+    Number,
     OutputFile,
     compile_notice,
     console,
@@ -111,7 +112,7 @@ _OTHER = click.option("--other", default=None,
 @click.option("--samples", type=click.IntRange(1), default=10000, show_default=True,
               help="Sampled opponent tables (the most used with --precision).")
 @seed_option()
-@click.option("--precision", type=click.FloatRange(0, min_open=True), default=None,
+@click.option("--precision", type=Number(0, min_open=True), default=None,
               help="Stop once the best is separated or every CI half-width is below this.")
 @click.option("--top", type=click.IntRange(1), default=None, help="Show only the best K.")
 @click.option("--strategy", type=click.Path(dir_okay=False, exists=True), default=None,

@@ -4,6 +4,7 @@ import click
 
 from sapsam.base.files import json_text
 from sapsam.cli.common import (
+    Number,
     OutputFile,
     compile_notice,
     console,
@@ -288,7 +289,7 @@ def simulate_command(rulesets, seats, hands, seed, as_json, out, resume, fresh, 
 @click.option("--hands", type=click.IntRange(100, 10**7), default=8000, show_default=True,
               help="Hands a duel.")
 @seed_option(1)
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", type=OutputFile(), default=None,
               help="File to write (default: your own, used by the 'improved' policy).")
 @quiet_option()
 @reports_bad_input
@@ -364,10 +365,10 @@ def duel_command(first, second, ruleset, players, hands, seed, as_json, quiet):
 @click.option("--rounds", type=click.IntRange(1, 100), default=12, show_default=True)
 @click.option("--hands", type=click.IntRange(100, 10**7), default=30_000, show_default=True,
               help="Self-play hands a round.")
-@click.option("--worth", type=click.FloatRange(0, 100), default=None,
+@click.option("--worth", type=Number(0, 100), default=None,
               help="Points entering Fantasyland adds to a result  [default: the ruleset's worth]")
 @seed_option(1)
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", type=OutputFile(), default=None,
               help="File to write (default: your own, used by the 'learned' policy).")
 @quiet_option()
 @reports_bad_input

@@ -177,7 +177,7 @@ def render_report(out_dir):
                          "move one of them away")
     manifest = None
     if (out / MANIFEST).is_file():
-        manifest = load_json(out / MANIFEST, "simulation manifest")
+        manifest = load_json(out / MANIFEST, "simulation manifest", dict)
     use_report = report is not None and (
         checkpoint is None or report["done"].sum() >= checkpoint["done"].sum())
     data = report if use_report else checkpoint
@@ -194,8 +194,12 @@ def _load_npz(path):
     if not path.is_file():
         return None
     data = load_npz(path, "simulation's totals", ("acc", "hist", "held", "done", "run"))
-    return {"acc": data["acc"], "hist": data["hist"], "held": data["held"],
-            "done": data["done"].astype(np.bool_), "run": json.loads(str(data["run"]))}
+    try:
+        run = json.loads(str(data["run"]))
+        Simulation.from_description(run)  # read again where used; here to tell damage apart
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"{path}: its description of the run is damaged ({type(exc).__name__}: {exc})") from None
+    return {**{k: data[k] for k in ("acc", "hist", "held")}, "done": data["done"].astype(np.bool_), "run": run}
 
 
 def _check_totals(sim, compiled, totals):

@@ -6,6 +6,7 @@ from sapsam.base.files import json_text
 from sapsam.cli.common import (
     OutputFolder,
     best_marks,
+    commission_option,
     compile_notice,
     console,
     fitting_level,
@@ -32,8 +33,7 @@ def paigow_command():
 @click.argument("tiles")
 @click.option("--banking", is_flag=True, help="You bank: copies are yours, the house's hand "
               "is set by the house way.")
-@click.option("--commission", type=click.FloatRange(0, 1, max_open=True), default=0.05,
-              show_default=True, help="The commission on a winning bet, a fraction (0.05, 0.0476).")
+@commission_option("The commission on a winning bet, a fraction (0.05, 0.0476).")
 @json_option()
 @reports_bad_input
 def best_command(tiles, banking, commission, as_json):

@@ -8,6 +8,7 @@ from sapsam.cli.common import (
     OutputFile,
     OutputFolder,
     best_marks,
+    commission_option,
     compile_notice,
     console,
     fitting,
@@ -34,8 +35,7 @@ def paigow_poker_command():
 @click.option("--house-way", "way", default="foxwoods", show_default=True,
               help="The dealer's house way: foxwoods, canterbury-park, harrahs-reno, or a .toml file.")
 @click.option("--banking", is_flag=True, help="You bank: copies are yours.")
-@click.option("--commission", type=click.FloatRange(0, 1, max_open=True), default=0.05,
-              show_default=True, help="Taken from a winning bet, a fraction (0 for no commission).")
+@commission_option("Taken from a winning bet, a fraction (0 for no commission).")
 @click.option("--wheel", type=click.Choice(["second", "lowest"]), default="second", show_default=True,
               help="Where A-2-3-4-5 ranks among straights.")
 @click.option("--deck", default=None, help="Draw the dealer's hands from these cards only (a "
@@ -92,8 +92,7 @@ def best_command(cards, way, banking, commission, wheel, deck, as_json):
 @click.option("--deals", type=click.IntRange(1, 10**10), default=10_000_000, show_default=True,
               help="Random deals of 14 cards, each met both ways round (rounded up to a multiple of 64).")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="The deals' seed.")
-@click.option("--commission", type=click.FloatRange(0, 1, max_open=True), default=0.05,
-              show_default=True, help="Taken from a winning bet, a fraction.")
+@commission_option()
 @click.option("--wheel", type=click.Choice(["second", "lowest"]), default="second", show_default=True,
               help="Where A-2-3-4-5 ranks among straights.")
 @json_option()
@@ -139,8 +138,7 @@ def edge_command(way, deals, seed, commission, wheel, as_json):
               help="Random hands, each valued exactly (about a quarter of a second each).")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="The hands' seed.")
 @click.option("--banking", is_flag=True, help="You bank: copies are yours.")
-@click.option("--commission", type=click.FloatRange(0, 1, max_open=True), default=0.05,
-              show_default=True, help="Taken from a winning bet, a fraction.")
+@commission_option()
 @json_option()
 @reports_bad_input
 def cost_command(way, hands, seed, banking, commission, as_json):
@@ -207,8 +205,7 @@ def _share(answer):  # how often the best play departs, with its Wilson 95% inte
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
               help="The hands' seed (the same hands as cost with this seed).")
 @click.option("--banking", is_flag=True, help="You bank: copies are yours.")
-@click.option("--commission", type=click.FloatRange(0, 1, max_open=True), default=0.05,
-              show_default=True, help="Taken from a winning bet, a fraction.")
+@commission_option()
 @click.option("--out", type=OutputFolder(), default=None,
               help="Write chart.md, chart.csv, chart-departures.csv, chart.json and chart.png here.")
 @click.option("--deck", default=None, help="Deal the hands and the dealer's hands from these cards "
@@ -279,8 +276,7 @@ def chart_command(ways, hands, seed, banking, commission, out, deck, edge_deals,
 @click.option("--pool", type=click.IntRange(64, 10**8), default=1_000_000, show_default=True,
               help="Random dealer hands the many hands are valued against.")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="The hands' and pool's seed.")
-@click.option("--commission", type=click.FloatRange(0, 1, max_open=True), default=0.05,
-              show_default=True, help="Taken from a winning bet, a fraction.")
+@commission_option()
 @click.option("--edge-deals", type=click.IntRange(1, 10**10), default=100_000_000, show_default=True,
               help="Deals of the house way against itself (as edge).")
 @click.option("--deck", default=None, help="Deal every hand from these cards only (a check on a small "

@@ -122,9 +122,20 @@ def load_strategy(path, data=None):
     already read."""
     data = _read(path) if data is None else data
     mass = data["row_mass"]
-    rate = float(data["surrender_rate"]) if "surrender_rate" in data else 0.0
     if mass.shape != (3, N_STRENGTHS):
         raise ValueError(f"{path}: row_mass has shape {mass.shape}, expected (3, {N_STRENGTHS})")
+    if not (np.issubdtype(mass.dtype, np.number) and np.isfinite(mass).all() and (mass >= 0).all()):
+        raise ValueError(f"{path}: row_mass holds values that are not finite, non-negative numbers "
+                         "(a share of hands per row and strength)")
+    if not (mass.sum(axis=1) > 0).all():
+        raise ValueError(f"{path}: row_mass gives a row no hands (each row's shares must add up to more than 0)")
+    rate = data["surrender_rate"] if "surrender_rate" in data else 0.0
+    try:
+        rate = float(rate) if np.shape(rate) == () else None
+    except (TypeError, ValueError):
+        rate = None
+    if rate is None or not 0 <= rate <= 1:  # NaN fails too
+        raise ValueError(f"{path}: surrender_rate must be one number from 0 to 1 (a share of the field)")
     return mass, rate
 
 
@@ -196,8 +207,11 @@ def shipped_features(rules_id, players):
 
 
 def manifest(path):
-    """The JSON manifest beside a strategy file."""
-    return json.loads(Path(path).with_suffix(".json").read_text())
+    """The JSON manifest beside a strategy file: an object (``ValueError`` if not)."""
+    made = json.loads(Path(path).with_suffix(".json").read_text())
+    if not isinstance(made, dict):
+        raise ValueError(f"it holds a JSON {type(made).__name__}, not an object")
+    return made
 
 
 class MissingStrategy(ValueError):
