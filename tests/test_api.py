@@ -245,6 +245,7 @@ def test_bad_input_is_a_value_error_saying_what_the_command_says(call, args):
 @pytest.mark.parametrize("call, says", [
     (lambda: sapsam.best(HAND, samples="100"), "samples must be a whole number, got '100'"),
     (lambda: sapsam.best(HAND, samples=100.5), "samples must be a whole number, got 100.5"),
+    (lambda: sapsam.best(HAND, samples=100, precision=float("nan")), "precision must be a finite number, got nan"),
     (lambda: sapsam.best(HAND, seed=-1), "seed must be at least 0"),
     (lambda: sapsam.review(HAND, PLAYED, samples=None), "samples must be a whole number, got None"),
     (lambda: sapsam.simulate("standard", seats="greedy", tables="x"), "tables must be a whole number"),

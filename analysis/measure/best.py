@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from sapsam.base.arguments import real
 from sapsam.base.memory import require_memory
 from sapsam.base.stats import Z95
 from sapsam.game.cards import format_cards, format_setting
@@ -155,7 +156,7 @@ def best_setting(hand, rules="standard", players=4, opponents="fitted", samples=
     rules.check_players(players)
     if samples < 1:
         raise ValueError(f"samples must be at least 1, got {samples}")
-    if precision is not None and precision <= 0:
+    if precision is not None and real("precision", precision) <= 0:  # a finite number first: NaN ran unraced
         raise ValueError(f"precision must be positive, got {precision}")
     cards = sorted_hand(hand)
     unseen = unseen_cards(cards, rules, other)
