@@ -170,3 +170,26 @@ def test_a_strategy_file_for_opponents_that_are_not_fitted_is_refused():
     result = run("best", HAND, "--opponents", "greedy", "--strategy", str(strategy_path("standard", 4)),
                  "--samples", "100")
     assert result.exit_code == 2 and "--strategy is for fitted opponents, and these are greedy" in result.stderr
+
+
+@pytest.mark.parametrize("command, criss_cross", [("best", False), ("best", True), ("houseway", True)])
+def test_a_missing_or_needless_other_hand_is_told_before_a_fit_on_demand(tmp_path, monkeypatch, command,
+                                                                         criss_cross):
+    """A ruleset file with no fit yet is fitted on demand (a minute or more): a hand the table
+    cannot take is refused first, as with a named ruleset, not after the fit."""
+    import sapsam.cli.decide
+    import sapsam.cli.strategy
+
+    def no_fit(*args, **kwargs):
+        raise AssertionError("a fit began before the hands were checked")
+
+    for module in (sapsam.cli.decide, sapsam.cli.strategy):
+        monkeypatch.setattr(module, "fits_ready", no_fit)
+    ruleset = tmp_path / "mine.toml"
+    table = 'players = 2\n[table]\nhands = 2\n' if criss_cross else ""
+    ruleset.write_text(f'id = "mine"\nname = "mine"\nsource = "test"\nextends = "standard"\n{table}'
+                       '[royalties.back]\nquads = 6\n')
+    other = [] if criss_cross else ["--other", "Ah Kh Qd Jd Td 9d 9c 8c 8d 8h 7c 7d 7h"]
+    result = run(command, HAND, "--rules", str(ruleset), "--samples", "100", "--quiet", *other)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert ("give your other hand too" if criss_cross else "give no other hand") in result.stderr

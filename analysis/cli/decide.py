@@ -49,7 +49,7 @@ def _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet, o
     from sapsam.compile import best_kernels, join_beside, start_beside
     from sapsam.game.cards import parse_hand
     from sapsam.game.ruleset_files import load_ruleset
-    from sapsam.measure.best import SAMPLE_BYTES, best_setting, sampler_search, warm_sampler
+    from sapsam.measure.best import SAMPLE_BYTES, best_setting, sampler_search, unseen_cards, warm_sampler
 
     hands = hand if isinstance(hand, tuple) else (hand,)
     for each in (*hands, *others):
@@ -57,6 +57,8 @@ def _decide(hand, ruleset, players, opponents, samples, seed, strategy, quiet, o
             parse_hand(each)  # bad cards are told before anything else
     rules = load_ruleset(ruleset)
     players = rules.check_players(rules.players if players is None else players)
+    for each, other in zip(hands, others):
+        unseen_cards(each, rules, other)  # a missing or needless other hand, before any fit on demand
     require_memory(samples * SAMPLE_BYTES, f"{samples:,} samples")  # with one candidate
     cold = compile_notice(quiet, *best_kernels(rules, opponents), search=sampler_search(opponents, rules))
     # a first run compiles the hand's own kernels in a second process while this one compiles

@@ -298,13 +298,14 @@ def _houseway_hand(hand, rulesets, players, opponents, samples, seed, as_json, q
     from sapsam.compile import best_kernels
     from sapsam.game.cards import parse_hand
     from sapsam.game.ruleset_files import load_ruleset
-    from sapsam.measure.best import sampler_search
+    from sapsam.measure.best import sampler_search, unseen_cards
     from sapsam.measure.review import houseway_review
 
     parse_hand(hand)  # bad cards are told before anything else
     if rulesets == ("all",) or len(rulesets) != 1:
         raise click.BadParameter("with a HAND, give one ruleset", param_hint="'--rules'")
     rules = load_ruleset(rulesets[0])
+    unseen_cards(hand, rules, other)  # a missing or needless other hand, before any fit on demand
     compile_notice(quiet or as_json, *best_kernels(rules, opponents), search=sampler_search(opponents, rules))
     with Progress(quiet or as_json) as bars:
         fits_ready([rules], players, ["fitted", opponents], bars, quiet or as_json)

@@ -75,12 +75,13 @@ def houseway_ranked(hand, rules, players=4, opponents="fitted", samples=10000, s
                     stage=None, other=None):
     """:func:`houseway_review`'s JSON and the :class:`~sapsam.measure.best.BestResult` that
     ranked the house way's setting among the hand's candidates."""
-    from sapsam.measure.best import best_setting
+    from sapsam.measure.best import best_setting, unseen_cards
     from sapsam.strategy.houseway import derive
     from sapsam.strategy.houseway_chart import decide_hand
     from sapsam.strategy.registry import make_policy
 
     cards = parse_hand(hand)
+    unseen_cards(cards, rules, other)  # a missing or needless other hand, before any fit on demand
     way = derive(rules, players, progress=stage("deriving the house way", None, "hands")
                  if stage else None)
     decision = decide_hand(way, cards, rules, players)
