@@ -220,6 +220,27 @@ def test_a_number_option_refuses_what_is_not_a_number(args, data_folder):
     one_error_line(run(*args), "is not a number")
 
 
+@pytest.mark.parametrize("args, words", [
+    (["match", "--seats", "fitted"], ["--seats", "a policy a seat: 1 given"]),
+    (["best", HAND, "--rules", "first-to-11", "--score", "8"], ["scores are one a player, yours first: 1 given"]),
+    (["match", "--seats", "random,random", "--strategy", "{fit}"], ["for fitted seats", "random,random"]),
+    (["exploit", "--policy", "random", "--deals", "1", "--strategy", "{fit}"], ["for the fitted policy", "random"]),
+    (["ofc", "stay", "--cards", "13,13"], ["--cards", "13 given twice"]),
+])
+def test_an_option_that_cannot_serve_is_named(args, words):
+    """Options refused by name, where they were told as the table's size or silently ignored."""
+    fit = str(SHIPPED_STRATEGY_DIR / "standard-4p.npz")
+    one_error_line(run(*[a.format(fit=fit) for a in args]), *words)
+
+
+def test_an_open_face_deal_larger_than_the_deck_is_refused_on_reading(tmp_path):
+    path = tmp_path / "big.toml"
+    path.write_text('id = "big"\nname = "big"\nextends = "ofc-pineapple"\n[deal]\nfirst = 3\nrounds = 10\n'
+                    'draw = 3\nkeep = 1\n')
+    one_error_line(run("ofc", "stay", "--rules", str(path), "--samples", "100"), str(path),
+                   "each player sees 33 cards", "more than the deck's 52")
+
+
 # ---- item 6: checkpoints ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("content", [b"", b"PK\x03\x04truncated", b"not a checkpoint at all"],

@@ -61,10 +61,8 @@ class Names(click.ParamType):
             return names
         if self.every and self.every in names:
             self.fail(f"{self.every!r} stands for every name and goes alone: {value!r}", param, ctx)
-        if self.whole:
-            if not all(x.isdigit() for x in names):
-                self.fail(f"{value!r}: use whole numbers separated by commas", param, ctx)
-            return tuple(int(x) for x in names)
+        if self.whole and not all(x.isdigit() for x in names):
+            self.fail(f"{value!r}: use whole numbers separated by commas", param, ctx)
         if self.choices is not None:
             unknown = [x for x in names if x not in self.choices]
             if unknown:
@@ -73,7 +71,7 @@ class Names(click.ParamType):
             twice = sorted({x for x in names if names.count(x) > 1})
             if twice:
                 self.fail(f"{', '.join(twice)} given twice", param, ctx)
-        return names
+        return tuple(int(x) for x in names) if self.whole else names
 
 
 class Number(click.FloatRange):

@@ -41,7 +41,11 @@ def match_command(ruleset, seats, matches, seed, strategy, as_json, quiet):
     from sapsam.compile import match_kernels
     from sapsam.measure.match import CHUNK, match_rules, play_matches
 
-    rules = match_rules(ruleset, len(seats))
+    rules = match_rules(ruleset)
+    try:
+        rules.check_players(len(seats))
+    except ValueError as exc:
+        raise click.BadParameter(f"a policy a seat: {len(seats)} given ({exc})", param_hint="'--seats'") from None
     quiet = quiet or as_json
     compile_notice(quiet, *match_kernels())
     with Progress(quiet) as bars:

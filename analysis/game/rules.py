@@ -79,7 +79,7 @@ class Ruleset:
                                              ("extras.aces_bet", self.extras.aces_bet))
                      if used]
             if extra:
-                raise ValueError(f"scoring.game = {game!r} settles rows only; remove {', '.join(extra)}")
+                raise ValueError(f"scoring.game = {game.value!r} settles rows only; remove {', '.join(extra)}")
         if base == Base.TWO_OF_THREE and has_royalties and self.royalties.mode == RoyaltyMode.INSTEAD:
             raise ValueError("scoring.base = 'two-of-three' pays no unit per row; royalties need mode = 'extra'")
         if self.surrender.mode == SurrenderMode.FIXED and self.surrender.units == 0:

@@ -111,6 +111,8 @@ def play_matches(rules, seats, matches=1000, seed=0, strategy=None, progress=Non
     rules = match_rules(rules, len(seats))
     if matches < 1:
         raise ValueError(f"matches must be at least 1, got {matches}")
+    if strategy is not None and "fitted" not in seats:  # it would be silently ignored
+        raise ValueError(f"a strategy file is for fitted seats, and these are {','.join(seats)}")
     made = {}
     policies = [made.setdefault(name, make_policy(name, rules, len(seats), strategy))
                 for name in seats]
@@ -184,7 +186,10 @@ def check_scores(scores, rules):
     """The match's scores, the hand's first (whole numbers >= 0, one per player): refused if
     the match is over (a sole leader at the target)."""
     scores = score_list(scores)
-    rules.check_players(len(scores))
+    try:
+        rules.check_players(len(scores))
+    except ValueError as exc:
+        raise ValueError(f"scores are one a player, yours first: {len(scores)} given ({exc})") from None
     if any(not isinstance(x, (int, np.integer)) or x < 0 for x in scores):
         raise ValueError(f"scores are whole numbers >= 0, got {','.join(map(str, scores))}")
     top = max(scores)

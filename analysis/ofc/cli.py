@@ -4,6 +4,7 @@ import click
 
 from sapsam.base.files import json_text
 from sapsam.cli.common import (
+    Names,
     Number,
     OutputFile,
     compile_notice,
@@ -91,7 +92,7 @@ def fantasyland_command(cards, ruleset, as_json):
 
 @ofc_command.command("stay")
 @rules_option("ofc-pineapple", help=RULES_HELP)
-@click.option("--cards", "counts", default="13,14,15,16,17", show_default=True,
+@click.option("--cards", "sizes", type=Names(whole=True), default="13,14,15,16,17", show_default=True,
               help="Hand sizes, comma-separated (13 to 17).")
 @click.option("--samples", type=click.IntRange(1, 10**9), default=200_000, show_default=True,
               help="Random hands per size.")
@@ -99,7 +100,7 @@ def fantasyland_command(cards, ruleset, as_json):
 @json_option()
 @quiet_option()
 @reports_bad_input
-def stay_command(ruleset, counts, samples, seed, as_json, quiet):
+def stay_command(ruleset, sizes, samples, seed, as_json, quiet):
     """How often n random cards can be set, not fouled, to stay in Fantasyland (trips in
     front or quads or better in back; a middle full house where the ruleset says so), with
     95% intervals."""
@@ -107,10 +108,6 @@ def stay_command(ruleset, counts, samples, seed, as_json, quiet):
     from sapsam.ofc.measure.fantasyland import stay_chance
 
     rules = _rules(ruleset)
-    try:
-        sizes = [int(x) for x in counts.split(",")]
-    except ValueError:
-        raise ValueError(f"--cards {counts!r}: give whole numbers from 13 to 17, comma-separated") from None
     for n in sizes:
         if not 13 <= n <= 17:
             raise ValueError(f"--cards: a Fantasyland hand has 13 to 17 cards, not {n}")

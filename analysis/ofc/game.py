@@ -124,6 +124,14 @@ class OfcRuleset:
     royalties: OfcRoyalties = field(default_factory=OfcRoyalties)
     fantasyland: Fantasyland = field(default_factory=Fantasyland)
 
+    @model_validator(mode="after")
+    def _dealt_from_one_deck(self):
+        need = self.players * self.cards_per_hand
+        if need > 52:
+            raise ValueError(f"deal: each player sees {self.cards_per_hand} cards (first + rounds x draw), "
+                             f"{need} for {self.players} players, more than the deck's 52")
+        return self
+
     @property
     def cards_per_hand(self):
         """Cards a player sees in a normal hand (placed and discarded)."""
