@@ -119,6 +119,13 @@ def test_a_spreadsheet_s_csv_with_semicolons_or_its_unicode_text_with_tabs(tmp_p
     assert read_played(path) == [(2, HAND, PLAYED, None)]
 
 
+def test_a_column_named_twice_is_refused(tmp_path):
+    path = tmp_path / "night.csv"
+    path.write_text(f"hand,setting,Hand\n{HAND},{PLAYED},{OTHER}\n")
+    with pytest.raises(ValueError, match="names the column hand 2 times"):
+        read_played(path)
+
+
 @pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
 def test_unicode_text_without_its_mark_whose_first_column_is_not_ascii(tmp_path, encoding):
     """UTF-16 without a byte-order mark is told by its ASCII's zero bytes, not its first

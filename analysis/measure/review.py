@@ -157,6 +157,10 @@ def read_played(path, rules=None):
     if "hand" not in header or "setting" not in header:
         raise ValueError(f"{path}: the first line must name the columns hand and setting (and other, "
                          f"your other hand, in criss-cross), got {','.join(header) or 'nothing'}")
+    twice = [name for name in PLAYED_COLUMNS if header.count(name) > 1]
+    if twice:
+        raise ValueError(f"{path}: the first line names the column {twice[0]} {header.count(twice[0])} times: "
+                         "which one holds it?")
     if not rows:
         raise ValueError(f"{path}: no hands after the header line")
     at = {name: header.index(name) for name in PLAYED_COLUMNS if name in header}

@@ -89,6 +89,8 @@ class _Reader:
         for token in text.replace(",", " ").split():
             if token.upper() not in RANKS:
                 self.fail(key, f"{token!r} is not a rank", f"ranks of {RANKS} (10 is T), e.g. \"A K Q J\"")
+            if RANKS.index(token.upper()) in found:
+                self.fail(key, f"{token!r} is given twice", "each rank once, e.g. \"A K Q J\"")
             found.append(RANKS.index(token.upper()))
         if not found and not allow_empty:
             self.fail(key, "no ranks", f"ranks of {RANKS}, e.g. \"A K Q J\"")

@@ -87,6 +87,8 @@ def write(tmp_path, text):
      r"mine.toml: two_pair.rules\[0\].play: 'apart'; allowed: 'split' or 'together'"),
     (lambda t: t.replace('split = "A"', 'split = "A 1"'),
      r"mine.toml: three_of_a_kind.split: '1' is not a rank; allowed: ranks of 23456789TJQKA"),
+    (lambda t: t.replace('split = "A"', 'split = "A K a"'),
+     r"mine.toml: three_of_a_kind.split: 'a' is given twice; allowed: each rank once"),
     (lambda t: t.replace("[five_aces]", "[five_ace]"),
      r"mine.toml: five_ace: unknown key; allowed: name, casino"),
     (lambda t: t.replace("unstated = []", 'unstated = ["flushes"]'),
