@@ -200,6 +200,7 @@ def test_open_face_tuning_checks_its_out_file_before_the_self_play(command, not_
     ["chart", "front", "--out", " "],
     ["best", HAND, "--csv", ""],
     ["ofc", "improve", "--hands", "100", "--rounds", "1", "--out", ""],
+    ["report", ""],
 ])
 def test_an_empty_path_is_refused(args, tmp_path, monkeypatch, data_folder):
     """An empty --out is a slip, not the working folder (simulate wrote its report there) nor

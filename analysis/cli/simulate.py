@@ -129,6 +129,8 @@ def report_command(folder):
 
     from sapsam.output.report import render_report
 
+    if not folder.strip():
+        raise click.BadParameter("an empty path: give the simulation's folder", param_hint="'FOLDER'")
     if not any((Path(folder) / name).is_file() for name in ("manifest.json", "checkpoint.npz")):
         raise ValueError(f"{folder} holds no simulation (no manifest.json or checkpoint.npz)")
     render_report(folder)
