@@ -120,7 +120,7 @@ def review(hand=None, setting=None, rules="standard", players=None, opponents="f
     >>> played.legal, played.rank > 1, bool(played.loss > 0)
     (True, True, True)
     """
-    from sapsam.measure.review import played_setting
+    from sapsam.measure.review import extra_rows, played_setting
     from sapsam.output.answers import ReviewedHands, ReviewResult
 
     if file is not None or hand is None or setting is None:
@@ -129,7 +129,7 @@ def review(hand=None, setting=None, rules="standard", players=None, opponents="f
         return ReviewedHands.of(file, rules, maybe_whole("players", players), opponents, whole("samples", samples, 1),
                                 whole("seed", seed, 0), strategy)
     cards, rows = played_setting(hand, setting)
-    result = _best(cards, rules, players, opponents, samples, seed, strategy, other, extra=[rows])
+    result = _best(cards, rules, players, opponents, samples, seed, strategy, other, extra=extra_rows(rows))
     return ReviewResult.of(result, rows, opponents, strategy, other)
 
 

@@ -258,3 +258,29 @@ def test_a_loss_measured_apart_in_steps_is_the_same_and_counts_its_tables():
     stepped = held_out(result, rows, policy, 2550, 5, progress=lambda done, total: calls.append((done, total)))
     assert stepped == held_out(result, rows, policy, 2550, 5)  # 2,550 tables: 25 whole blocks and a half
     assert len(calls) > 1 and calls[-1] == (2550, 2550) and [d for d, _ in calls] == sorted({d for d, _ in calls})
+
+
+def test_a_surrender_or_a_declared_natural_is_reviewed_as_the_candidate_it_is():
+    """A player who surrendered or declared a natural reviews that choice: its rank and loss are
+    those of the ranking's own surrender or natural row (the same tables), measured apart too;
+    a ruleset without surrender, or a hand without a natural, is refused by name."""
+    ranked = sapsam.best(HAND, opponents="greedy", samples=400, seed=3).to_frame().set_index("setting")
+    surrendered = sapsam.review(HAND, "Surrender", opponents="greedy", samples=400, seed=3)
+    assert surrendered.setting == "surrender" and surrendered.legal
+    assert surrendered.ev == ranked.loc["surrender", "ev"] and surrendered.loss == -ranked.loc["surrender", "gap"]
+    assert surrendered.held_out_ci[0] > 0  # surrendering this hand costs, measured apart too
+    pairs = "As Ad Ks Kd Qs Qd Js Jd Ts Td 9s 9d 2c"  # six pairs
+    declared = sapsam.review(pairs, "natural", opponents="greedy", samples=400, seed=3)
+    assert declared.setting == "natural (six-pairs)" and declared.rank >= 1
+    with pytest.raises(ValueError, match="the hand holds no natural under standard"):
+        sapsam.review(HAND, "natural", opponents="greedy", samples=100)
+    with pytest.raises(ValueError, match="two-four has no surrender"):
+        sapsam.review(HAND, "surrender", rules="two-four", opponents="greedy", samples=100)
+
+
+def test_a_night_s_file_holds_surrenders_too(tmp_path):
+    path = night(tmp_path, f"hand,setting\n{HAND},surrender\n{HAND},{PLAYED}\n")
+    reviewed = sapsam.review(file=path, opponents="greedy", samples=300)
+    first, second = reviewed.hands
+    assert first["setting"] == "surrender" and "error" not in first and first["loss"] > 0
+    assert reviewed.total["hands"] == 2

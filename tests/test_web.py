@@ -78,6 +78,8 @@ def test_review_as_the_cli(client):
     answer = client.post("/api/review", json=body).json()
     assert answer == {k: v for k, v in cli.items() if k not in ("held_out_loss", "held_out_ci")}
     assert answer["legal"] and 1 <= answer["rank"] <= answer["candidates"]
+    surrendered = client.post("/api/review", json={**body, "setting": "surrender"}).json()
+    assert surrendered["setting"] == "surrender" and surrendered["loss"] > 0
     best = client.post("/api/review", json={**body, "setting": answer["best"]}).json()
     assert best["rank"] == 1 and math.copysign(1, best["loss"]) == 1  # 0.0, not -0.0 ("-0.000")
 

@@ -226,9 +226,10 @@ def _print_ranking(result, top):
 @reports_bad_input
 def review_command(hand, setting, played, ruleset, players, other, opponents, samples, seed, strategy,
                    as_json, csv_path, quiet):
-    """Review the SETTING played with a 13-card HAND: its rank and EV loss against the best.
+    """Review the SETTING played with a 13-card HAND: its rank and EV loss against the best
+    (SETTING "front | middle | back", or surrender or natural where the ruleset has them).
     Or every hand of a CSV --file (a night's hands), with the losses summed."""
-    from sapsam.measure.review import held_out, played_setting, review_of
+    from sapsam.measure.review import extra_rows, held_out, played_setting, review_of
 
     if played is not None and (hand is not None or setting is not None or other is not None):
         raise click.UsageError("give HAND and SETTING, or --file, not both (in criss-cross the file's other "
@@ -248,7 +249,7 @@ def review_command(hand, setting, played, ruleset, players, other, opponents, sa
         return measured
 
     (result,), (loss, ci) = _decide(cards, ruleset, players, opponents, samples, seed, strategy,
-                                    quiet or as_json, others=(other,), then=apart, extra=[rows])
+                                    quiet or as_json, others=(other,), then=apart, extra=extra_rows(rows))
     payload = review_of(result, rows) | {"held_out_loss": loss, "held_out_ci": ci}
     if csv_path:
         write_atomic(csv_path, result.table.to_csv(index=False))
@@ -256,8 +257,9 @@ def review_command(hand, setting, played, ruleset, players, other, opponents, sa
         click.echo(json_text(payload, indent=2))
         return
     out = console()
-    out.print(f"Played: [bold]{payload['setting']}[/bold] "
-              f"({'legal' if payload['legal'] else 'foul'})")
+    declared = isinstance(rows, str)  # a surrender or a natural: no rows to be legal or foul
+    out.print(f"Played: [bold]{payload['setting']}[/bold]" + ("" if declared else
+                                                              f" ({'legal' if payload['legal'] else 'foul'})"))
     low, high = payload["ci"]
     out.print(f"Rank {payload['rank']} of {payload['candidates']}; EV {payload['ev']:+.3f} "
               f"[{low:+.3f}, {high:+.3f}] units per hand")

@@ -1,8 +1,9 @@
 """Reviewing a setting someone played: its place among the best candidates of the hand.
 
-:func:`best_setting` runs with the played setting as an extra candidate (``extra=[rows]``),
-so that the played setting meets the same sampled opponents as every candidate and its loss
-is a paired gap; :func:`review_of` reads its place from that ranking.  A night's hands, a CSV
+:func:`best_setting` runs with the played setting as an extra candidate (``extra_rows``), so
+that the played setting meets the same sampled opponents as every candidate and its loss is a
+paired gap; :func:`review_of` reads its place from that ranking.  A surrender or a declared
+natural is reviewed as the candidate it already is.  A night's hands, a CSV
 file of them (:func:`read_played`), are reviewed one by one (:func:`review_played`) and their
 losses summed (:func:`review_total`).
 """
@@ -15,11 +16,16 @@ from sapsam.game.settings import settled_rows
 from sapsam.measure.best import candidates
 from sapsam.play.policy import Policy
 
+DECLARED = ("surrender", "natural")  # played decisions that set no rows
+
 
 def played_setting(hand, setting):
     """The hand's cards and the played rows ``(front, middle, back)``, parsed; a setting of
-    other cards than the hand's is refused (``ValueError``)."""
+    other cards than the hand's is refused (``ValueError``).  Or, for ``setting`` "surrender"
+    or "natural" (any case), that word: the hand surrendered, or declared its natural."""
     cards = parse_hand(hand)
+    if isinstance(setting, str) and setting.strip().lower() in DECLARED:
+        return cards, setting.strip().lower()
     rows = parse_setting(setting)
     played, held = set(np.concatenate(rows).tolist()), set(cards.tolist())
     if played != held:
@@ -31,19 +37,41 @@ def played_setting(hand, setting):
     return cards, rows
 
 
+def extra_rows(rows):
+    """``best_setting``'s ``extra`` for a played decision: its setting, or none for a surrender
+    or a natural (candidates already where the ruleset and hand have them)."""
+    return [] if isinstance(rows, str) else [rows]
+
+
+def _played(cands, rows, rules):
+    """The candidates that stand for the played ``rows``: the setting and any with its strength
+    triple (they score the same), or the surrender or the natural; refused (``ValueError``)
+    where the ruleset or the hand has none."""
+    if rows == "surrender":
+        found = [c for c in cands if c.surrender]
+    elif rows == "natural":
+        found = [c for c in cands if c.natural >= 0]
+    else:
+        triple, _ = settled_rows(*rows, rules)
+        found = [c for c in cands if c.rows == triple and c.natural < 0 and not c.surrender]
+    if not found:
+        raise ValueError(f"{rules.id} has no surrender" if rows == "surrender" else
+                         f"the hand holds no natural under {rules.id}")
+    return found
+
+
 def review_of(result, rows):
-    """The played ``rows`` in a :class:`~sapsam.measure.best.BestResult` computed with
-    ``extra=[rows]``: a dict of its rank, EV and CI, the best setting, the loss and its CI,
-    whether the loss is distinguishable from 0, and whether the setting is legal (the JSON of
-    ``sapsam review``)."""
+    """The played ``rows`` (or "surrender", "natural": :func:`played_setting`) in a
+    :class:`~sapsam.measure.best.BestResult` computed with ``extra=extra_rows(rows)``: a dict
+    of its rank, EV and CI, the best setting, the loss and its CI, whether the loss is
+    distinguishable from 0, and whether the setting is legal (the JSON of ``sapsam review``)."""
     ranking = result.table
-    triple, legal = settled_rows(*rows, result.rules)
-    # the played setting, or the candidate with its strength triple (they score the same)
-    same = {c.label for c in candidates(result.hand, result.rules, extra=[rows])
-            if c.rows == triple and c.natural < 0 and not c.surrender}
+    played = _played(candidates(result.hand, result.rules, extra=extra_rows(rows)), rows, result.rules)
+    same = {c.label for c in played}
     rank = [i for i, c in enumerate(ranking["setting"]) if c in same][0]
-    return {"setting": format_setting(*rows), "legal": bool(legal),
-            **_verdict(result, rank)}
+    declared = isinstance(rows, str)
+    return {"setting": played[0].label if declared else format_setting(*rows),
+            "legal": declared or bool(settled_rows(*rows, result.rules)[1]), **_verdict(result, rank)}
 
 
 def _verdict(result, rank):
@@ -193,11 +221,11 @@ def held_out(result, rows, policy, samples, seed, other=None, progress=None):
     from sapsam.measure.best import BLOCK, simulate, unseen_cards
     from sapsam.play.seeds import Stream
 
-    triple, _ = settled_rows(*rows, result.rules)
-    cands = candidates(result.hand, result.rules, extra=[rows])
+    cands = candidates(result.hand, result.rules, extra=extra_rows(rows))
     best = next(c for c in cands if c.label == result.table["setting"].iloc[0])
-    played = next(c for c in cands if c.rows == triple and c.natural < 0 and not c.surrender)
-    if played.rows == best.rows and best.natural < 0 and not best.surrender:
+    played = _played(cands, rows, result.rules)[0]
+    if played.label == best.label or (played.rows == best.rows and best.natural < 0 and not best.surrender
+                                      and played.natural < 0 and not played.surrender):
         return 0.0, [0.0, 0.0]
     unseen = unseen_cards(result.hand, result.rules, other)
     policy = policy.crossed(result.rules, unseen, result.players) if result.rules.hands == 2 else policy
@@ -233,7 +261,7 @@ def review_played(played, rules, players, policy, samples, seed=0, progress=None
         try:
             cards, rows = played_setting(hand, setting)
             result = best_setting(cards, rules, players, policy, samples, seed + line, other=other,
-                                  extra=[rows])
+                                  extra=extra_rows(rows))
             apart, apart_ci = held_out(result, rows, policy, samples, seed + line, other)
             reviews.append({"line": line, "hand": result.hand_text, "other": other, **review_of(result, rows),
                             "held_out_loss": apart, "held_out_ci": apart_ci})

@@ -27,7 +27,7 @@ from sapsam.game.score import score_showdown
 from sapsam.games import GAMES
 from sapsam.measure.best import best_setting, unseen_cards
 from sapsam.measure.match import check_scores, match_rules, match_setting
-from sapsam.measure.review import held_out, houseway_review, played_setting, review_of
+from sapsam.measure.review import extra_rows, held_out, houseway_review, played_setting, review_of
 from sapsam.output.answers import rules_answer, score_answer, settings_answer
 from sapsam.strategy.registry import make_policy
 from sapsam.web import answer_models as am
@@ -176,7 +176,7 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
             policy = _opponents(body.opponents, rules, players)
             with checking("hand"):
                 result = best_setting(cards, rules, players, policy, body.samples, body.seed,
-                                      extra=[rows], other=body.other)
+                                      extra=extra_rows(rows), other=body.other)
                 answer = review_of(result, rows)
                 if body.held_out:
                     loss, ci = held_out(result, rows, policy, body.samples, body.seed, body.other)

@@ -63,7 +63,8 @@ class BestRequest(HandRequest):
 
 class ReviewRequest(HandRequest):
     setting: Annotated[str, Field(max_length=TEXT, description='"front | middle | back", e.g. '
-                                                               '"5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts".')]
+                                                               '"5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc Ts"; '
+                                                               'or "surrender", or "natural" declared.')]
     held_out: bool = Field(False, description=(
         "Also measure the loss against the best chosen on as many tables of their own (held_out_loss, "
         "a lower estimate; the ranking's own loss leans high where settings are near-tied), as sapsam "
