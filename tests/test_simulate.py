@@ -290,3 +290,11 @@ def test_bad_input_is_one_line_and_status_2(arguments, message, tmp_path):
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("tables, text", [(200, "1 block of 200 tables"), (1000, "2 blocks of 500 tables"),
+                                          (1100, "3 blocks of 500 tables (the last 100)")])
+def test_the_report_says_how_the_tables_were_cut(tables, text):
+    """200 tables in blocks of 500 were reported as "1 blocks of 500 tables"."""
+    sim = Simulation(("basic",), 2, ("greedy",) * 2, tables=tables, seed=0, block_size=500)
+    assert sim.blocks_text == text

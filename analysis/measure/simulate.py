@@ -75,6 +75,16 @@ class Simulation:
     def blocks(self):
         return -(-self.tables // self.block_size)
 
+    @property
+    def blocks_text(self):
+        """How the tables were cut: "400 blocks of 500 tables", the last block's size where it is
+        short ("1 block of 200 tables" for 200 tables in blocks of 500)."""
+        last = self.tables - (self.blocks - 1) * self.block_size
+        if self.blocks == 1:
+            return f"1 block of {last:,} tables"
+        return f"{self.blocks} blocks of {self.block_size} tables" + (f" (the last {last:,})" if last < self.block_size
+                                                                     else "")
+
     def describe(self):
         """The run as plain data (for manifests and checkpoints)."""
         data = asdict(self)

@@ -331,7 +331,7 @@ def summary_markdown(sim, compiled, frames, manifest):
         done = (f"**partial run**: {manifest['tables_done']:,} of {sim.tables:,} tables "
                 f"({manifest['blocks_done']} of {sim.blocks} blocks)")
     lines.append(f"{sim.players} players, {done}, {manifest['hands_per_ruleset']:,} hands per ruleset (the same "
-                 f"deals under every ruleset); seed {sim.seed}, {sim.blocks} blocks of {sim.block_size} tables.")
+                 f"deals under every ruleset); seed {sim.seed}, {sim.blocks_text}.")
     seats_text = ", ".join(f"{p + 1} {name}" for p, name in enumerate(sim.seats))
     lines.append(f"Seats: {seats_text}.")
     timing = []
