@@ -36,10 +36,11 @@ def _reach(*frames, fantasyland=False):
     the stays' and Fantasyland's worth's too, where a seat played Fantasyland hands."""
     from sapsam.ofc.measure.simulate import interval_reach, shares_reach
 
-    text = f"fouls and FL in: 95% intervals within ±{100 * shares_reach(*frames):.1f} points"
-    for name, column, scale in (("stays", "stays", 100), ("FL worth", "fl_worth", 1)) if fantasyland else ():
+    text = f"95% intervals: fouls, FL in ±{100 * shares_reach(*frames):.1f}%"  # of the shares shown in %
+    shown = (("stays", "stays", 100, "%"), ("FL worth", "fl_worth", 1, " points"))
+    for name, column, scale, unit in shown if fantasyland else ():
         reach = interval_reach(frames, column)
-        text += f"; {name} ±{scale * reach:.1f}" if reach == reach else ""  # NaN: no Fantasyland hands
+        text += f"; {name} ±{scale * reach:.1f}{unit}" if reach == reach else ""  # NaN: no Fantasyland hands
     return text
 
 

@@ -158,10 +158,10 @@ def cost_command(way, hands, seed, banking, commission, as_json):
     out = console()
     out.print(f"The {chosen.name} house way against the best setting, {hands:,} hands (seed {seed}), "
               f"{'banking' if banking else 'not banking'}: gives up {100 * answer['mean_gap']:.3f} "
-              f"± {100 * answer['half_width']:.3f} points; the best play departs on "
+              f"± {100 * answer['half_width']:.3f}% of a bet a hand; the best play departs on "
               f"{_share(answer)} of hands (95% intervals)")
     def patterns(wide):  # compact: shorter headers (a million hands' counts at 80 columns)
-        grid = table("pattern", "s/f", ">hands", *((">best departs %", ">gives up (points)", ">95% ±") if wide
+        grid = table("pattern", "s/f", ">hands", *((">best departs %", ">gives up (% bet)", ">95% ±") if wide
                                                    else (">departs", ">gives up", ">±")))
         for r in answer["by_pattern"]:
             half = "" if r["half_width"] is None else f"{100 * r['half_width']:.3f}"
@@ -170,7 +170,7 @@ def cost_command(way, hands, seed, banking, commission, as_json):
         return grid
 
     out.print(fitting(out, patterns)[0])
-    out.print("s/f: a straight or flush can be made; gives up: points a hand")
+    out.print("s/f: a straight or flush can be made; gives up: percent of a bet a hand")
 
 
 def _departures_table(rows, wide):
@@ -249,7 +249,7 @@ def chart_command(ways, hands, seed, banking, commission, out, deck, edge_deals,
         con.print(f"[bold]{w['house_way']['name']}[/bold]: the best play departs on "
                   f"{100 * w['share']:.1f}% [{100 * w['share_low']:.1f}, {100 * w['share_high']:.1f}] of hands "
                   f"({w['departures']}); the house way costs {_points(w['cost_per_hand'], w['half_width'], 3)} "
-                  "points a hand")
+                  "% of a bet a hand")
         if not w["rows"]:
             continue
         grid, wide = fitting(con, lambda wide, rows=w["rows"]: _departures_table(rows, wide))
@@ -333,7 +333,7 @@ def best_play_command(ways, hands, exact_hands, pool, seed, commission, edge_dea
                      f"about {100 * p['best_play_edge']:.2f}", f"{100 * gain:.2f}")
     con.print(grid)
     con.print("[dim]house edge in percent (the player's, not banking; the banker's, banking); gain: the "
-              "best setting over the house way's, points a hand[/dim]")
+              "best setting over the house way's, percent of a bet a hand[/dim]")
     if p:
         con.print(f"[dim]published: {p['best_play_source']}[/dim]")
 

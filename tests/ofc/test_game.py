@@ -309,9 +309,9 @@ def test_cli_simulate_gives_stays_and_fl_worth_their_intervals_and_counts_seats_
             wilson_interval(round(s["stays"] * s["fl_hands"]), s["fl_hands"]))
     stays = max(max(s["stays"] - s["stays_low"], s["stays_high"] - s["stays"]) for s in pineapple)
     worth = max(max(s["fl_worth"] - s["fl_worth_low"], s["fl_worth_high"] - s["fl_worth"]) for s in pineapple)
-    reach = [line for line in shown.output.splitlines() if "95% intervals within" in line]
-    assert len(reach) == 2 and reach[0].endswith(f"; stays ±{100 * stays:.1f}; FL worth ±{worth:.1f}"), reach
-    assert all(s["fl_hands"] == 0 and s["stays_low"] is None for s in classic) and reach[1].endswith(" points")
+    reach = [line for line in shown.output.splitlines() if "95% intervals:" in line]
+    assert len(reach) == 2 and reach[0].endswith(f"; stays ±{100 * stays:.1f}%; FL worth ±{worth:.1f} points"), reach
+    assert all(s["fl_hands"] == 0 and s["stays_low"] is None for s in classic) and reach[1].endswith("%")
 
 
 def test_three_players_and_classic_deals():
