@@ -193,3 +193,21 @@ def test_a_missing_or_needless_other_hand_is_told_before_a_fit_on_demand(tmp_pat
     result = run(command, HAND, "--rules", str(ruleset), "--samples", "100", "--quiet", *other)
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     assert ("give your other hand too" if criss_cross else "give no other hand") in result.stderr
+
+
+def test_exploit_says_what_it_measured():
+    """Its text names the policy, the ruleset, the table and the seed (it named only the policy)."""
+    result = run("exploit", "--policy", "greedy", "--deals", "1", "--samples", "40", "--seed", "3", "--quiet")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("greedy loses ") and "to its best response" in result.output
+    assert result.output.rstrip().endswith("two-four, 2 players, seed 3")
+
+
+def test_a_race_that_ends_early_says_why():
+    """best --precision stops once the best is separated (or every setting still racing is
+    narrow enough): the text says so, where it showed only the tables it had sampled."""
+    early = run("best", HAND, "--opponents", "greedy", "--samples", "20000", "--precision", "0.5", "--quiet")
+    assert early.exit_code == 0, early.output
+    assert "stopped at 2,000 of 20,000 tables: the best setting led every other at 95%" in early.output
+    whole = run("best", HAND, "--opponents", "greedy", "--samples", "2000", "--quiet")
+    assert "stopped at" not in whole.output

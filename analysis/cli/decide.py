@@ -166,15 +166,20 @@ def best_command(hand, ruleset, players, other, opponents, samples, seed, precis
         click.echo(json_text(payload[0] if len(payload) == 1 else {"hands": payload}, indent=2))
         return
     for result in results:
-        _print_ranking(result, top)
+        _print_ranking(result, top, samples, precision)
 
 
-def _print_ranking(result, top):
+def _print_ranking(result, top, asked=None, precision=None):
     out = console()
     out.print(f"Hand: [bold]{result.hand_text}[/bold]" + (
         "" if result.other is None else f"  [dim](other hand {format_cards(result.other, descending=True)})[/dim]"))
     out.print(f"{result.rules.id}, {result.players} players, {result.opponents} opponents, "
               f"{result.samples:,} sampled tables (seed {result.seed})")
+    if precision is not None and result.samples < asked:  # the race ended early: say why
+        separated = bool((result.table["gap_high"].iloc[1:] < 0).all())  # the race's two ends
+        out.print(f"[dim]stopped at {result.samples:,} of {asked:,} tables: "
+                  + ("the best setting led every other at 95%" if separated else
+                     f"the settings still racing each within ±{precision:g}") + "[/dim]")
 
     def ranking(level):  # 0: whole; 1: compact; 2: compact, each setting's rows on lines of their own
         full = level == 0

@@ -150,7 +150,8 @@ def exploit_command(ruleset, players, policy, deals, samples, seed, strategy, as
                f"  held out (a lower estimate): 95% CI [{result.ci[0]:.4f}, {result.ci[1]:.4f}]\n"
                f"in-sample best response (an upper estimate): {result.gap_in_sample:.4f} "
                f"[{result.ci_in_sample[0]:.4f}, {result.ci_in_sample[1]:.4f}]\n"
-               f"{result.deals} deals played from every seat, {result.samples} samples per hand")
+               f"{result.deals} deals played from every seat, {result.samples} samples per hand; "
+               f"{ruleset}, {players} players, seed {seed}")
 
 
 # sapsam.output.charts.CHART_KINDS, spelled out so that the command line does not import pandas
