@@ -164,6 +164,11 @@ def test_cli_match_and_best_score():
                  "--opponents", "balanced")
     assert result.exit_code == 0, result.output
     assert "win match" in result.output and "8,10,3,6" in result.output
+    ranked = json.loads(run("best", HAND, "--rules", RULES, "--score", "8,10,3,6", "--samples", "400",
+                            "--opponents", "balanced", "--json").stdout)["candidates"]
+    # a gap whose interval cannot tell it from the best's is marked, as best marks it
+    marked = [line for line in result.output.splitlines() if "% ~" in line]
+    assert len(marked) == sum(c["win_gap_ci_high"] >= 0 for c in ranked[1:]) > 0, (marked, ranked)
     result = run("best", HAND, "--rules", RULES, "--score", "8,10", "--samples", "400", "--json")
     payload = json.loads(result.stdout)
     assert payload["scores"] == [8, 10] and 0 < payload["win_now"] < 0.5

@@ -90,7 +90,8 @@ def print_match_decision(result, top=None):
             ci = (f"[{row.win_ci_low:.2%}, {row.win_ci_high:.2%}]" if full
                   else f"{(row.win_ci_high - row.win_ci_low) / 2:.1%}")
             cells = [str(i + 1), row.setting + (" *" if row.Index == points_best else ""),
-                     f"{row.win:.{digits}%}", ci, "best" if i == 0 else f"{row.win_gap:+.{digits}%}",
+                     f"{row.win:.{digits}%}", ci,
+                     "best" if i == 0 else f"{row.win_gap:+.{digits}%}" + (" ~" if row.win_gap_ci_high >= 0 else ""),
                      f"{row.points:.{digits + 1}f}"]
             grid.add_row(*cells + ([f"[{row.points_ci_low:.3f}, {row.points_ci_high:.3f}]"] if full else []))
         return grid
@@ -106,4 +107,5 @@ def print_match_decision(result, top=None):
                   f"wins the match {-100 * most.win_gap:.2f} percentage points less often (95% CI "
                   f"[{low:.2f}, {high:.2f}]{'' if low > 0 else ': not distinguishable'}).")
     out.print("[dim]* the most points this deal (points: per deal); win match: the chance of "
-              "winning if everyone plays the opponents' policy after this deal[/dim]")
+              "winning if everyone plays the opponents' policy after this deal; ~: the gap not "
+              "distinguishable from the best at 95%[/dim]")
