@@ -167,7 +167,9 @@ def place_command(board, hand, dead, opponents, ruleset, samples, seed, policy, 
     it had.  Where every opponent's board is finished, the last two streets are exact: every
     deal enumerated.
 
-    Example: sapsam ofc place --board "As Ad | Kc Qc 5d | 9h 9s" --hand "Ah 2c 7d"
+    \b
+    Example:
+      sapsam ofc place --board "As Ad | Kc Qc 5d | 9h 9s" --hand "Ah 2c 7d"
     """
     from sapsam.ofc.measure.place import parse_position, rank_placements
 
