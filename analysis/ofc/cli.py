@@ -350,11 +350,11 @@ def duel_command(first, second, ruleset, players, hands, seed, as_json, quiet):
     out = console()
     out.print(f"{result.rules}: {first} against {second}, {result.hands:,} hands a seating on the same "
               f"decks (seed {seed}): {first} {result.lead:+.3f} points a hand {interval_text(result.low, result.high)}")
-    grid = table(">seating", "policy", ">points", ">fouls", ">FL in", ">royalties")
+    grid = table(">seating", "policy", ">points", ">95% CI", ">fouls", ">FL in", ">royalties")
     for seating, run in enumerate(result.runs):
         for r in run.frame().itertuples():
-            grid.add_row(str(seating + 1), r.policy, f"{r.points:+.3f}", f"{r.fouls:.1%}", f"{r.entries:.1%}",
-                         f"{r.royalties:.2f}")
+            grid.add_row(str(seating + 1), r.policy, f"{r.points:+.3f}", interval_text(r.ci_low, r.ci_high),
+                         f"{r.fouls:.1%}", f"{r.entries:.1%}", f"{r.royalties:.2f}")
     out.print(grid)
     out.print(f"[dim]{_reach(*(run.frame() for run in result.runs))} (--json: each)[/dim]")
 

@@ -271,6 +271,10 @@ def test_learn_writes_weights_the_learned_policy_plays(tmp_path, monkeypatch):
     answer = json.loads(duel.output)
     first, second = (s["by_seat"] for s in answer["seatings"])
     assert answer["lead"] == pytest.approx((first[0]["points"] + second[1]["points"]) / 2)
+    shown = run("ofc", "duel", "learned", "improved", "--hands", "100").output  # each seating's points with its CI
+    seat = first[0]
+    line = next(line for line in shown.splitlines() if f"{seat['points']:+.3f}" in line)
+    assert f"[{seat['ci_low']:+.2f}, {seat['ci_high']:+.2f}]" in line, shown
     assert run("ofc", "simulate", "--seats", "learned,random", "--hands", "50").exit_code == 0
 
 
