@@ -211,3 +211,11 @@ def test_a_race_that_ends_early_says_why():
     assert "stopped at 2,000 of 20,000 tables: the best setting led every other at 95%" in early.output
     whole = run("best", HAND, "--opponents", "greedy", "--samples", "2000", "--quiet")
     assert "stopped at" not in whole.output
+
+
+def test_a_surrender_has_no_row_figures_in_the_ranking():
+    """best's whole table shows '-' for the rows and sweeps of a surrender (no row meets
+    another), where it showed 0.00/0.00/0.00, which read as never losing a row."""
+    result = run("best", HAND, "--opponents", "greedy", "--samples", "300", "--quiet")
+    line = next(line for line in result.output.splitlines() if " surrender " in line)
+    assert line.split()[-5:] == ["-"] * 5 and "0.00/" not in line

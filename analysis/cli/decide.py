@@ -194,10 +194,11 @@ def _print_ranking(result, top, asked=None, precision=None):
             cells = [str(i), row.setting.replace(" | ", "\n") if level == 2 else row.setting, f"{row.ev:+.3f}",
                      ci, gap]
             if full:
+                rowless = "|" not in row.setting  # a surrender or a natural: no row meets another
                 cells += ["" if i == 1 else f"[{row.gap_low:+.3f}, {row.gap_high:+.3f}]",
-                          *(f"{getattr(row, r + '_win'):.2f}/{getattr(row, r + '_tie'):.2f}/"
+                          *("-" if rowless else f"{getattr(row, r + '_win'):.2f}/{getattr(row, r + '_tie'):.2f}/"
                             f"{getattr(row, r + '_loss'):.2f}" for r in ("front", "middle", "back")),
-                          f"{row.sweep:.3f}", f"{row.swept:.3f}"]
+                          *(("-", "-") if rowless else (f"{row.sweep:.3f}", f"{row.swept:.3f}"))]
             grid.add_row(*cells)
         return grid
 
