@@ -212,6 +212,8 @@ def strategy_text(frame, table):
     lines += ["", "## Other hands: high hand up or low hand up", "",
               "![when the high hand goes up](strategy.png)", "",
               "## Where the house way costs most", "",
+              "The 15 hands where it gives up the most over all hands dealt (probability x cost), most "
+              "first.", "",
               "| hand | probability | house way (low / high) | best (low / high) | cost |",
               "|---|---:|---|---|---:|"]
     worst = frame.assign(weighted=frame.cost * frame.probability).nlargest(15, "weighted")
