@@ -3,9 +3,9 @@
 :func:`best_setting` runs with the played setting as an extra candidate (``extra_rows``), so
 that the played setting meets the same sampled opponents as every candidate and its loss is a
 paired gap; :func:`review_of` reads its place from that ranking.  A surrender or a declared
-natural is reviewed as the candidate it already is.  A night's hands, a CSV
-file of them (:func:`read_played`), are reviewed one by one (:func:`review_played`) and their
-losses summed (:func:`review_total`).
+natural is reviewed as the candidate it already is.  A night's hands, a CSV file of them
+(:func:`read_played`), are reviewed one by one (:func:`review_played`) and their losses
+summed (:func:`review_total`).
 """
 
 import numpy as np

@@ -181,7 +181,7 @@ def render_report(out_dir):
     use_report = report is not None and (
         checkpoint is None or report["done"].sum() >= checkpoint["done"].sum())
     data = report if use_report else checkpoint
-    sim = Simulation.from_description(data["run"])
+    sim = data["sim"]
     seconds = backend = produced = None
     if use_report and manifest is not None and manifest.get("run") == data["run"]:
         seconds, backend = manifest.get("seconds"), manifest.get("backend")
@@ -194,12 +194,12 @@ def _load_npz(path):
     if not path.is_file():
         return None
     data = load_npz(path, "simulation's totals", ("acc", "hist", "held", "done", "run"))
-    try:
+    try:  # the run as stored and as a Simulation, read once (a damaged description told apart)
         run = json.loads(str(data["run"]))
-        Simulation.from_description(run)  # read again where used; here to tell damage apart
+        return {**{k: data[k] for k in ("acc", "hist", "held")}, "done": data["done"].astype(np.bool_),
+                "run": run, "sim": Simulation.from_description(run)}
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"{path}: its description of the run is damaged ({type(exc).__name__}: {exc})") from None
-    return {**{k: data[k] for k in ("acc", "hist", "held")}, "done": data["done"].astype(np.bool_), "run": run}
 
 
 def _check_totals(sim, compiled, totals):
