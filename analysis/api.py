@@ -196,14 +196,14 @@ def settings(hand, rules=None, wheel_rank=None):
 
 @api_function
 def simulate(rules, players=None, seats="fitted", tables=100000, seed=0, block_size=500,
-             out=None, *, resume=False, fresh=False, scheduler=None, workers=None):
+             out=None, *, resume=False, fresh=False, scheduler=None, workers=None, worker_threads=1):
     """Deal many tables, set them by the seats' policies, score them under every ruleset
     (``sapsam simulate``).
 
     ``rules`` is an id or file, a list of them or "all" (every named one dealing one hand a
     player); ``seats`` a policy for every seat or one a seat.  With ``out`` the report is
     written there and finished blocks are checkpointed (``resume``, ``fresh`` as the options);
-    ``scheduler`` or ``workers`` run the blocks on Dask.  Returns a
+    ``scheduler`` or ``workers`` (of ``worker_threads`` each) run the blocks on Dask.  Returns a
     :class:`~sapsam.output.answers.SimulationReport`.
 
     Examples
@@ -218,14 +218,14 @@ def simulate(rules, players=None, seats="fitted", tables=100000, seed=0, block_s
     from sapsam.base.files import exclusive, read_checkpoint, writable_folder
     from sapsam.game.ruleset_files import load_ruleset, ruleset_ids
     from sapsam.measure import simulate as sim_
+    from sapsam.measure.cluster import check_layout
     from sapsam.output.answers import SimulationReport
     from sapsam.output.report import report_frames, write_report
 
     resume_or_fresh(resume, fresh, out)
     players, tables, seed = maybe_whole("players", players), whole("tables", tables, 1), whole("seed", seed, 0)
     block_size, workers = whole("block_size", block_size, 1), maybe_whole("workers", workers, 1)
-    if scheduler and workers:
-        raise ValueError("give scheduler or workers, not both")
+    check_layout(scheduler, workers, worker_threads)
     names = name_list("rules", rules)
     if names == ("all",):  # criss-cross deals two hands a player: it runs on its own
         names = tuple(i for i in ruleset_ids() if load_ruleset(i).hands == 1)
@@ -242,12 +242,12 @@ def simulate(rules, players=None, seats="fitted", tables=100000, seed=0, block_s
             read_checkpoint(folder / sim_.CHECKPOINT, None, resume=False)
         start, backend = time.perf_counter(), "local"
         if scheduler or workers:
-            from sapsam.measure.cluster import dask_compute
+            from sapsam.measure.cluster import dask_compute, local_cluster
 
-            backend = f"dask {scheduler or f'LocalCluster({workers} workers)'}"
-            with dask_compute(sim, scheduler=scheduler, workers=workers) as compute:
+            backend = f"dask {scheduler or local_cluster(workers, worker_threads)}"
+            with dask_compute(sim, scheduler=scheduler, workers=workers, threads=worker_threads) as compute:
                 totals = sim_.run(sim, folder, resume, compute=compute, fresh=fresh,
-                                  round_blocks=max(8, 4 * (workers or compute.workers)))
+                                  round_blocks=max(8, 4 * compute.threads))
         else:
             totals = sim_.run(sim, folder, resume, fresh=fresh)
         compiled = sim_.compile_simulation(sim)

@@ -1,16 +1,17 @@
 """How ``best`` and ``simulate`` scale with threads on one host, and Dask beside threads.
 
 Usage: ``python benchmarks/scaling.py [--threads 1 2 4 8 16] [--best-tables N] [--sim-tables N]
-[--block-size N] [--dask WORKERS] [--dask-repeats K] [--out FILE]``.
+[--block-size N] [--dask WORKERS[xTHREADS] ...] [--dask-repeats K] [--out FILE]``.
 
 Each figure is the best of ``--repeats`` timed runs, after small untimed runs that compile or
 load the kernels.  ``best``: one hand (the README's), 4 players, ``standard``, fitted opponents.
 ``simulate``: 4-player tables, fitted seats, scored under every ruleset with a fitted 4-player
 strategy, the blocks run in-process (no start-up, no report), in blocks of ``--block-size``
-tables (500, simulate's default).  Dask: the same simulation on a local cluster of ``--dask``
-worker processes of one thread each, a task a block, its totals checked equal, bit for bit, to
-the threads': ``--dask-repeats`` runs of the cluster and as many of the same number of threads in
-this process, taken in turn, their medians compared.  (Blocks of 78 tables, a tenth of a second
+tables (500, simulate's default).  Dask: the same simulation on each local cluster that
+``--dask`` names (``16``: 16 worker processes of one thread; ``2x8``: 2 of 8 threads, which
+share their process's compiled simulation), a task a block, its totals checked equal, bit for
+bit, to the threads': ``--dask-repeats`` runs of the cluster and as many of the same number of
+threads in this process, taken in turn, their medians compared.  (Blocks of 78 tables, a tenth of a second
 each, lose 20% to Dask's work per task on 2 cores; blocks of 500, none.)  Speed-ups are against
 one thread; efficiency is the speed-up over the thread count; from 2 threads to the most,
 simulate's speed-up is given as a share of best's (issue 39 asks at least 0.9), and simulate's
@@ -60,10 +61,11 @@ def timed(run, threads, repeats):
     return best, result
 
 
-def dask_against_threads(sim, compiled, totals, workers, repeats):
-    """A local Dask cluster of ``workers`` x 1 thread against ``workers`` threads in this process,
-    the same blocks: ``repeats`` runs of each, in turn (the order reversed every other round, so
-    that a machine's drift weighs on both alike), compared by their medians.  A line of text."""
+def dask_against_threads(sim, compiled, totals, workers, repeats, per_worker=1):
+    """A local Dask cluster of ``workers`` x ``per_worker`` threads against as many threads in
+    this process, the same blocks: ``repeats`` runs of each, in turn (the order reversed every
+    other round, so that a machine's drift weighs on both alike), compared by their medians.
+    A line of text."""
     from sapsam.measure.cluster import _compiled, dask_compute
     from sapsam.measure.simulate import run_blocks
 
@@ -75,12 +77,13 @@ def dask_against_threads(sim, compiled, totals, workers, repeats):
 
     rates = {"threads": [], "dask": []}
     same = True
-    numba.set_num_threads(workers)
-    with dask_compute(sim, workers=workers) as compute:
+    count = workers * per_worker
+    numba.set_num_threads(count)
+    with dask_compute(sim, workers=workers, threads=per_worker) as compute:
         # warm-up: every worker compiles the simulation (its rulesets and policy tables), which
         # a few blocks handed out at random need not reach, and loads the kernels
         compute.client.run(_compiled, sim)
-        compute(range(min(sim.blocks, 2 * workers)))
+        compute(range(min(sim.blocks, 2 * count)))
         idle(compute.client)
         for k in range(repeats):
             for kind in ("threads", "dask") if k % 2 == 0 else ("dask", "threads"):
@@ -96,10 +99,23 @@ def dask_against_threads(sim, compiled, totals, workers, repeats):
                 print(f"{kind}: {rates[kind][-1]:,.0f} tables/s", flush=True)
     dask, threads = np.median(rates["dask"]), np.median(rates["threads"])
     spread = ", ".join(f"{r:,.0f}" for r in rates["dask"])
-    return (f"Dask, a local cluster of {workers} workers x 1 thread: {dask:,.0f} tables/s (median of "
-            f"{repeats}: {spread}), {dask / threads:.0%} of {workers} threads in one process "
-            f"({threads:,.0f}, median of {repeats}, run in turn with the cluster's); totals "
+    layout = f"{workers} worker{'s' * (workers > 1)} x {per_worker} thread{'s' * (per_worker > 1)}"
+    return (f"Dask, a local cluster of {layout}: {dask:,.0f} tables/s (median of {repeats}: {spread}), "
+            f"{dask / threads:.0%} of {count} threads in one process ({threads:,.0f}, median of {repeats}, "
+            f"run in turn with the cluster's); totals "
             f"{'equal to the threads, bit for bit' if same else 'DIFFER from the threads'}.")
+
+
+def layout(text):
+    """``WORKERS`` or ``WORKERSxTHREADS`` as (workers, threads a worker)."""
+    try:
+        workers, _, threads = text.partition("x")
+        pair = int(workers), int(threads or 1)
+    except ValueError:
+        pair = (0, 0)
+    if min(pair) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected WORKERS or WORKERSxTHREADS, e.g. 16 or 2x8")
+    return pair
 
 
 def main(argv=None):
@@ -110,7 +126,9 @@ def main(argv=None):
     parser.add_argument("--block-size", type=int, default=500,
                         help="Tables a block (simulate's default): a Dask task each")
     parser.add_argument("--repeats", type=int, default=1)
-    parser.add_argument("--dask", type=int, default=0, help="Dask workers (0: none)")
+    parser.add_argument("--dask", type=layout, nargs="*", default=[], metavar="WORKERS[xTHREADS]",
+                        help="local Dask clusters to time against threads: workers, and threads "
+                             "a worker (default 1), e.g. 16 2x8 1x16")
     parser.add_argument("--dask-repeats", type=int, default=3,
                         help="runs of the cluster and of as many threads, in turn")
     parser.add_argument("--out", type=Path, default=None)
@@ -141,8 +159,11 @@ def main(argv=None):
         text = table(args, ids, rows)  # after each count: a run cut short keeps what it measured
         if args.out:
             args.out.write_text(text)
-    if args.dask:
-        text += "\n" + dask_against_threads(sim, compiled, totals, args.dask, args.dask_repeats) + "\n"
+    for workers, per_worker in args.dask:
+        text += "\n" + dask_against_threads(sim, compiled, totals, workers, args.dask_repeats,
+                                            per_worker) + "\n"
+        if args.out:
+            args.out.write_text(text)
     print(text)
     if args.out:
         args.out.write_text(text)

@@ -156,6 +156,7 @@ def test_a_hand_s_house_way_needs_no_writable_default_folder(tmp_path, monkeypat
     (["simulate", "--rules", "nope", "--out", "{new}/sim"], ["unknown ruleset"]),
     (["simulate", "--rules", "standard", "--scheduler", "tcp://x:1", "--workers", "2", "--out", "{new}/sim"],
      ["--scheduler or --workers"]),
+    (["simulate", "--rules", "standard", "--worker-threads", "4", "--out", "{new}/sim"], ["give --workers too"]),
     # refused after the run took its lock in --out (which made the folder): made, then removed
     (["simulate", "--rules", "standard", "--tables", "10000000000", "--block-size", "1", "--quiet",
       "--out", "{new}/sim"], ["memory"]),

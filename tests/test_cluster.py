@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from sapsam.kernels import simulate as ks
-from sapsam.measure.cluster import _cached_simulations, dask_compute
+from sapsam.measure.cluster import _cached_simulations, check_layout, dask_compute, local_cluster
 from sapsam.measure.simulate import (
     CHECKPOINT,
     Simulation,
@@ -114,6 +114,33 @@ def test_dask_local_cluster_gives_same_totals(local, tmp_path):
             backend([0])
         cluster = backend.cluster
     assert backend.client is None and cluster.status.name == "closed"
+
+
+def test_worker_threads_share_one_compiled_simulation(local):
+    # one worker process of two threads: blocks run side by side in it (the kernel releases
+    # the GIL), on the one compiled simulation, with the same totals
+    with dask_compute(SIM, workers=1, threads=2) as backend:
+        assert backend.threads == 2
+        assert_same(run(SIM, round_blocks=4, compute=backend), local)
+        assert list(backend.client.nthreads().values()) == [2]
+        assert list(backend.client.run(_cached_simulations).values()) == [1]
+
+
+def test_layout_errors_name_what_to_give():
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        dask_compute(SIM, workers=1, threads=0)
+    with pytest.raises(ValueError, match="threads must be a whole number"):
+        dask_compute(SIM, workers=1, threads=2.5)
+    with pytest.raises(ValueError, match="have their own threads"):
+        dask_compute(SIM, scheduler="tcp://127.0.0.1:1", threads=2)
+    with pytest.raises(ValueError, match="give workers too"):
+        check_layout(None, None, 4)
+    with pytest.raises(ValueError, match="not both"):
+        check_layout("tcp://127.0.0.1:1", 2, 1)
+    check_layout(None, 2, 4)
+    check_layout("tcp://127.0.0.1:1", None, 1)
+    assert local_cluster(2) == "LocalCluster(2 workers)"
+    assert local_cluster(2, 8) == "LocalCluster(2 workers x 8 threads)"
 
 
 def test_unreachable_scheduler_is_a_quick_clear_error():

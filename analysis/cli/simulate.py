@@ -41,10 +41,13 @@ MAX_TABLES = 10**10  # the int64 tallies are exact up to this many hands (analys
 @click.option("--scheduler", default=None, help="Run the blocks on this Dask scheduler (tcp://HOST:PORT).")
 @click.option("--workers", type=click.IntRange(1), default=None,
               help="Start a local Dask cluster of this many worker processes.")
+@click.option("--worker-threads", type=click.IntRange(1), default=1, show_default=True,
+              help="Threads of each --workers process, a block each at a time; they share the "
+                   "process's compiled simulation.")
 @quiet_option()
 @reports_bad_input
 def simulate_command(rulesets, players, seats, tables, seed, block_size, out, resume, fresh,
-                     scheduler, workers, quiet):
+                     scheduler, workers, worker_threads, quiet):
     """Deal many tables, set them with the seats' policies, score them under every ruleset.
 
     The same deals meet every ruleset (common random numbers).  Finished blocks are
@@ -73,6 +76,9 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
     resume_or_fresh(resume, fresh)
     if scheduler and workers:
         raise ValueError("give --scheduler or --workers, not both")
+    if worker_threads > 1 and not workers:
+        raise ValueError("--worker-threads are those of a local cluster's workers: give --workers too "
+                         "(a scheduler's workers have their own, dask worker --nthreads)")
     if rulesets == ("all",):  # criss-cross deals two hands a player: it runs on its own
         ids = [i for i in _rules.ruleset_ids() if _rules.load_ruleset(i).hands == 1]
     else:
@@ -94,13 +100,13 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
             fits_ready(ids, players, sim.seats, bars, quiet)
             progress = bars.task("tables", tables, unit="tables")
             if scheduler or workers:
-                from sapsam.measure.cluster import dask_compute
+                from sapsam.measure.cluster import dask_compute, local_cluster
 
-                backend = f"dask {scheduler or f'LocalCluster({workers} workers)'}"
-                with dask_compute(sim, scheduler=scheduler, workers=workers) as compute:
-                    # a checkpoint every 4 blocks a worker (the blocks stream: none waits)
+                backend = f"dask {scheduler or local_cluster(workers, worker_threads)}"
+                with dask_compute(sim, scheduler=scheduler, workers=workers, threads=worker_threads) as compute:
+                    # a checkpoint every 4 blocks a thread (the blocks stream: none waits)
                     totals = run(sim, out, resume, progress, compute=compute, fresh=fresh,
-                                 round_blocks=max(8, 4 * (workers or compute.workers)))
+                                 round_blocks=max(8, 4 * compute.threads))
             else:
                 totals = run(sim, out, resume, progress, fresh=fresh)
         session = time.perf_counter() - start

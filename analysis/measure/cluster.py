@@ -9,23 +9,27 @@ started (and shut down) here::
     with dask_compute(sim, workers=4) as backend:
         acc, hist, held = run(sim, out="results/sim", resume=True, compute=backend)
 
-A task ships only the :class:`~sapsam.measure.simulate.Simulation` (a few hundred bytes) and a block
-index; each worker process compiles the simulation itself (rulesets, policy tables) once and
-keeps it.  Block ``i``'s stream depends only on ``(seed, i)`` and the totals are int64 sums, so
-the numbers are those of the local backend, bit for bit.  To make sure the workers really run
-the same simulation (same ruleset and strategy files, same policy tables), every task returns
-a digest of its compiled arrays and the client refuses results whose digest differs from its
-own.  Rulesets and strategies named by path must be readable at that path on every worker.
+A task ships only the :class:`~sapsam.measure.simulate.Simulation` (a few hundred bytes) and a
+block index; each worker process compiles the simulation itself (rulesets, policy tables) once
+and keeps it, its threads running blocks side by side on that one copy (``threads``: a process
+of several threads holds tens of MiB of tables once, not once a thread).  Block ``i``'s stream
+depends only on ``(seed, i)`` and the totals are int64 sums, so the numbers are those of the
+local backend, bit for bit.  To make sure the workers really run the same simulation (same
+ruleset and strategy files, same policy tables), every task returns a digest of its compiled
+arrays and the client refuses results whose digest differs from its own.  Rulesets and
+strategies named by path must be readable at that path on every worker.
 
 A script that starts a ``LocalCluster`` must guard its entry point with
 ``if __name__ == "__main__":`` (worker processes are spawned and import the main module).
 """
 
 
+import threading
 from contextlib import contextmanager
 
 import numpy as np
 
+from sapsam.base.arguments import whole
 from sapsam.measure.simulate import (
     compile_simulation,
     empty_totals,
@@ -36,14 +40,19 @@ from sapsam.measure.simulate import (
 CONNECT_TIMEOUT = 10  # seconds to reach an existing scheduler
 
 _COMPILED = {}  # per worker process: Simulation -> (Compiled, digest)
+_COMPILING = threading.Lock()  # a worker of several threads compiles a simulation once
 
 
 def _compiled(sim):
-    """This process's compiled ``sim`` and its digest (compiled on first use, then kept)."""
+    """This process's compiled ``sim`` and its digest (compiled on first use, then kept, and
+    shared by the worker's threads)."""
     entry = _COMPILED.get(sim)
     if entry is None:
-        compiled = compile_simulation(sim)
-        entry = _COMPILED[sim] = (compiled, fingerprint(compiled))
+        with _COMPILING:
+            entry = _COMPILED.get(sim)
+            if entry is None:
+                compiled = compile_simulation(sim)
+                entry = _COMPILED[sim] = (compiled, fingerprint(compiled))
     return entry
 
 
@@ -98,7 +107,7 @@ class DaskCompute:
     started one, its ``LocalCluster``.
     """
 
-    def __init__(self, sim, scheduler=None, workers=None, connect_timeout=CONNECT_TIMEOUT):
+    def __init__(self, sim, scheduler=None, workers=None, connect_timeout=CONNECT_TIMEOUT, threads=1):
         from dask.base import tokenize
 
         if scheduler is not None and workers is not None:
@@ -106,6 +115,10 @@ class DaskCompute:
                              "(an existing cluster has its own workers)")
         if workers is not None and workers < 1:
             raise ValueError(f"workers must be at least 1, got {workers}")
+        threads = whole("threads", threads, 1)
+        if scheduler is not None and threads != 1:
+            raise ValueError("an existing cluster's workers have their own threads: give a "
+                             "scheduler address or threads, not both")
         self.sim = sim
         self.compiled = compile_simulation(sim)  # shapes, and the digest workers must match
         self.digest = fingerprint(self.compiled)
@@ -114,26 +127,26 @@ class DaskCompute:
         self.client = None
         try:
             if scheduler is None:
-                self._start_local(workers)
+                self._start_local(workers, threads)
             else:
                 self._connect(str(scheduler), connect_timeout)
         except BaseException:
             self.close()
             raise
 
-    def _start_local(self, workers):
+    def _start_local(self, workers, threads):
         import logging
         import os
 
         from distributed import Client, LocalCluster
 
-        n = workers if workers is not None else max(1, os.cpu_count() or 1)
+        n = workers if workers is not None else max(1, (os.cpu_count() or 1) // threads)
         with _workers_ignore_ctrl_c():
             # the workers' own log lines stay off the user's terminal: a task's exception comes
             # back to the client (which reports it in one line), and the rest is Dask's
             # housekeeping, racy on shutdown (a worker still busy in a block when Ctrl-C closes
             # the scheduler logs its next heartbeat's failure as an ERROR with two tracebacks)
-            self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+            self.cluster = LocalCluster(n_workers=n, threads_per_worker=threads, processes=True,
                                         host="127.0.0.1", dashboard_address=None,
                                         silence_logs=logging.CRITICAL)
         self.client = Client(self.cluster)
@@ -151,9 +164,10 @@ class DaskCompute:
                              f"tcp://HOST:PORT ({_one_line(exc)})") from None
 
     @property
-    def workers(self):
-        """Workers the cluster has now (at least 1)."""
-        return max(1, len(self.client.scheduler_info().get("workers", {}))) if self.client else 1
+    def threads(self):
+        """Threads the cluster's workers have now, together (at least 1): the blocks it runs
+        at once."""
+        return max(1, sum(self.client.nthreads().values())) if self.client else 1
 
     def stream(self, blocks, finished):
         """Run ``blocks``, one task each, all submitted at once (a worker takes the next as it
@@ -218,7 +232,22 @@ class DaskCompute:
         return f"DaskCompute({where}, blocks={self.sim.blocks})"
 
 
-def dask_compute(sim, scheduler=None, workers=None, connect_timeout=CONNECT_TIMEOUT):
+def check_layout(scheduler, workers, threads):
+    """``sapsam.simulate``'s Dask arguments: a scheduler or a local cluster's ``workers``, and
+    ``threads`` (``worker_threads``) only with ``workers``."""
+    if scheduler and workers:
+        raise ValueError("give scheduler or workers, not both")
+    if whole("worker_threads", threads, 1) != 1 and not workers:
+        raise ValueError("worker_threads are those of a local cluster's workers: give workers too "
+                         "(a scheduler's workers have their own, dask worker --nthreads)")
+
+
+def local_cluster(workers, threads=1):
+    """How a run names a LocalCluster of ``workers`` x ``threads`` (its manifest's backend)."""
+    return f"LocalCluster({workers} workers" + (f" x {threads} threads)" if threads > 1 else ")")
+
+
+def dask_compute(sim, scheduler=None, workers=None, connect_timeout=CONNECT_TIMEOUT, threads=1):
     """A Dask backend for ``run(sim, ..., compute=backend)``: one task per block.
 
     Parameters
@@ -227,11 +256,14 @@ def dask_compute(sim, scheduler=None, workers=None, connect_timeout=CONNECT_TIME
         The run; the backend only computes blocks of this simulation.
     scheduler : str, optional
         Address of a running scheduler (``tcp://HOST:PORT``).  Default: start a
-        ``LocalCluster`` of worker processes (one thread each) on 127.0.0.1, no dashboard.
+        ``LocalCluster`` of worker processes on 127.0.0.1, no dashboard.
     workers : int, optional
-        Worker processes of the LocalCluster (default: the number of CPUs).
+        Worker processes of the LocalCluster (default: the number of CPUs over ``threads``).
     connect_timeout : float
         Seconds to reach ``scheduler`` before giving up with a ValueError naming it.
+    threads : int
+        Threads of each LocalCluster worker, each running a block at a time; a worker's threads
+        share its compiled simulation (a fitted simulation's tables are tens of MiB a process).
 
     Returns
     -------
@@ -240,4 +272,5 @@ def dask_compute(sim, scheduler=None, workers=None, connect_timeout=CONNECT_TIME
         ``stream(blocks, finished)`` (what ``run`` calls: each block's totals as it finishes),
         and a context manager that shuts down what it started.
     """
-    return DaskCompute(sim, scheduler=scheduler, workers=workers, connect_timeout=connect_timeout)
+    return DaskCompute(sim, scheduler=scheduler, workers=workers, connect_timeout=connect_timeout,
+                       threads=threads)
