@@ -128,7 +128,7 @@ def review(hand=None, setting=None, rules="standard", players=None, opponents="f
             raise ValueError(f"give a hand and its setting, or file= (a CSV file of hands){', not both' * bool(file)}")
         return ReviewedHands.of(file, rules, maybe_whole("players", players), opponents, whole("samples", samples, 1),
                                 whole("seed", seed, 0), strategy)
-    cards, rows = played_setting(hand, setting)
+    cards, rows = played_setting(hand, setting, rules)
     result = _best(cards, rules, players, opponents, samples, seed, strategy, other, extra=extra_rows(rows))
     return ReviewResult.of(result, rows, opponents, strategy, other)
 

@@ -278,6 +278,17 @@ def test_a_surrender_or_a_declared_natural_is_reviewed_as_the_candidate_it_is():
         sapsam.review(HAND, "surrender", rules="two-four", opponents="greedy", samples=100)
 
 
+def test_an_impossible_declaration_is_refused_before_any_table_is_sampled():
+    # 10**12 tables would be refused for their memory, or take days, were they sampled first
+    with pytest.raises(ValueError, match="two-four has no surrender"):
+        sapsam.review(HAND, "surrender", rules="two-four", opponents="greedy", samples=10**12)
+    with pytest.raises(ValueError, match="the hand holds no natural under standard"):
+        sapsam.review(HAND, "natural", opponents="greedy", samples=10**12)
+    refused = run("review", HAND, "surrender", "--rules", "two-four", "--opponents", "greedy",
+                  "--samples", str(10**12))
+    assert refused.exit_code == 2 and "two-four has no surrender" in refused.output, refused.output
+
+
 def test_a_night_s_file_holds_surrenders_too(tmp_path):
     path = night(tmp_path, f"hand,setting\n{HAND},surrender\n{HAND},{PLAYED}\n")
     reviewed = sapsam.review(file=path, opponents="greedy", samples=300)

@@ -245,7 +245,7 @@ def review_command(hand, setting, played, ruleset, players, other, opponents, sa
     if hand is None or setting is None:
         raise click.UsageError("give HAND and SETTING (the 13 cards and how they were set), or --file with "
                                "a CSV file of hands")
-    cards, rows = played_setting(hand, setting)
+    cards, rows = played_setting(hand, setting, ruleset)
 
     def apart(results, policy, bars):  # the loss measured again, on tables of its own
         shown = bars.task("measuring apart", samples, unit="tables")  # None when quiet

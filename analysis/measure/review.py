@@ -12,6 +12,8 @@ import numpy as np
 
 from sapsam.base.stats import Z95
 from sapsam.game.cards import format_cards, format_setting, parse_hand, parse_setting
+from sapsam.game.rules import Ruleset
+from sapsam.game.ruleset_files import load_ruleset
 from sapsam.game.settings import settled_rows
 from sapsam.measure.best import candidates
 from sapsam.play.policy import Policy
@@ -19,13 +21,19 @@ from sapsam.play.policy import Policy
 DECLARED = ("surrender", "natural")  # played decisions that set no rows
 
 
-def played_setting(hand, setting):
+def played_setting(hand, setting, rules=None):
     """The hand's cards and the played rows ``(front, middle, back)``, parsed; a setting of
     other cards than the hand's is refused (``ValueError``).  Or, for ``setting`` "surrender"
-    or "natural" (any case), that word: the hand surrendered, or declared its natural."""
+    or "natural" (any case), that word: the hand surrendered, or declared its natural, refused
+    where ``rules`` (a Ruleset, an id or a file, when given) has no surrender or the hand no
+    natural under it: before any table is sampled."""
     cards = parse_hand(hand)
     if isinstance(setting, str) and setting.strip().lower() in DECLARED:
-        return cards, setting.strip().lower()
+        declared = setting.strip().lower()
+        if rules is not None:
+            rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
+            _played(candidates(cards, rules), declared, rules)
+        return cards, declared
     rows = parse_setting(setting)
     played, held = set(np.concatenate(rows).tolist()), set(cards.tolist())
     if played != held:
@@ -259,7 +267,7 @@ def review_played(played, rules, players, policy, samples, seed=0, progress=None
     reviews = [] if reviews is None else reviews
     for done, (line, hand, setting, other) in enumerate(played, 1):
         try:
-            cards, rows = played_setting(hand, setting)
+            cards, rows = played_setting(hand, setting, rules)
             result = best_setting(cards, rules, players, policy, samples, seed + line, other=other,
                                   extra=extra_rows(rows))
             apart, apart_ci = held_out(result, rows, policy, samples, seed + line, other)

@@ -167,9 +167,9 @@ def create_app(job_root=None, running=1, queued=8, computing=4, work=run_job):
     def review(body: rq.ReviewRequest):
         with checking("hand"):
             parse_hand(body.hand)
-        with checking("setting"):
-            cards, rows = played_setting(body.hand, body.setting)
         rules = load_ruleset(named("rules", body.rules))
+        with checking("setting"):
+            cards, rows = played_setting(body.hand, body.setting, rules)
         players = body.players or rules.players
         _other(cards, rules, body.other)
         with gate:
