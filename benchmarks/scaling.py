@@ -67,6 +67,9 @@ def dask_against_threads(sim, compiled, totals, workers, repeats, per_worker=1):
     other round, so that a machine's drift weighs on both alike), compared by their medians.
     A line of text."""
     from sapsam.measure.cluster import _compiled, dask_compute
+
+    def digest(sim):  # a worker's compiled simulation stays there: only its digest comes back
+        return _compiled(sim)[1]
     from sapsam.measure.simulate import run_blocks
 
     def idle(client):
@@ -82,7 +85,7 @@ def dask_against_threads(sim, compiled, totals, workers, repeats, per_worker=1):
     with dask_compute(sim, workers=workers, threads=per_worker) as compute:
         # warm-up: every worker compiles the simulation (its rulesets and policy tables), which
         # a few blocks handed out at random need not reach, and loads the kernels
-        compute.client.run(_compiled, sim)
+        assert set(compute.client.run(digest, sim).values()) == {compute.digest}
         compute(range(min(sim.blocks, 2 * count)))
         idle(compute.client)
         for k in range(repeats):
@@ -109,8 +112,8 @@ def dask_against_threads(sim, compiled, totals, workers, repeats, per_worker=1):
 def layout(text):
     """``WORKERS`` or ``WORKERSxTHREADS`` as (workers, threads a worker)."""
     try:
-        workers, _, threads = text.partition("x")
-        pair = int(workers), int(threads or 1)
+        workers, x, threads = text.partition("x")
+        pair = int(workers), int(threads if x else 1)
     except ValueError:
         pair = (0, 0)
     if min(pair) < 1:
@@ -133,7 +136,11 @@ def main(argv=None):
                         help="runs of the cluster and of as many threads, in turn")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
-    threads = [t for t in args.threads if t <= numba.config.NUMBA_NUM_THREADS]
+    most = numba.config.NUMBA_NUM_THREADS
+    threads = [t for t in args.threads if t <= most]
+    if not threads or any(w * t > most for w, t in args.dask):
+        parser.error(f"at most {most} threads here (NUMBA_NUM_THREADS): --threads "
+                     f"{' '.join(map(str, args.threads))}, --dask {' '.join(f'{w}x{t}' for w, t in args.dask)}")
 
     from sapsam.game.ruleset_files import ruleset_ids
     from sapsam.measure.best import best_setting

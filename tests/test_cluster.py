@@ -14,6 +14,7 @@ import numba
 import numpy as np
 import pytest
 
+import sapsam
 from sapsam.kernels import simulate as ks
 from sapsam.measure.cluster import _cached_simulations, check_layout, dask_compute, local_cluster
 from sapsam.measure.simulate import (
@@ -126,6 +127,33 @@ def test_worker_threads_share_one_compiled_simulation(local):
         assert list(backend.client.run(_cached_simulations).values()) == [1]
 
 
+def test_a_worker_compiles_a_simulation_once_however_many_threads_ask(monkeypatch):
+    import threading
+
+    from sapsam.measure import cluster
+
+    calls, start = [], threading.Barrier(8)
+
+    def slow(sim):  # wide enough a window that threads would race to compile without the lock
+        calls.append(sim)
+        time.sleep(0.2)
+        return compile_simulation(sim)
+
+    monkeypatch.setattr(cluster, "_COMPILED", {})
+    monkeypatch.setattr(cluster, "compile_simulation", slow)
+
+    def ask():
+        start.wait()
+        cluster._compiled(SIM)
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(calls) == 1 and len(cluster._COMPILED) == 1
+
+
 def test_layout_errors_name_what_to_give():
     with pytest.raises(ValueError, match="threads must be at least 1"):
         dask_compute(SIM, workers=1, threads=0)
@@ -138,6 +166,8 @@ def test_layout_errors_name_what_to_give():
     with pytest.raises(ValueError, match="not both"):
         check_layout("tcp://127.0.0.1:1", 2, 1)
     check_layout(None, 2, 4)
+    with pytest.raises(ValueError, match="give workers too"):
+        sapsam.simulate("standard", tables=10, worker_threads=2)
     check_layout("tcp://127.0.0.1:1", None, 1)
     assert local_cluster(2) == "LocalCluster(2 workers)"
     assert local_cluster(2, 8) == "LocalCluster(2 workers x 8 threads)"

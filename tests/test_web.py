@@ -207,6 +207,9 @@ def test_bad_setting(client):
     bad(client.post("/api/review", json={"hand": HAND, "setting": wrong}), 400, "setting")
     other = "5d 5c 4h | 9s 9h 3s 2d 2c | As Kd Qh Jc 7s"  # a card not in the hand
     bad(client.post("/api/review", json={"hand": HAND, "setting": other}), 400, "setting")
+    # a surrender the ruleset has not: the setting is blamed
+    body = {"hand": HAND, "setting": "surrender", "rules": "two-four", "samples": 100}
+    assert "two-four has no surrender" in bad(client.post("/api/review", json=body), 400, "setting")
 
 
 def test_a_foul_setting_is_graded_as_the_cli_does(client):

@@ -235,6 +235,7 @@ def review_command(hand, setting, played, ruleset, players, other, opponents, sa
     """Review the SETTING played with a 13-card HAND: its rank and EV loss against the best
     (SETTING "front | middle | back", or surrender or natural where the ruleset has them).
     Or every hand of a CSV --file (a night's hands), with the losses summed."""
+    from sapsam.game.cards import parse_hand
     from sapsam.measure.review import extra_rows, held_out, played_setting, review_of
 
     if played is not None and (hand is not None or setting is not None or other is not None):
@@ -245,6 +246,8 @@ def review_command(hand, setting, played, ruleset, players, other, opponents, sa
     if hand is None or setting is None:
         raise click.UsageError("give HAND and SETTING (the 13 cards and how they were set), or --file with "
                                "a CSV file of hands")
+    if other is not None:
+        parse_hand(other)  # bad cards are told before the ruleset, as _decide tells them
     cards, rows = played_setting(hand, setting, ruleset)
 
     def apart(results, policy, bars):  # the loss measured again, on tables of its own

@@ -164,6 +164,11 @@ class DaskCompute:
                              f"tcp://HOST:PORT ({_one_line(exc)})") from None
 
     @property
+    def workers(self):
+        """Workers the cluster has now (at least 1)."""
+        return max(1, len(self.client.nthreads())) if self.client else 1
+
+    @property
     def threads(self):
         """Threads the cluster's workers have now, together (at least 1): the blocks it runs
         at once."""

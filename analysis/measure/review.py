@@ -14,7 +14,7 @@ from sapsam.base.stats import Z95
 from sapsam.game.cards import format_cards, format_setting, parse_hand, parse_setting
 from sapsam.game.rules import Ruleset
 from sapsam.game.ruleset_files import load_ruleset
-from sapsam.game.settings import settled_rows
+from sapsam.game.settings import settled_rows, sorted_hand
 from sapsam.measure.best import candidates
 from sapsam.play.policy import Policy
 
@@ -32,7 +32,7 @@ def played_setting(hand, setting, rules=None):
         declared = setting.strip().lower()
         if rules is not None:
             rules = rules if isinstance(rules, Ruleset) else load_ruleset(rules)
-            _played(candidates(cards, rules), declared, rules)
+            _played(candidates(sorted_hand(cards), rules), declared, rules)
         return cards, declared
     rows = parse_setting(setting)
     played, held = set(np.concatenate(rows).tolist()), set(cards.tolist())
