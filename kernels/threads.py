@@ -10,12 +10,14 @@ kernel the body calls.  For the Monte Carlo sampler that was 7 s of a first ``sa
 
 import itertools
 import os
+import threading
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 
 from numba import config, get_num_threads, types
 from numba.extending import intrinsic
 
 _pool = None  # the process's kernel threads, started when first needed
+_starting = threading.Lock()
 
 
 def _cpus():
@@ -33,14 +35,16 @@ CPUS = _cpus()
 
 def _threads():
     global _pool
-    if _pool is None:
-        _pool = ThreadPoolExecutor(config.NUMBA_NUM_THREADS, thread_name_prefix="sapsam-kernel")
+    with _starting:  # the web app's request threads may all ask first at once: one pool
+        if _pool is None:
+            _pool = ThreadPoolExecutor(config.NUMBA_NUM_THREADS, thread_name_prefix="sapsam-kernel")
     return _pool
 
 
 def _forget_threads():
-    global _pool
+    global _pool, _starting
     _pool = None  # a forked child has none of its parent's threads
+    _starting = threading.Lock()  # nor a lock one of them held
 
 
 os.register_at_fork(after_in_child=_forget_threads)

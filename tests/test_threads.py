@@ -69,3 +69,32 @@ def test_ranges_cover_every_index_once_whatever_the_threads(n, chunks, parallel)
     assert len(ranges) == max(1, min(n, chunks))
     assert [i for first, last in ranges for i in range(first, last)] == list(range(n))
     assert max(last - first for first, last in ranges) - min(last - first for first, last in ranges) <= 1
+
+
+def test_threads_asking_first_at_once_start_one_pool(monkeypatch):
+    # the web app's request threads may all run a first kernel loop at once
+    from sapsam.kernels import threads as kt
+
+    made, start = [], threading.Barrier(8)
+
+    class Slow(kt.ThreadPoolExecutor):  # a wide window between the check and the assignment
+        def __init__(self, *args, **kwargs):
+            made.append(self)
+            time.sleep(0.2)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(kt, "_pool", None)
+    monkeypatch.setattr(kt, "ThreadPoolExecutor", Slow)
+    got = []
+
+    def ask():
+        start.wait()
+        got.append(kt._threads())
+
+    askers = [threading.Thread(target=ask) for _ in range(8)]
+    for asker in askers:
+        asker.start()
+    for asker in askers:
+        asker.join()
+    assert len(made) == 1 and all(pool is made[0] for pool in got)
+    made[0].shutdown()
