@@ -62,6 +62,7 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
     from sapsam.base.progress import Progress
     from sapsam.compile import simulate_kernels
     from sapsam.game import ruleset_files as _rules
+    from sapsam.measure.cluster import check_layout
     from sapsam.measure.simulate import (
         CHECKPOINT,
         Simulation,
@@ -74,11 +75,7 @@ def simulate_command(rulesets, players, seats, tables, seed, block_size, out, re
     from sapsam.output.simulation_frames import seats_frame
 
     resume_or_fresh(resume, fresh)
-    if scheduler and workers:
-        raise ValueError("give --scheduler or --workers, not both")
-    if worker_threads > 1 and not workers:
-        raise ValueError("--worker-threads are those of a local cluster's workers: give --workers too "
-                         "(a scheduler's workers have their own, dask worker --nthreads)")
+    check_layout(scheduler, workers, worker_threads, options=True)
     if rulesets == ("all",):  # criss-cross deals two hands a player: it runs on its own
         ids = [i for i in _rules.ruleset_ids() if _rules.load_ruleset(i).hands == 1]
     else:

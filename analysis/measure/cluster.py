@@ -237,13 +237,15 @@ class DaskCompute:
         return f"DaskCompute({where}, blocks={self.sim.blocks})"
 
 
-def check_layout(scheduler, workers, threads):
-    """``sapsam.simulate``'s Dask arguments: a scheduler or a local cluster's ``workers``, and
-    ``threads`` (``worker_threads``) only with ``workers``."""
+def check_layout(scheduler, workers, threads, options=False):
+    """A run's Dask arguments (``sapsam.simulate``'s, or ``sapsam simulate``'s ``options``,
+    named so): a scheduler or a local cluster's ``workers``, and ``threads`` (a worker's) only
+    with ``workers``."""
+    names = ("--scheduler", "--workers", "--worker-threads") if options else ("scheduler", "workers", "worker_threads")
     if scheduler and workers:
-        raise ValueError("give scheduler or workers, not both")
-    if whole("worker_threads", threads, 1) != 1 and not workers:
-        raise ValueError("worker_threads are those of a local cluster's workers: give workers too "
+        raise ValueError(f"give {names[0]} or {names[1]}, not both")
+    if whole(names[2], threads, 1) != 1 and not workers:
+        raise ValueError(f"{names[2]} are those of a local cluster's workers: give {names[1]} too "
                          "(a scheduler's workers have their own, dask worker --nthreads)")
 
 
